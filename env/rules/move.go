@@ -1,0 +1,84 @@
+package rules
+
+// MoveKind is the kind of an atomic decision.
+type MoveKind uint8
+
+// The move kinds, in action-id order. The comment gives the arguments a Move of that kind
+// uses; seats in action ids are relative to the decider (1 = next player clockwise), seats in
+// Move values are absolute.
+const (
+	EndTurn         MoveKind = iota // turn menu: end the turn (also before using both actions)
+	Done                            // close a pick/rearrange/load loop
+	TakeLoan                        // free action: request a loan
+	RepayLoan                       // free action on own turn: repay loan slot Index (0..1)
+	BuildFactory                    // Colour
+	BuildWarehouse                  //
+	Produce                         //
+	FactoryPurchase                 // Seat: the seller
+	HarborPurchase                  // at an opponent's harbor, as an action
+	Reprice                         // Index: District
+	SailOcean                       //
+	SailIsland                      // starts a delivery auction
+	SailBank                        //
+	SailHarbor                      // Seat: the harbor's owner
+	CallBankStart                   // Index: 0..2 container lot I..III, 3..5 cash lot I..III
+	CallBankRaise                   // Index: AuctionKind to outbid on
+	TruckStart                      // Seat: the company; Index: 0 cash bid, 1 container bid
+	AcquireLuxury                   // Index: District
+	Place                           // Price in dollars ($1..$4 factory, $2..$6 harbor)
+	PickFactory                     // Colour, Price: a container from a factory lot
+	PickHarbor                      // Colour, Price: a container from a harbor lot
+	PickShip                        // Colour
+	PickHolding                     // Colour
+	PickIsland                      // Colour
+	PickColour                      // Colour: a colour choice (produce, paying the Bank)
+	Amount                          // Amount (ids cover 0..MaxAmountID; a Move takes any legal amount)
+	Yes                             //
+	No                              //
+	ChooseSeat                      // Seat
+	PayInterest                     // Index: loan slot to pay when cash is short
+	NumMoveKinds
+)
+
+// MaxAmountID is the largest amount that has an action id. Amounts above it (bids of $100 or
+// more) are legal Moves but have no id; see docs/RULES.md for why the cap is harmless.
+const MaxAmountID = 99
+
+// Move is one atomic decision. Unused fields are zero.
+type Move struct {
+	Kind   MoveKind `json:"kind"`
+	Colour Colour   `json:"colour,omitempty"`
+	Price  uint8    `json:"price,omitempty"`
+	Seat   int8     `json:"seat,omitempty"`
+	Index  uint8    `json:"index,omitempty"`
+	Amount int32    `json:"amount,omitempty"`
+}
+
+// kindSize is the number of action ids of each kind.
+var kindSize = [NumMoveKinds]int{
+	EndTurn: 1, Done: 1, TakeLoan: 1, RepayLoan: MaxLoans,
+	BuildFactory: NumNormalColours, BuildWarehouse: 1, Produce: 1,
+	FactoryPurchase: MaxPlayers - 1, HarborPurchase: 1, Reprice: 2,
+	SailOcean: 1, SailIsland: 1, SailBank: 1, SailHarbor: MaxPlayers - 1,
+	CallBankStart: 2 * BankLots, CallBankRaise: NumAuctionKinds, TruckStart: 2 * MaxPlayers,
+	AcquireLuxury: 2, Place: 6,
+	PickFactory: NumColours * FactoryPrices, PickHarbor: NumColours * HarborPrices,
+	PickShip: NumColours, PickHolding: NumColours, PickIsland: NumColours, PickColour: NumColours,
+	Amount: MaxAmountID + 1, Yes: 1, No: 1, ChooseSeat: MaxPlayers, PayInterest: MaxLoans,
+}
+
+// kindBase[k] is the first action id of kind k.
+var kindBase [NumMoveKinds + 1]int
+
+func init() {
+	for k := MoveKind(0); k < NumMoveKinds; k++ {
+		kindBase[k+1] = kindBase[k] + kindSize[k]
+	}
+}
+
+// NumDistinctActions is the size of the action space. It is the same for every option set, so
+// a network trained on one configuration has the same output layout on another.
+func NumDistinctActions() int { return kindBase[NumMoveKinds] }
+
+// KindBase returns the first action id of kind k and the number of ids it has.
+func KindBase(k MoveKind) (first, count int) { return kindBase[k], kindSize[k] }

@@ -1,0 +1,212 @@
+package rules
+
+// This file declares the shape of a position. Fields are exported (with JSON tags) because
+// the JSON position format (docs/POSITION.md) is this struct; invariants are checked by
+// State.Validate. Code outside this package reads a State only through a View (view.go),
+// which redacts what the viewer may not see.
+
+// Where is the kind of place a ship is.
+type Where uint8
+
+const (
+	AtOcean Where = iota
+	AtIsland
+	AtBank
+	AtHarbor // Ship.Seat names the harbor's owner
+)
+
+// ShipPos is where a ship is.
+type ShipPos struct {
+	Where Where `json:"where"`
+	Seat  int8  `json:"seat,omitempty"` // owner of the harbor when Where == AtHarbor
+}
+
+// District names one half of a player board.
+type District uint8
+
+const (
+	FactoryDistrict District = iota
+	HarborDistrict
+)
+
+func (d District) String() string {
+	if d == HarborDistrict {
+		return "harbor"
+	}
+	return "factory"
+}
+
+// Loan is one outstanding loan.
+type Loan struct {
+	// Lender is the seat of the lending player, or -1 for the Off-Shore Bank.
+	Lender int8 `json:"lender"`
+	// Amount is what repaying costs: $10, plus the incentive of a player loan.
+	Amount int32 `json:"amount"`
+}
+
+// Player is one seat's board, hand and pieces.
+type Player struct {
+	Cash int32 `json:"cash"` // cash in hand (cash on a Bank bid tile is not in hand)
+	Card uint8 `json:"card"` // final scoring card 0..4 (secret)
+
+	Factories  uint8 `json:"factories"`  // bit c set: owns a factory of colour c
+	Warehouses uint8 `json:"warehouses"` // number of warehouses built (1..5)
+
+	FactoryLots [FactoryPrices]Counts `json:"factory_lots"` // index p: price $p+1
+	HarborLots  [HarborPrices]Counts  `json:"harbor_lots"`  // index p: price $p+2
+
+	Ship    Counts  `json:"ship"`
+	ShipAt  ShipPos `json:"ship_at"`
+	Holding Counts  `json:"holding"` // holding area on the Off-Shore Bank
+	Island  Counts  `json:"island"`  // scoring area on Container Island
+
+	NumLoans uint8          `json:"num_loans"`
+	Loans    [MaxLoans]Loan `json:"loans"`
+
+	// Modules.
+	Trucks    uint8 `json:"trucks,omitempty"`     // trucks placed on owned companies (<= 3)
+	LoanCards uint8 `json:"loan_cards,omitempty"` // player-loan cards still in hand (Player Loans)
+}
+
+// AuctionKind names one of the three kinds of Bank auction.
+type AuctionKind uint8
+
+const (
+	// ContainerLotAuction: a Bank container lot, bid on with cash on the cash bid tile.
+	ContainerLotAuction AuctionKind = iota
+	// CashLotAuction: a Bank cash lot, bid on with containers on the container bid tile.
+	CashLotAuction
+	// TruckAuction: an independent Truck Company (Truck Companies), bid on with cash or containers.
+	TruckAuction
+	NumAuctionKinds = 3
+)
+
+// Auction is one Bank auction in progress.
+type Auction struct {
+	Active bool `json:"active"`
+	// Target is the lot index 0..2 (I..III), or the seat whose Truck Company is auctioned.
+	Target int8 `json:"target"`
+	Bidder int8 `json:"bidder"`
+	// Cash is a cash bid on the tile (frozen: not in the bidder's hand).
+	Cash int32 `json:"cash,omitempty"`
+	// FromFactory and FromHarbor are a container bid, by the district each container came
+	// from; they still count against that district's storage limit (reserve tokens).
+	FromFactory Counts `json:"from_factory"`
+	FromHarbor  Counts `json:"from_harbor"`
+}
+
+// Bank is the Off-Shore Bank board.
+type Bank struct {
+	ContainerLots [BankLots]Counts `json:"container_lots"`
+	CashLots      [BankLots]int32  `json:"cash_lots"`
+}
+
+// Company is a Truck Company (Truck Companies module): one per seat, transporting to that
+// seat's harbor.
+type Company struct {
+	Owner int8  `json:"owner"` // -1 while independent
+	Pile  int32 `json:"pile"`  // freight fees piled up while independent
+}
+
+// EndReason says why a game ended.
+type EndReason uint8
+
+const (
+	NotEnded      EndReason = iota
+	EndTwoColours           // the supply ran out of two colours
+	EndTurnLimit            // Options.TurnLimit turns were played
+)
+
+// Phase is the kind of decision pending. The observation encodes it, so action ids shared
+// between phases (Place, Pick..., Amount, Yes/No, Seat, Done) are never ambiguous.
+type Phase uint8
+
+const (
+	PhaseTurn             Phase = iota // active player between actions: an action, a free action or EndTurn
+	PhaseInterestChoice                // cash short with two loans from different lenders: which to pay
+	PhaseProduceColour                 // storage short: pick the colours to produce, one at a time
+	PhasePlace                         // place the lowest-coloured pending container at a price
+	PhaseRearrange                     // optional repricing: pick up a container not yet moved this action, or Done
+	PhaseBuyFactory                    // Factory Purchase: pick containers from the seller's factory lots, Done
+	PhaseBuyHarbor                     // Harbor Purchase: pick containers from the harbor, Done
+	PhaseLoadBank                      // anchored at the Bank: load holding-area containers, Done
+	PhaseDeliveryBid                   // sealed delivery bid (Amount), or TakeLoan first
+	PhaseRunoffBid                     // sealed runoff addition (Amount), or TakeLoan first
+	PhaseDeliveryTie                   // deliverer picks among bidders still tied (Seat)
+	PhaseDeliveryAccept                // deliverer accepts (Yes) or buys out (No), or TakeLoan first
+	PhaseBankCashBid                   // cash bid on a Bank auction (Amount)
+	PhaseBankContainerBid              // container bid: pick containers from own districts, Done once it beats the bid
+	PhaseBankPayColour                 // paying containers to the Bank: colour for the next lot (PickColour)
+	PhaseSeize                         // default: the seizer picks which container is taken at a location
+	PhaseReturnBid                     // an outbid player puts a returned container back (Place), by district
+	PhaseLuxuryPick                    // Acquire Luxury: pick the two containers to return
+	PhaseLoanOffer                     // Player Loans: an opponent offers a loan (Yes) or not (No)
+	PhaseIncentiveBid                  // Player Loans: sealed incentive bid (Amount)
+	PhaseLoanTie                       // Player Loans: borrower picks among tied lenders (Seat)
+	PhaseLoanAccept                    // Player Loans: borrower accepts (Yes) or rejects all (No)
+	PhaseLenderChoice                  // Player Loans default: lender seizes (Yes) or forgives (No)
+	PhaseTerminal                      // the game is over
+	NumPhases
+)
+
+var phaseNames = [NumPhases]string{
+	"turn", "interest-choice", "produce-colour", "place", "rearrange", "buy-factory", "buy-harbor",
+	"load-bank", "delivery-bid", "runoff-bid", "delivery-tie", "delivery-accept", "bank-cash-bid",
+	"bank-container-bid", "bank-pay-colour", "seize", "return-bid", "luxury-pick", "loan-offer",
+	"incentive-bid", "loan-tie", "loan-accept", "lender-choice", "terminal",
+}
+
+func (p Phase) String() string {
+	if p < NumPhases {
+		return phaseNames[p]
+	}
+	return "phase(?)"
+}
+
+// Decision is the public description of the pending decision: what the observation needs to
+// make shared action ids unambiguous. Every field is known to every player.
+type Decision struct {
+	Phase    Phase
+	Decider  int      // seat that decides now
+	Active   int      // seat whose turn it is
+	District District // district being placed into / picked from, where it applies
+	// Counterpart is the other seat involved: the seller (buy-factory), harbor owner
+	// (buy-harbor), deliverer (bids), defaulter (seize), borrower (loan phases), -1 if none.
+	Counterpart int
+	Pending     Counts // containers waiting to be placed (place, return-bid) or bought so far
+	MinAmount   int    // smallest legal Amount (amount phases)
+	MaxAmount   int    // largest legal Amount, uncapped (amount phases)
+	ToBeat      int    // value a Bank bid must beat, in cash or half-containers (gold = 3 halves)
+	Free        bool   // harbor purchase taken as an anchor action (zero containers allowed)
+}
+
+// Unknown marks a hidden value in a redacted view (a scoring card, an unrevealed bid's seat data).
+const Unknown = 255
+
+// State is one position of a game.
+type State struct {
+	game *Game
+
+	Players         [MaxPlayers]Player       `json:"players"` // seats 0..Players-1 are used
+	Bank            Bank                     `json:"bank"`
+	Auctions        [NumAuctionKinds]Auction `json:"auctions"`
+	Companies       [MaxPlayers]Company      `json:"companies"`
+	Supply          Counts                   `json:"supply"`
+	Removed         Counts                   `json:"removed"` // Classic: seized containers leave the game
+	FactorySupply   [NumNormalColours]uint8  `json:"factory_supply"`
+	WarehouseSupply uint8                    `json:"warehouse_supply"`
+
+	Active      int8  `json:"active"`       // seat whose turn it is
+	FirstPlayer int8  `json:"first_player"` // seat that took the first turn
+	Turn        int32 `json:"turn"`         // turns begun so far, minus one (0 on the first turn)
+	Steps       int32 `json:"steps"`        // decisions applied so far
+
+	EndTriggered bool      `json:"end_triggered"` // two colours ran out; the game ends after this turn
+	Ended        EndReason `json:"ended"`
+
+	// Machine holds the decision machinery: the turn's counters, the stack of pending
+	// decisions, the delivery auction and loan request in progress (machine.go).
+	Machine Machine `json:"machine"`
+
+	history []Move
+}
