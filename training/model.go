@@ -1,0 +1,163 @@
+package training
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/gomlx/gomlx/backends"
+	_ "github.com/gomlx/gomlx/backends/simplego" // the pure-Go backend, registered as "go"
+	. "github.com/gomlx/gomlx/pkg/core/graph"    //nolint:staticcheck // GoMLX graph DSL
+	"github.com/gomlx/gomlx/pkg/core/tensors"
+	"github.com/gomlx/gomlx/pkg/ml/context"
+)
+
+// ErrBackend is wrapped when the GoMLX backend cannot be created.
+var ErrBackend = errors.New("training: backend")
+
+// DefaultBackend is the GoMLX backend used when GOMLX_BACKEND is not set: the pure-Go one.
+const DefaultBackend = "go"
+
+// NewBackend returns the GoMLX backend named by $GOMLX_BACKEND (format "name" or
+// "name:config"), or the pure-Go backend when it is unset. Only backends compiled in are
+// available (XLA needs the "xla" build tag).
+func NewBackend() (backends.Backend, error) {
+	config := os.Getenv(backends.ConfigEnvVar)
+	if config == "" {
+		config = DefaultBackend
+	}
+	name, _, _ := strings.Cut(config, ":")
+	if !slices.Contains(backends.List(), name) {
+		return nil, fmt.Errorf("%w: %q is not compiled in (have %s)", ErrBackend, name, strings.Join(backends.List(), ", "))
+	}
+	var b backends.Backend
+	err := tryCatch(func() {
+		var err error
+		b, err = backends.NewWithConfig(config)
+		if err != nil {
+			panic(err)
+		}
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrBackend, err)
+	}
+	return b, nil
+}
+
+// modelScope is the context scope of the network's variables.
+const modelScope = "model"
+
+// setModelVariables creates (or overwrites) the network variables in ctx from w.
+func setModelVariables(ctx *context.Context, w *Weights) error {
+	mctx := ctx.In(modelScope).Checked(false)
+	for i, p := range w.Config.Params() {
+		t := tensors.FromFlatDataAndDimensions(slices.Clone(w.Tensors[i]), p.Shape...)
+		v := mctx.GetVariable(p.Name)
+		if v == nil {
+			mctx.VariableWithValue(p.Name, t)
+			continue
+		}
+		if err := v.SetValue(t); err != nil {
+			return fmt.Errorf("training: set %s: %w", p.Name, err)
+		}
+	}
+	return nil
+}
+
+// modelWeights copies the network variables out of ctx.
+func modelWeights(ctx *context.Context, cfg NetConfig) (*Weights, error) {
+	w := &Weights{Config: cfg}
+	mctx := ctx.In(modelScope)
+	for _, p := range cfg.Params() {
+		v := mctx.GetVariable(p.Name)
+		if v == nil {
+			return nil, fmt.Errorf("training: variable %s missing from the model", p.Name)
+		}
+		val, err := v.Value()
+		if err != nil {
+			return nil, fmt.Errorf("training: read %s: %w", p.Name, err)
+		}
+		flat, err := tensors.CopyFlatData[float32](val)
+		if err != nil {
+			return nil, fmt.Errorf("training: read %s: %w", p.Name, err)
+		}
+		w.Tensors = append(w.Tensors, flat)
+	}
+	return w, w.Check()
+}
+
+// modelGraph builds the network: obs [B, D] and mask [B, A] (float32, non-zero = legal) give
+// masked logits [B, A] and values [B, V]. It mirrors Net.Forward exactly.
+func modelGraph(ctx *context.Context, cfg NetConfig, obs, mask *Node) (logits, values *Node) {
+	mctx := ctx.In(modelScope)
+	g := obs.Graph()
+	param := func(name string) *Node {
+		v := mctx.GetVariable(name)
+		if v == nil {
+			panic(fmt.Sprintf("training: variable %s missing from the model", name))
+		}
+		return v.ValueGraph(g)
+	}
+	h := obs
+	for i := range cfg.Depth {
+		h = Add(MatMul(h, param(fmt.Sprintf("trunk%d_w", i))), ExpandAxes(param(fmt.Sprintf("trunk%d_b", i)), 0))
+		if cfg.Norm == NormLayer {
+			mean := ReduceAndKeep(h, ReduceMean, -1)
+			d := Sub(h, mean)
+			variance := ReduceAndKeep(Square(d), ReduceMean, -1)
+			h = Mul(d, Rsqrt(AddScalar(variance, layerNormEpsilon)))
+			h = Add(Mul(h, ExpandAxes(param(fmt.Sprintf("trunk%d_g", i)), 0)), ExpandAxes(param(fmt.Sprintf("trunk%d_beta", i)), 0))
+		}
+		h = Max(h, ZerosLike(h))
+	}
+	logits = Add(MatMul(h, param("policy_w")), ExpandAxes(param("policy_b"), 0))
+	legal := GreaterThan(mask, ZerosLike(mask))
+	logits = Where(legal, logits, Scalar(g, logits.DType(), maskedLogit))
+	values = Add(MatMul(h, param("value_w")), ExpandAxes(param("value_b"), 0))
+	return logits, values
+}
+
+// GraphForward runs the network through GoMLX (the reference the Go forward pass is checked
+// against): it returns masked logits [rows*A] and values [rows*V].
+func GraphForward(backend backends.Backend, w *Weights, rows int, obs, mask []float32) (logits, values []float32, err error) {
+	if err := w.Check(); err != nil {
+		return nil, nil, err
+	}
+	cfg := w.Config
+	ctx := context.New()
+	if err := setModelVariables(ctx, w); err != nil {
+		return nil, nil, err
+	}
+	err = tryCatch(func() {
+		exec := context.MustNewExec(backend, ctx, func(ctx *context.Context, obs, mask *Node) (*Node, *Node) {
+			return modelGraph(ctx, cfg, obs, mask)
+		})
+		defer exec.Finalize()
+		out := exec.MustExec(tensors.FromFlatDataAndDimensions(obs[:rows*cfg.ObsDim], rows, cfg.ObsDim),
+			tensors.FromFlatDataAndDimensions(mask[:rows*cfg.NumActions], rows, cfg.NumActions))
+		logits = tensors.MustCopyFlatData[float32](out[0])
+		values = tensors.MustCopyFlatData[float32](out[1])
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("training: graph forward: %w", err)
+	}
+	return logits, values, nil
+}
+
+// tryCatch runs fn and turns a panic (GoMLX reports graph-building and execution failures by
+// panicking) into an error.
+func tryCatch(fn func()) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			if e, ok := r.(error); ok {
+				err = e
+			} else {
+				err = fmt.Errorf("%v", r)
+			}
+		}
+	}()
+	fn()
+	return nil
+}
