@@ -1,0 +1,241 @@
+package cli
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/container-rl/container/env/bots"
+	"github.com/container-rl/container/env/rules"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// requireEngine skips a test while the rules engine still has contract stubs (they panic with
+// "not implemented"); any other panic is a real failure.
+func requireEngine(t *testing.T) {
+	t.Helper()
+	stub := false
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				if fmt.Sprint(r) != "not implemented" {
+					panic(r)
+				}
+				stub = true
+			}
+		}()
+		g, err := rules.NewGame(rules.DefaultOptions())
+		require.NoError(t, err)
+		s := g.NewInitialState()
+		s.LegalActions(nil)
+		s.Decision()
+		s.LegalMoves(nil)
+		s.Scores()
+		v := g.NewInitialState()
+		s.Redact(0, v)
+	}()
+	if stub {
+		t.Skip("rules engine not implemented yet")
+	}
+}
+
+func defaultPlayOptions() playOptions {
+	return playOptions{players: 4, opponents: "random", seed: 1, variant: "base", length: "standard"}
+}
+
+func TestPlaySetupRejectsBadOptions(t *testing.T) {
+	cases := []struct {
+		name string
+		edit func(*playOptions)
+		want string
+	}{
+		{"too many players", func(o *playOptions) { o.players = 7 }, "players"},
+		{"seat past the table", func(o *playOptions) { o.seat = 4 }, "--seat 4 is outside 0..3"},
+		{"negative seat", func(o *playOptions) { o.seat = -1 }, "--seat -1"},
+		{"wrong number of opponents", func(o *playOptions) { o.opponents = "random,random" }, "names 2 bots, want 1 or 3"},
+		{"unknown variant", func(o *playOptions) { o.variant = "deluxe" }, "deluxe"},
+		{"unknown length", func(o *playOptions) { o.length = "epic" }, "epic"},
+		{"negative turn limit", func(o *playOptions) { o.turnLimit = -3 }, "--turn-limit -3"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			o := defaultPlayOptions()
+			c.edit(&o)
+			_, _, err := playSetup(o)
+			require.Error(t, err)
+			assert.True(t, strings.HasPrefix(err.Error(), "play: "), err.Error())
+			assert.Contains(t, err.Error(), c.want)
+		})
+	}
+}
+
+func TestPlaySetupUnknownBotWrapsSentinel(t *testing.T) {
+	o := defaultPlayOptions()
+	o.opponents = "random,no-such-bot,random"
+	_, _, err := playSetup(o)
+	require.ErrorIs(t, err, bots.ErrUnknownBot)
+}
+
+func TestPlaySetupSeatsOpponentsAroundTheHuman(t *testing.T) {
+	o := defaultPlayOptions()
+	o.seat = 1
+	_, seats, err := playSetup(o)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"random", "", "random", "random"}, seats)
+
+	o.players, o.seat = 3, 2
+	_, seats, err = playSetup(o)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"random", "random", ""}, seats)
+}
+
+func TestPlayDefaultOpponentIsRegistered(t *testing.T) {
+	// "default" is the trained bot when the training package registers it; otherwise play
+	// falls back to the strongest registered scripted bot, never to an unknown name.
+	name := defaultOpponent()
+	_, ok := bots.Lookup(name)
+	assert.True(t, ok, "default opponent %q is not registered", name)
+	if _, trained := bots.Lookup(bots.DefaultName); !trained {
+		assert.NotEqual(t, bots.DefaultName, name)
+	}
+}
+
+func TestCanUndoOnlyOwnLastMoveInTheCurrentTurn(t *testing.T) {
+	mine := logEntry{decider: 2, turn: 7}
+	theirs := logEntry{decider: 0, turn: 7}
+	assert.False(t, canUndo(nil, 2, 7), "empty history")
+	assert.True(t, canUndo([]logEntry{theirs, mine}, 2, 7), "own move, same turn")
+	assert.False(t, canUndo([]logEntry{mine, theirs}, 2, 7), "someone moved since")
+	assert.False(t, canUndo([]logEntry{mine}, 2, 8), "the turn is over")
+}
+
+func TestSealedBidsStayHiddenUntilTheRoundCloses(t *testing.T) {
+	assert.True(t, stillSealed(rules.PhaseDeliveryBid, rules.PhaseDeliveryBid), "next bidder")
+	assert.True(t, stillSealed(rules.PhaseDeliveryBid, rules.PhaseLoanOffer), "a bidder asks for a loan")
+	assert.False(t, stillSealed(rules.PhaseDeliveryBid, rules.PhaseDeliveryAccept), "deliverer decides")
+	assert.False(t, stillSealed(rules.PhaseDeliveryBid, rules.PhaseRunoffBid), "tie: bids shown before the runoff")
+	assert.False(t, stillSealed(rules.PhaseIncentiveBid, rules.PhaseLoanAccept), "borrower sees the offers")
+	assert.False(t, stillSealed(rules.PhaseRunoffBid, rules.PhaseTerminal), "game over")
+}
+
+func TestPlayCommandBadFlagsGiveOneLineError(t *testing.T) {
+	for _, args := range [][]string{
+		{"play", "--players", "9"},
+		{"play", "--bogus"},
+		{"play", "--seat", "x"},
+		{"play", "--opponents", "nobody"},
+	} {
+		var out, errOut bytes.Buffer
+		code := Main(args, strings.NewReader(""), &out, &errOut)
+		assert.NotEqual(t, 0, code, "%v", args)
+		msg := errOut.String()
+		assert.Equal(t, 1, strings.Count(msg, "\n"), "%v: %q", args, msg)
+		assert.True(t, strings.HasPrefix(msg, "container: "), "%v: %q", args, msg)
+	}
+}
+
+func TestPlayHelpHasExample(t *testing.T) {
+	var out, errOut bytes.Buffer
+	require.Equal(t, 0, Main([]string{"play", "--help"}, strings.NewReader(""), &out, &errOut))
+	assert.Contains(t, out.String(), "Examples:")
+	assert.Contains(t, out.String(), "container play --players 3")
+}
+
+// scriptedInput answers every prompt with the first listed move, then $0 for amount phases.
+func scriptedInput(lines int) string {
+	var b strings.Builder
+	for i := 0; i < lines; i++ {
+		b.WriteString("1\n$0\n")
+	}
+	return b.String()
+}
+
+func TestPlayFullGameFromStdin(t *testing.T) {
+	requireEngine(t)
+	o := defaultPlayOptions()
+	o.players, o.seat, o.turnLimit = 3, 1, 9
+	var out bytes.Buffer
+	err := runPlay(o, strings.NewReader(scriptedInput(20000)), &out)
+	require.NoError(t, err, lastLines(out.String(), 30))
+	text := out.String()
+	assert.Contains(t, text, "Final score:")
+	assert.Contains(t, text, "You are seat 1")
+	// A sealed bid is announced without its amount and revealed once its round closes.
+	if n := strings.Count(text, "placed a sealed bid"); n > 0 {
+		assert.Contains(t, text, "Sealed bids revealed")
+		last := strings.LastIndex(text, "placed a sealed bid")
+		assert.Greater(t, strings.LastIndex(text, "Sealed bids revealed"), last)
+	}
+}
+
+func TestPlayInputEndingEarlyIsAnError(t *testing.T) {
+	requireEngine(t)
+	o := defaultPlayOptions()
+	var out bytes.Buffer
+	err := runPlay(o, strings.NewReader(""), &out)
+	require.ErrorIs(t, err, ErrPlayInput)
+}
+
+func TestPlayUndoRestoresThePosition(t *testing.T) {
+	requireEngine(t)
+	o := defaultPlayOptions()
+	o.players, o.turnLimit = 3, 30
+	opts, names, err := playSetup(o)
+	require.NoError(t, err)
+	g, err := rules.NewGame(opts)
+	require.NoError(t, err)
+	var out bytes.Buffer
+	p := &playGame{game: g, state: g.NewInitialState(), view: g.NewInitialState(), seat: 0, names: names, out: &out}
+	p.players = make([]bots.Bot, len(names))
+	for s, n := range names {
+		if n != "" {
+			p.players[s], err = bots.New(n, opts, uint64(s))
+			require.NoError(t, err)
+		}
+	}
+	undone := 0
+	for !p.state.IsTerminal() && undone < 5 {
+		d := p.state.Decision()
+		if d.Decider != p.seat {
+			require.NoError(t, p.botMove(d))
+			continue
+		}
+		p.printMoves(d)
+		before := p.state.Hash()
+		logLen := len(p.log)
+		choice := "1"
+		if len(p.moves) == 0 {
+			choice = fmt.Sprintf("$%d", d.MinAmount)
+		}
+		quit, err := p.human(choice, d)
+		require.NoError(t, err)
+		require.False(t, quit)
+		require.Len(t, p.log, logLen+1, "the listed move %s was not applied:\n%s", choice, lastLines(out.String(), 10))
+		if p.state.IsTerminal() || p.state.Decision().Decider != p.seat {
+			continue
+		}
+		_, err = p.human("undo", d)
+		require.NoError(t, err)
+		assert.Equal(t, before, p.state.Hash(), "undo must restore the position")
+		assert.Len(t, p.log, logLen)
+		undone++
+		// Play on with the last listed move so the game progresses differently.
+		if len(p.moves) > 0 {
+			_, err = p.human(fmt.Sprint(len(p.moves)), d)
+			require.NoError(t, err)
+		}
+	}
+	if undone == 0 {
+		t.Skip("no position where the human had two decisions in a row")
+	}
+}
+
+func lastLines(s string, n int) string {
+	lines := strings.Split(s, "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}
