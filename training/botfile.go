@@ -1,0 +1,211 @@
+package training
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/container-rl/container/env/rules"
+)
+
+// ErrIncompatible is wrapped when a bot file was trained for another observation encoding,
+// action space or rules options than the ones it is asked to play.
+var ErrIncompatible = errors.New("training: bot is incompatible")
+
+// BotFormat and BotFormatVersion identify bot files.
+const (
+	BotFormat        = "container-bot"
+	BotFormatVersion = 1
+	botMagic         = "CNTRBOT1"
+)
+
+// KindRange is the id range of one move kind in the action space.
+type KindRange struct {
+	Kind  int `json:"kind"`
+	First int `json:"first"`
+	Count int `json:"count"`
+}
+
+// ActionLayout records the action space a network was trained on.
+type ActionLayout struct {
+	NumActions int         `json:"num_actions"`
+	Kinds      []KindRange `json:"kinds"`
+}
+
+// CurrentActionLayout is the rules engine's action space.
+func CurrentActionLayout() ActionLayout {
+	l := ActionLayout{NumActions: rules.NumDistinctActions()}
+	for k := rules.MoveKind(0); k < rules.NumMoveKinds; k++ {
+		first, count := rules.KindBase(k)
+		l.Kinds = append(l.Kinds, KindRange{Kind: int(k), First: first, Count: count})
+	}
+	return l
+}
+
+// Equal reports whether two layouts are the same.
+func (l ActionLayout) Equal(o ActionLayout) bool {
+	return l.NumActions == o.NumActions && slices.Equal(l.Kinds, o.Kinds)
+}
+
+// TrainingInfo is free-form provenance stored in a bot file.
+type TrainingInfo struct {
+	Run      string   `json:"run,omitempty"`
+	Method   string   `json:"method,omitempty"` // "bc" or "ppo"
+	Steps    int64    `json:"steps,omitempty"`
+	Seconds  float64  `json:"seconds,omitempty"`
+	Commands []string `json:"commands,omitempty"`
+	Notes    string   `json:"notes,omitempty"`
+}
+
+// BotHeader is the JSON header of a bot file.
+type BotHeader struct {
+	Format          string        `json:"format"`
+	FormatVersion   int           `json:"format_version"`
+	Name            string        `json:"name"`
+	Net             NetConfig     `json:"net"`
+	EncodingVersion string        `json:"encoding_version"`
+	Actions         ActionLayout  `json:"actions"`
+	Rules           rules.Options `json:"rules"`
+	Training        TrainingInfo  `json:"training"`
+	Tensors         []tensorInfo  `json:"tensors"`
+}
+
+// BotFile is a loaded (or to be written) bot: header plus weights.
+type BotFile struct {
+	Header  BotHeader
+	Weights *Weights
+}
+
+// Write writes the bot file; the header's format fields and tensor list are filled in.
+func (b *BotFile) Write(w io.Writer) error {
+	if err := b.Weights.Check(); err != nil {
+		return err
+	}
+	h := b.Header
+	h.Format, h.FormatVersion, h.Net = BotFormat, BotFormatVersion, b.Weights.Config
+	h.Tensors = nil
+	var raws []rawTensor
+	for i, p := range h.Net.Params() {
+		ti := tensorInfo{Name: p.Name, DType: "float32", Shape: p.Shape}
+		h.Tensors = append(h.Tensors, ti)
+		raws = append(raws, rawTensor{info: ti, data: float32Bytes(b.Weights.Tensors[i])})
+	}
+	return writeContainer(w, botMagic, &h, raws)
+}
+
+// WriteFile writes the bot file atomically (temporary file and rename).
+func (b *BotFile) WriteFile(path string) error {
+	var buf bytes.Buffer
+	if err := b.Write(&buf); err != nil {
+		return err
+	}
+	return writeFileAtomic(path, buf.Bytes())
+}
+
+// ReadBot reads a bot file. Any malformed, truncated or inconsistent input gives an error
+// wrapping ErrCorrupt (or ErrConfig for a network outside the limits); it never panics, and
+// memory use is bounded by the input's actual length.
+func ReadBot(r io.Reader) (*BotFile, error) {
+	var h BotHeader
+	raws, err := readContainer(r, botMagic, &h, func() []tensorInfo { return h.Tensors })
+	if err != nil {
+		return nil, err
+	}
+	if h.Format != BotFormat || h.FormatVersion != BotFormatVersion {
+		return nil, fmt.Errorf("%w: format %q version %d (want %q version %d)", ErrCorrupt, h.Format, h.FormatVersion, BotFormat, BotFormatVersion)
+	}
+	if err := h.Net.Validate(); err != nil {
+		return nil, err
+	}
+	ps := h.Net.Params()
+	if len(ps) != len(raws) {
+		return nil, fmt.Errorf("%w: %d tensors for a network with %d", ErrCorrupt, len(raws), len(ps))
+	}
+	w := &Weights{Config: h.Net}
+	for i, p := range ps {
+		ti := raws[i].info
+		if ti.Name != p.Name || ti.DType != "float32" || !slices.Equal(ti.Shape, p.Shape) {
+			return nil, fmt.Errorf("%w: tensor %d is %s %s%v, want %s float32%v", ErrCorrupt, i, ti.Name, ti.DType, ti.Shape, p.Name, p.Shape)
+		}
+		w.Tensors = append(w.Tensors, bytesFloat32(raws[i].data))
+	}
+	if err := w.Check(); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
+	}
+	if h.Actions.NumActions != h.Net.NumActions {
+		return nil, fmt.Errorf("%w: action layout has %d actions, network %d", ErrCorrupt, h.Actions.NumActions, h.Net.NumActions)
+	}
+	return &BotFile{Header: h, Weights: w}, nil
+}
+
+// ReadBotFile reads a bot file from disk.
+func ReadBotFile(path string) (*BotFile, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("training: %w", err)
+	}
+	defer f.Close()
+	b, err := ReadBot(f)
+	if err != nil {
+		return nil, fmt.Errorf("%w (file %s)", err, path)
+	}
+	return b, nil
+}
+
+// CheckCompatible verifies the bot was trained for this encoding version and observation
+// width, this action space and these rules options (the seed and turn limit aside).
+func (b *BotFile) CheckCompatible(encodingVersion string, obsDim int, actions ActionLayout, opts rules.Options) error {
+	h := b.Header
+	if h.EncodingVersion != encodingVersion || b.Weights.Config.ObsDim != obsDim {
+		return fmt.Errorf("%w: trained for observation encoding %q (%d features), this game uses %q (%d features)",
+			ErrIncompatible, h.EncodingVersion, b.Weights.Config.ObsDim, encodingVersion, obsDim)
+	}
+	if !h.Actions.Equal(actions) {
+		return fmt.Errorf("%w: trained for an action space of %d ids laid out differently from this one (%d ids)",
+			ErrIncompatible, h.Actions.NumActions, actions.NumActions)
+	}
+	a, o := h.Rules, opts
+	a.Seed, o.Seed, a.TurnLimit, o.TurnLimit = 0, 0, 0, 0
+	if a != o {
+		return fmt.Errorf("%w: trained for rules options %s, this game uses %s", ErrIncompatible, describeOptions(h.Rules), describeOptions(opts))
+	}
+	return nil
+}
+
+func describeOptions(o rules.Options) string {
+	mods := o.Modules.String()
+	if mods == "" {
+		mods = "none"
+	}
+	return fmt.Sprintf("{players %d, %s, %s, modules %s, supply %d/%d/%d/%d}", o.Players, o.Variant, o.Length, mods,
+		o.ContainersPerColour, o.GoldContainers, o.Warehouses, o.FactoriesPerColour)
+}
+
+// writeFileAtomic writes data to path through a temporary file in the same directory.
+func writeFileAtomic(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return fmt.Errorf("training: %w", err)
+	}
+	tmp := f.Name()
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("training: write %s: %w", path, err)
+	}
+	return nil
+}

@@ -1,0 +1,130 @@
+package training
+
+import (
+	"bytes"
+	"errors"
+	"slices"
+	"testing"
+
+	"github.com/container-rl/container/env/rules"
+)
+
+func testBot(t testing.TB) *BotFile {
+	t.Helper()
+	cfg := NetConfig{ObsDim: 12, NumActions: rules.NumDistinctActions(), ValueDim: 4, Width: 8, Depth: 2, Norm: NormLayer}
+	w, err := NewWeights(cfg, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &BotFile{Header: BotHeader{Name: "test", EncodingVersion: "obs-test", Actions: CurrentActionLayout(),
+		Rules: rules.DefaultOptions()}, Weights: w}
+}
+
+func encodeBot(t testing.TB, b *BotFile) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := b.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func TestBotFileRoundTripGivesIdenticalProbabilities(t *testing.T) {
+	b := testBot(t)
+	got, err := ReadBot(bytes.NewReader(encodeBot(t, b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range b.Weights.Tensors {
+		if !slices.Equal(b.Weights.Tensors[i], got.Weights.Tensors[i]) {
+			t.Fatalf("tensor %d differs after the round trip", i)
+		}
+	}
+	cfg := b.Weights.Config
+	obs, mask := randomBatch(cfg, 9, 2)
+	probs := func(w *Weights) []float32 {
+		n, err := NewNet(w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l := make([]float32, 9*cfg.NumActions)
+		n.Forward(&Workspace{}, 9, obs, mask, l, nil)
+		for r := range 9 {
+			SoftmaxRow(l[r*cfg.NumActions:(r+1)*cfg.NumActions], 1)
+		}
+		return l
+	}
+	if !slices.Equal(probs(b.Weights), probs(got.Weights)) {
+		t.Fatal("action probabilities differ after export and load")
+	}
+	if got.Header.Name != "test" || got.Header.EncodingVersion != "obs-test" {
+		t.Fatalf("header lost: %+v", got.Header)
+	}
+}
+
+func TestBotFileVersionMismatchIsAClearError(t *testing.T) {
+	b := testBot(t)
+	opts := rules.DefaultOptions()
+	if err := b.CheckCompatible("obs-test", 12, CurrentActionLayout(), opts); err != nil {
+		t.Fatalf("compatible bot refused: %v", err)
+	}
+	seeded := opts
+	seeded.Seed = 99
+	if err := b.CheckCompatible("obs-test", 12, CurrentActionLayout(), seeded); err != nil {
+		t.Fatalf("seed must not matter: %v", err)
+	}
+	other := opts
+	other.Players = 5
+	classic := opts
+	classic.Variant = rules.Classic
+	layout := CurrentActionLayout()
+	layout.Kinds[3].Count++
+	for name, err := range map[string]error{
+		"encoding version": b.CheckCompatible("obs-v999", 12, CurrentActionLayout(), opts),
+		"observation size": b.CheckCompatible("obs-test", 13, CurrentActionLayout(), opts),
+		"players":          b.CheckCompatible("obs-test", 12, CurrentActionLayout(), other),
+		"variant":          b.CheckCompatible("obs-test", 12, CurrentActionLayout(), classic),
+		"action layout":    b.CheckCompatible("obs-test", 12, layout, opts),
+	} {
+		if !errors.Is(err, ErrIncompatible) {
+			t.Errorf("%s mismatch: got %v, want ErrIncompatible", name, err)
+		}
+	}
+}
+
+func TestBotFileCorruptInputsAreErrors(t *testing.T) {
+	data := encodeBot(t, testBot(t))
+	for cut := 0; cut < len(data); cut += 1 + cut/7 {
+		if _, err := ReadBot(bytes.NewReader(data[:cut])); !errors.Is(err, ErrCorrupt) {
+			t.Fatalf("truncated at %d: got %v, want ErrCorrupt", cut, err)
+		}
+	}
+	for i := 0; i < len(data); i += 1 + i/5 {
+		bad := slices.Clone(data)
+		bad[i] ^= 0x40
+		if _, err := ReadBot(bytes.NewReader(bad)); err == nil {
+			t.Fatalf("flipped byte %d accepted", i)
+		}
+	}
+	if _, err := ReadBot(bytes.NewReader(append(slices.Clone(data), 0))); !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("trailing byte: got %v", err)
+	}
+}
+
+func FuzzReadBot(f *testing.F) {
+	data := encodeBot(f, testBot(f))
+	f.Add(data)
+	f.Add(data[:len(data)/2])
+	f.Add([]byte(botMagic + "\xff\xff\xff\x00{}"))
+	f.Add([]byte(botMagic + "\x10\x00\x00\x00{\"tensors\":[{}]}"))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		b, err := ReadBot(bytes.NewReader(in))
+		if err != nil {
+			return
+		}
+		// Whatever loads must be usable.
+		if _, err := NewNet(b.Weights); err != nil {
+			t.Fatalf("loaded bot has unusable weights: %v", err)
+		}
+	})
+}
