@@ -1,0 +1,1050 @@
+package rules
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// The JSON position format: a whole State (options, boards, Bank, machine) that a person can
+// write by hand, like FEN for chess. docs/POSITION.md documents it field by field.
+
+// PositionFormat is the value of a position's "format" field.
+const PositionFormat = "container-position/1"
+
+// ErrBadPosition is wrapped by every error LoadPosition and Validate return.
+var ErrBadPosition = errors.New("rules: bad position")
+
+var colourLetters = [NumColours]byte{'w', 'g', 'r', 'b', 'y', 'o'}
+
+// ParseCounts reads containers written as colour letters (w g r b y, o for gold), each
+// optionally preceded by a count: "wwg", "2w g", "3o". Spaces and commas are ignored; "" and
+// "-" are no containers.
+func ParseCounts(s string) (Counts, error) {
+	var c Counts
+	n := -1
+	for i := 0; i < len(s); i++ {
+		ch := s[i]
+		switch {
+		case ch == ' ' || ch == ',' || (ch == '-' && len(strings.TrimSpace(s)) == 1):
+			if n >= 0 {
+				return c, fmt.Errorf("%w: containers %q: count %d without a colour", ErrBadPosition, s, n)
+			}
+		case ch >= '0' && ch <= '9':
+			if n < 0 {
+				n = 0
+			}
+			n = n*10 + int(ch-'0')
+			if n > 255 {
+				return c, fmt.Errorf("%w: containers %q: count too large", ErrBadPosition, s)
+			}
+		default:
+			col := -1
+			for k, l := range colourLetters {
+				if ch == l || ch == l-'a'+'A' {
+					col = k
+				}
+			}
+			if col < 0 {
+				return c, fmt.Errorf("%w: containers %q: unknown colour letter %q (want w g r b y o)", ErrBadPosition, s, ch)
+			}
+			if n < 0 {
+				n = 1
+			}
+			if int(c[col])+n > 255 {
+				return c, fmt.Errorf("%w: containers %q: count too large", ErrBadPosition, s)
+			}
+			c[col] += uint8(n)
+			n = -1
+		}
+	}
+	if n >= 0 {
+		return c, fmt.Errorf("%w: containers %q: count %d without a colour", ErrBadPosition, s, n)
+	}
+	return c, nil
+}
+
+// Letters writes the containers as colour letters in colour order ("wwgo"); "" for none.
+func (c Counts) Letters() string {
+	var b strings.Builder
+	for col, n := range c {
+		for k := 0; k < int(n); k++ {
+			b.WriteByte(colourLetters[col])
+		}
+	}
+	return b.String()
+}
+
+// countsJSON is Counts in the position format: a letter string ("wwg") or an object of colour
+// names ({"white": 2, "green": 1}); written as letters.
+type countsJSON Counts
+
+func (c countsJSON) MarshalJSON() ([]byte, error) { return json.Marshal(Counts(c).Letters()) }
+
+func (c *countsJSON) UnmarshalJSON(data []byte) error {
+	data = bytes.TrimSpace(data)
+	if bytes.Equal(data, []byte("null")) {
+		*c = countsJSON{}
+		return nil
+	}
+	if len(data) > 0 && data[0] == '"' {
+		var s string
+		if err := json.Unmarshal(data, &s); err != nil {
+			return err
+		}
+		v, err := ParseCounts(s)
+		*c = countsJSON(v)
+		return err
+	}
+	var m map[string]int
+	if err := json.Unmarshal(data, &m); err != nil {
+		return fmt.Errorf("%w: containers must be a letter string or an object of colour counts: %v", ErrBadPosition, err)
+	}
+	var v Counts
+	for name, n := range m {
+		col, err := ParseColour(name)
+		if err != nil {
+			return fmt.Errorf("%w: %v", ErrBadPosition, err)
+		}
+		if n < 0 || n > 255 {
+			return fmt.Errorf("%w: %d %s containers is outside 0..255", ErrBadPosition, n, name)
+		}
+		v[col] = uint8(n)
+	}
+	*c = countsJSON(v)
+	return nil
+}
+
+// supplyJSON is a colour-count table written as an object ({"white": 11, ...}).
+type supplyJSON Counts
+
+func (c supplyJSON) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	first := true
+	for col, n := range c {
+		if n == 0 {
+			continue
+		}
+		if !first {
+			b.WriteByte(',')
+		}
+		first = false
+		fmt.Fprintf(&b, "%q:%d", Colour(col).String(), n)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+func (c *supplyJSON) UnmarshalJSON(data []byte) error {
+	return (*countsJSON)(c).UnmarshalJSON(data)
+}
+
+// lotsJSON maps a lot's price in dollars ("1".."6") to its containers.
+type lotsJSON map[string]countsJSON
+
+// loansJSON is a number of Bank loans (1) or a list of loans ([{"lender": 2, "amount": 13}]).
+type loansJSON []Loan
+
+func (l *loansJSON) UnmarshalJSON(data []byte) error {
+	data = bytes.TrimSpace(data)
+	if len(data) > 0 && data[0] != '[' && data[0] != 'n' {
+		var n int
+		if err := json.Unmarshal(data, &n); err != nil {
+			return fmt.Errorf("%w: loans must be a number of Bank loans or a list of loans", ErrBadPosition)
+		}
+		if n < 0 || n > MaxLoans {
+			return fmt.Errorf("%w: %d loans; a player has at most %d", ErrBadPosition, n, MaxLoans)
+		}
+		*l = make(loansJSON, n)
+		for i := range *l {
+			(*l)[i] = Loan{Lender: -1, Amount: LoanAmount}
+		}
+		return nil
+	}
+	var list []struct {
+		Lender *int8 `json:"lender"`
+		Amount int32 `json:"amount"`
+	}
+	if err := json.Unmarshal(data, &list); err != nil {
+		return fmt.Errorf("%w: loans: %v", ErrBadPosition, err)
+	}
+	*l = make(loansJSON, len(list))
+	for i, e := range list {
+		(*l)[i] = Loan{Lender: -1, Amount: e.Amount}
+		if e.Lender != nil {
+			(*l)[i].Lender = *e.Lender
+		}
+		if e.Amount == 0 {
+			(*l)[i].Amount = LoanAmount
+		}
+	}
+	return nil
+}
+
+// shipAtJSON is a ship position: "ocean", "island", "bank" or "harbor N".
+type shipAtJSON ShipPos
+
+func (p shipAtJSON) MarshalJSON() ([]byte, error) { return json.Marshal(ShipPos(p).String()) }
+
+func (p *shipAtJSON) UnmarshalJSON(data []byte) error {
+	var s string
+	if err := json.Unmarshal(data, &s); err != nil {
+		return fmt.Errorf("%w: ship_at must be a string (ocean, island, bank, harbor N)", ErrBadPosition)
+	}
+	v, err := ParseShipPos(s)
+	*p = shipAtJSON(v)
+	return err
+}
+
+// String writes the ship position as the position format does: ocean, island, bank, harbor N.
+func (p ShipPos) String() string {
+	switch p.Where {
+	case AtOcean:
+		return "ocean"
+	case AtIsland:
+		return "island"
+	case AtBank:
+		return "bank"
+	case AtHarbor:
+		return fmt.Sprintf("harbor %d", p.Seat)
+	}
+	return fmt.Sprintf("where(%d)", p.Where)
+}
+
+// ParseShipPos reads "ocean", "island", "bank" or "harbor N" (N the owner's seat).
+func ParseShipPos(s string) (ShipPos, error) {
+	f := strings.Fields(strings.ToLower(s))
+	switch {
+	case len(f) == 1 && f[0] == "ocean":
+		return ShipPos{Where: AtOcean}, nil
+	case len(f) == 1 && f[0] == "island":
+		return ShipPos{Where: AtIsland}, nil
+	case len(f) == 1 && f[0] == "bank":
+		return ShipPos{Where: AtBank}, nil
+	case len(f) == 2 && f[0] == "harbor":
+		n, err := strconv.Atoi(f[1])
+		if err == nil && n >= 0 && n < MaxPlayers {
+			return ShipPos{Where: AtHarbor, Seat: int8(n)}, nil
+		}
+	}
+	return ShipPos{}, fmt.Errorf("%w: ship position %q (want ocean, island, bank or harbor N)", ErrBadPosition, s)
+}
+
+// factoriesJSON is the set of a player's factory colours as letters ("wg").
+type factoriesJSON uint8
+
+func (f factoriesJSON) MarshalJSON() ([]byte, error) {
+	var b strings.Builder
+	for c := 0; c < NumColours; c++ {
+		if f&(1<<uint(c)) != 0 {
+			b.WriteByte(colourLetters[c])
+		}
+	}
+	return json.Marshal(b.String())
+}
+
+func (f *factoriesJSON) UnmarshalJSON(data []byte) error {
+	var s string
+	if err := json.Unmarshal(data, &s); err != nil {
+		return fmt.Errorf("%w: factories must be a string of colour letters (\"wg\")", ErrBadPosition)
+	}
+	c, err := ParseCounts(s)
+	if err != nil {
+		return err
+	}
+	var v factoriesJSON
+	for col, n := range c {
+		if n > 1 {
+			return fmt.Errorf("%w: factories %q: two factories of the same colour (%s)", ErrBadPosition, s, Colour(col))
+		}
+		if n == 1 {
+			if Colour(col) == Gold {
+				return fmt.Errorf("%w: factories %q: there are no gold factories", ErrBadPosition, s)
+			}
+			v |= 1 << uint(col)
+		}
+	}
+	*f = v
+	return nil
+}
+
+type playerJSON struct {
+	Cash        *int32        `json:"cash,omitempty"`
+	Card        *int          `json:"card,omitempty"`
+	Factories   factoriesJSON `json:"factories"`
+	Warehouses  *int          `json:"warehouses,omitempty"`
+	FactoryLots lotsJSON      `json:"factory_lots,omitempty"`
+	HarborLots  lotsJSON      `json:"harbor_lots,omitempty"`
+	Ship        countsJSON    `json:"ship"`
+	ShipAt      *shipAtJSON   `json:"ship_at,omitempty"`
+	Holding     countsJSON    `json:"holding"`
+	Island      countsJSON    `json:"island"`
+	Loans       loansJSON     `json:"loans,omitempty"`
+	Trucks      int           `json:"trucks,omitempty"`
+	LoanCards   *int          `json:"loan_cards,omitempty"`
+}
+
+type auctionJSON struct {
+	Kind        string     `json:"kind"` // container-lot, cash-lot, truck
+	Target      int8       `json:"target"`
+	Bidder      int8       `json:"bidder"`
+	Cash        int32      `json:"cash,omitempty"`
+	FromFactory countsJSON `json:"from_factory,omitempty"`
+	FromHarbor  countsJSON `json:"from_harbor,omitempty"`
+}
+
+var auctionKindNames = [NumAuctionKinds]string{"container-lot", "cash-lot", "truck"}
+
+func (k AuctionKind) String() string {
+	if int(k) < len(auctionKindNames) {
+		return auctionKindNames[k]
+	}
+	return fmt.Sprintf("auction(%d)", uint8(k))
+}
+
+type bankJSON struct {
+	ContainerLots [BankLots]countsJSON `json:"container_lots"`
+	CashLots      [BankLots]int32      `json:"cash_lots"`
+}
+
+type companyJSON struct {
+	Owner int8  `json:"owner"`
+	Pile  int32 `json:"pile,omitempty"`
+}
+
+type optionsJSON struct {
+	Players             int    `json:"players"`
+	Variant             string `json:"variant,omitempty"`
+	Length              string `json:"length,omitempty"`
+	Modules             string `json:"modules,omitempty"`
+	Seed                uint64 `json:"seed,omitempty"`
+	ContainersPerColour int    `json:"containers_per_colour,omitempty"`
+	GoldContainers      int    `json:"gold_containers,omitempty"`
+	Warehouses          int    `json:"warehouses,omitempty"`
+	FactoriesPerColour  int    `json:"factories_per_colour,omitempty"`
+	TurnLimit           int    `json:"turn_limit,omitempty"`
+}
+
+func optionsToJSON(o Options) optionsJSON {
+	return optionsJSON{Players: o.Players, Variant: o.Variant.String(), Length: o.Length.String(),
+		Modules: o.Modules.String(), Seed: o.Seed, ContainersPerColour: o.ContainersPerColour,
+		GoldContainers: o.GoldContainers, Warehouses: o.Warehouses,
+		FactoriesPerColour: o.FactoriesPerColour, TurnLimit: o.TurnLimit}
+}
+
+func (j optionsJSON) options() (Options, error) {
+	o := Options{Players: j.Players, Seed: j.Seed, ContainersPerColour: j.ContainersPerColour,
+		GoldContainers: j.GoldContainers, Warehouses: j.Warehouses,
+		FactoriesPerColour: j.FactoriesPerColour, TurnLimit: j.TurnLimit}
+	var err error
+	if o.Variant, err = ParseVariant(j.Variant); err != nil {
+		return o, err
+	}
+	if o.Length, err = ParseLength(j.Length); err != nil {
+		return o, err
+	}
+	if o.Modules, err = ParseModules(j.Modules); err != nil {
+		return o, err
+	}
+	return o, nil
+}
+
+var endReasonNames = []string{"", "two-colours", "turn-limit"}
+
+type positionJSON struct {
+	Format          string          `json:"format,omitempty"`
+	Options         optionsJSON     `json:"options"`
+	Players         []playerJSON    `json:"players"`
+	Bank            *bankJSON       `json:"bank,omitempty"`
+	Auctions        []auctionJSON   `json:"auctions,omitempty"`
+	Companies       []companyJSON   `json:"companies,omitempty"`
+	Supply          *supplyJSON     `json:"supply,omitempty"`
+	Removed         supplyJSON      `json:"removed,omitempty"`
+	FactorySupply   map[string]int  `json:"factory_supply,omitempty"`
+	WarehouseSupply *int            `json:"warehouse_supply,omitempty"`
+	Active          int8            `json:"active"`
+	FirstPlayer     int8            `json:"first_player"`
+	Turn            int32           `json:"turn"`
+	Steps           int32           `json:"steps"`
+	EndTriggered    bool            `json:"end_triggered,omitempty"`
+	Ended           string          `json:"ended,omitempty"`
+	Machine         json.RawMessage `json:"machine,omitempty"`
+}
+
+// MarshalPosition writes the state in the JSON position format (every field written, so the
+// output loads back to an identical State).
+func (s *State) MarshalPosition() ([]byte, error) {
+	if s.game == nil {
+		return nil, fmt.Errorf("%w: state has no game options", ErrBadPosition)
+	}
+	opts := s.game.opts
+	n := opts.Players
+	pj := positionJSON{Format: PositionFormat, Options: optionsToJSON(opts),
+		Active: s.Active, FirstPlayer: s.FirstPlayer, Turn: s.Turn, Steps: s.Steps,
+		EndTriggered: s.EndTriggered}
+	for i := 0; i < n; i++ {
+		p := &s.Players[i]
+		cash, card, wh, lc := p.Cash, int(p.Card), int(p.Warehouses), int(p.LoanCards)
+		at := shipAtJSON(p.ShipAt)
+		j := playerJSON{Cash: &cash, Card: &card, Factories: factoriesJSON(p.Factories),
+			Warehouses: &wh, FactoryLots: lotsJSON{}, HarborLots: lotsJSON{},
+			Ship: countsJSON(p.Ship), ShipAt: &at, Holding: countsJSON(p.Holding),
+			Island: countsJSON(p.Island), Trucks: int(p.Trucks), Loans: loansJSON{}}
+		if opts.Modules.Has(PlayerLoans) {
+			j.LoanCards = &lc
+		}
+		for k, lot := range p.FactoryLots {
+			if lot.Total() > 0 {
+				j.FactoryLots[strconv.Itoa(FactoryPrice(k))] = countsJSON(lot)
+			}
+		}
+		for k, lot := range p.HarborLots {
+			if lot.Total() > 0 {
+				j.HarborLots[strconv.Itoa(HarborPrice(k))] = countsJSON(lot)
+			}
+		}
+		for l := 0; l < int(p.NumLoans) && l < MaxLoans; l++ {
+			j.Loans = append(j.Loans, p.Loans[l])
+		}
+		pj.Players = append(pj.Players, j)
+	}
+	b := bankJSON{CashLots: s.Bank.CashLots}
+	for k := range b.ContainerLots {
+		b.ContainerLots[k] = countsJSON(s.Bank.ContainerLots[k])
+	}
+	pj.Bank = &b
+	for k, a := range s.Auctions {
+		if a.Active {
+			pj.Auctions = append(pj.Auctions, auctionJSON{Kind: AuctionKind(k).String(), Target: a.Target,
+				Bidder: a.Bidder, Cash: a.Cash, FromFactory: countsJSON(a.FromFactory), FromHarbor: countsJSON(a.FromHarbor)})
+		}
+	}
+	for i := 0; i < n; i++ {
+		pj.Companies = append(pj.Companies, companyJSON{Owner: s.Companies[i].Owner, Pile: s.Companies[i].Pile})
+	}
+	sup := supplyJSON(s.Supply)
+	pj.Supply = &sup
+	pj.Removed = supplyJSON(s.Removed)
+	pj.FactorySupply = map[string]int{}
+	for c := 0; c < NumNormalColours; c++ {
+		pj.FactorySupply[Colour(c).String()] = int(s.FactorySupply[c])
+	}
+	ws := int(s.WarehouseSupply)
+	pj.WarehouseSupply = &ws
+	if int(s.Ended) < len(endReasonNames) {
+		pj.Ended = endReasonNames[s.Ended]
+	}
+	m, err := json.Marshal(s.Machine)
+	if err != nil {
+		return nil, fmt.Errorf("%w: machine: %v", ErrBadPosition, err)
+	}
+	pj.Machine = m
+	return json.MarshalIndent(pj, "", "  ")
+}
+
+// LoadPosition reads a position (docs/POSITION.md), fills in the fields left out and
+// validates it. The returned state has an empty history.
+func LoadPosition(data []byte) (*State, error) {
+	var pj positionJSON
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&pj); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrBadPosition, unwrapBad(err))
+	}
+	if pj.Format != "" && pj.Format != PositionFormat {
+		return nil, fmt.Errorf("%w: format %q (want %q)", ErrBadPosition, pj.Format, PositionFormat)
+	}
+	o, err := pj.Options.options()
+	if err != nil {
+		return nil, fmt.Errorf("%w: options: %w", ErrBadPosition, err)
+	}
+	g, err := NewGame(o)
+	if err != nil {
+		return nil, fmt.Errorf("%w: options: %w", ErrBadPosition, err)
+	}
+	opts := g.Options()
+	n := opts.Players
+	if len(pj.Players) != n {
+		return nil, fmt.Errorf("%w: %d players listed for a %d-player game", ErrBadPosition, len(pj.Players), n)
+	}
+	s := &State{game: g}
+	seen := map[int]bool{}
+	for i, j := range pj.Players {
+		p := &s.Players[i]
+		p.Cash = StartCash
+		if j.Cash != nil {
+			p.Cash = *j.Cash
+		}
+		card := i
+		if j.Card != nil {
+			card = *j.Card
+		} else {
+			for seen[card] {
+				card = (card + 1) % NumScoringCards
+			}
+		}
+		if card < 0 || card >= NumScoringCards {
+			return nil, fmt.Errorf("%w: player %d: scoring card %d is outside 0..%d", ErrBadPosition, i, card, NumScoringCards-1)
+		}
+		seen[card] = true
+		p.Card = uint8(card)
+		p.Factories = uint8(j.Factories)
+		p.Warehouses = 1
+		if j.Warehouses != nil {
+			if *j.Warehouses < 0 || *j.Warehouses > 255 {
+				return nil, fmt.Errorf("%w: player %d: %d warehouses is outside 1..%d", ErrBadPosition, i, *j.Warehouses, MaxWarehouses)
+			}
+			p.Warehouses = uint8(*j.Warehouses)
+		}
+		if err := fillLots(p.FactoryLots[:], j.FactoryLots, 1, "factory_lots", i); err != nil {
+			return nil, err
+		}
+		if err := fillLots(p.HarborLots[:], j.HarborLots, 2, "harbor_lots", i); err != nil {
+			return nil, err
+		}
+		p.Ship, p.Holding, p.Island = Counts(j.Ship), Counts(j.Holding), Counts(j.Island)
+		if j.ShipAt != nil {
+			p.ShipAt = ShipPos(*j.ShipAt)
+		}
+		if len(j.Loans) > MaxLoans {
+			return nil, fmt.Errorf("%w: player %d: %d loans; a player has at most %d", ErrBadPosition, i, len(j.Loans), MaxLoans)
+		}
+		p.NumLoans = uint8(len(j.Loans))
+		copy(p.Loans[:], j.Loans)
+		if j.Trucks < 0 || j.Trucks > 255 {
+			return nil, fmt.Errorf("%w: player %d: %d trucks", ErrBadPosition, i, j.Trucks)
+		}
+		p.Trucks = uint8(j.Trucks)
+		if opts.Modules.Has(PlayerLoans) {
+			lc := PlayerLoanCards
+			for k := range pj.Players {
+				for _, l := range pj.Players[k].Loans {
+					if int(l.Lender) == i {
+						lc--
+					}
+				}
+			}
+			if j.LoanCards != nil {
+				lc = *j.LoanCards
+			}
+			if lc < 0 || lc > 255 {
+				return nil, fmt.Errorf("%w: player %d: %d loan cards", ErrBadPosition, i, lc)
+			}
+			p.LoanCards = uint8(lc)
+		} else if j.LoanCards != nil && *j.LoanCards != 0 {
+			return nil, fmt.Errorf("%w: player %d: loan_cards without the player-loans module", ErrBadPosition, i)
+		}
+	}
+	if pj.Bank != nil {
+		s.Bank.CashLots = pj.Bank.CashLots
+		for k := range pj.Bank.ContainerLots {
+			s.Bank.ContainerLots[k] = Counts(pj.Bank.ContainerLots[k])
+		}
+	}
+	for _, a := range pj.Auctions {
+		k := -1
+		for kk, name := range auctionKindNames {
+			if a.Kind == name {
+				k = kk
+			}
+		}
+		if k < 0 {
+			return nil, fmt.Errorf("%w: auction kind %q (want container-lot, cash-lot or truck)", ErrBadPosition, a.Kind)
+		}
+		if s.Auctions[k].Active {
+			return nil, fmt.Errorf("%w: two %s auctions", ErrBadPosition, a.Kind)
+		}
+		s.Auctions[k] = Auction{Active: true, Target: a.Target, Bidder: a.Bidder, Cash: a.Cash,
+			FromFactory: Counts(a.FromFactory), FromHarbor: Counts(a.FromHarbor)}
+	}
+	for i := range s.Companies {
+		s.Companies[i].Owner = -1
+	}
+	if len(pj.Companies) > n {
+		return nil, fmt.Errorf("%w: %d companies listed for a %d-player game", ErrBadPosition, len(pj.Companies), n)
+	}
+	for i, c := range pj.Companies {
+		s.Companies[i] = Company(c)
+	}
+	s.Removed = Counts(pj.Removed)
+	totals := containerTotals(opts)
+	if pj.Supply != nil {
+		s.Supply = Counts(*pj.Supply)
+	} else {
+		placed := s.containersOutsideSupply()
+		for c := range totals {
+			if int(placed[c]) > totals[c] {
+				return nil, fmt.Errorf("%w: %d %s containers placed but only %d exist", ErrBadPosition, placed[c], Colour(c), totals[c])
+			}
+			s.Supply[c] = uint8(totals[c] - int(placed[c]))
+		}
+	}
+	facTotal := factoriesPerColour(opts)
+	for c := 0; c < NumNormalColours; c++ {
+		owned := 0
+		for i := 0; i < n; i++ {
+			if s.Players[i].Factories&(1<<uint(c)) != 0 {
+				owned++
+			}
+		}
+		if owned > facTotal {
+			return nil, fmt.Errorf("%w: %d %s factories built but only %d exist", ErrBadPosition, owned, Colour(c), facTotal)
+		}
+		s.FactorySupply[c] = uint8(facTotal - owned)
+	}
+	for name, v := range pj.FactorySupply {
+		c, err := ParseColour(name)
+		if err != nil || c >= NumNormalColours {
+			return nil, fmt.Errorf("%w: factory_supply: unknown colour %q", ErrBadPosition, name)
+		}
+		if v < 0 || v > 255 {
+			return nil, fmt.Errorf("%w: factory_supply: %d %s factories", ErrBadPosition, v, name)
+		}
+		s.FactorySupply[c] = uint8(v)
+	}
+	whTotal := warehouseTotal(opts)
+	built := 0
+	for i := 0; i < n; i++ {
+		built += int(s.Players[i].Warehouses)
+	}
+	if pj.WarehouseSupply != nil {
+		if *pj.WarehouseSupply < 0 || *pj.WarehouseSupply > 255 {
+			return nil, fmt.Errorf("%w: warehouse_supply %d", ErrBadPosition, *pj.WarehouseSupply)
+		}
+		s.WarehouseSupply = uint8(*pj.WarehouseSupply)
+	} else if built <= whTotal {
+		s.WarehouseSupply = uint8(whTotal - built)
+	}
+	s.Active, s.FirstPlayer, s.Turn, s.Steps, s.EndTriggered = pj.Active, pj.FirstPlayer, pj.Turn, pj.Steps, pj.EndTriggered
+	s.Ended = NotEnded
+	found := false
+	for k, name := range endReasonNames {
+		if pj.Ended == name || (pj.Ended == "none" && k == 0) {
+			s.Ended, found = EndReason(k), true
+		}
+	}
+	if !found {
+		return nil, fmt.Errorf("%w: ended %q (want \"\", two-colours or turn-limit)", ErrBadPosition, pj.Ended)
+	}
+	if len(pj.Machine) > 0 && !bytes.Equal(bytes.TrimSpace(pj.Machine), []byte("null")) {
+		md := json.NewDecoder(bytes.NewReader(pj.Machine))
+		md.DisallowUnknownFields()
+		if err := md.Decode(&s.Machine); err != nil {
+			return nil, fmt.Errorf("%w: machine: %v", ErrBadPosition, err)
+		}
+	} else {
+		s.resetMachineForPosition()
+	}
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// unwrapBad keeps a position error's own message when json wraps it.
+func unwrapBad(err error) error {
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		return fmt.Errorf("json syntax error at byte %d: %v", se.Offset, se)
+	}
+	return err
+}
+
+func fillLots(lots []Counts, j lotsJSON, firstPrice int, field string, seat int) error {
+	keys := make([]string, 0, len(j))
+	for k := range j {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		price, err := strconv.Atoi(strings.TrimPrefix(k, "$"))
+		idx := price - firstPrice
+		if err != nil || idx < 0 || idx >= len(lots) {
+			return fmt.Errorf("%w: player %d: %s: no lot priced %q (want $%d..$%d)", ErrBadPosition, seat, field, k, firstPrice, firstPrice+len(lots)-1)
+		}
+		v := Counts(j[k])
+		lots[idx].Add(&v)
+	}
+	return nil
+}
+
+// containerTotals is the number of containers of each colour in the game (defaults from the
+// rulebook tables when the options leave them 0).
+func containerTotals(o Options) [NumColours]int {
+	var t [NumColours]int
+	per := o.ContainersPerColour
+	if per == 0 {
+		per = defaultContainersPerColour(o)
+	}
+	for c := 0; c < NumNormalColours; c++ {
+		t[c] = per
+	}
+	if o.Modules.Has(Luxury) {
+		t[Gold] = o.GoldContainers
+		if t[Gold] == 0 {
+			t[Gold] = [MaxPlayers + 1]int{3: 8, 4: 9, 5: 10}[o.Players]
+		}
+	}
+	return t
+}
+
+// defaultContainersPerColour is the rulebook's container table (the More Containers table
+// with Luxury Containers); CLARIFICATIONS.md keeps the printed 13 for extended 5 players.
+func defaultContainersPerColour(o Options) int {
+	if o.Players < 3 || o.Players > MaxPlayers {
+		return 0
+	}
+	k := o.Players - 3
+	if o.Modules.Has(Luxury) {
+		return [3][3]int{Standard: {9, 11, 13}, Short: {8, 9, 10}, Extended: {11, 14, 13}}[o.Length][k]
+	}
+	return [3][3]int{Standard: {11, 14, 17}, Short: {9, 11, 13}, Extended: {12, 16, 20}}[o.Length][k]
+}
+
+func factoriesPerColour(o Options) int {
+	if o.FactoriesPerColour != 0 {
+		return o.FactoriesPerColour
+	}
+	if o.Players < 3 || o.Players > MaxPlayers {
+		return 0
+	}
+	return o.Players - 1
+}
+
+func warehouseTotal(o Options) int {
+	if o.Warehouses != 0 {
+		return o.Warehouses
+	}
+	return 4 * o.Players
+}
+
+// containersOutsideSupply counts every container not in the supply and not removed: player
+// districts, ships, holding areas, islands, Bank lots, bid tiles and containers held by a
+// pending decision.
+func (s *State) containersOutsideSupply() Counts {
+	var t Counts
+	for i := range s.Players {
+		p := &s.Players[i]
+		for k := range p.FactoryLots {
+			t.Add(&p.FactoryLots[k])
+		}
+		for k := range p.HarborLots {
+			t.Add(&p.HarborLots[k])
+		}
+		t.Add(&p.Ship)
+		t.Add(&p.Holding)
+		t.Add(&p.Island)
+	}
+	for k := range s.Bank.ContainerLots {
+		t.Add(&s.Bank.ContainerLots[k])
+	}
+	for k := range s.Auctions {
+		t.Add(&s.Auctions[k].FromFactory)
+		t.Add(&s.Auctions[k].FromHarbor)
+	}
+	m := s.machineContainers()
+	t.Add(&m)
+	return t
+}
+
+// Validate checks that the position could occur in a game: every rule-imposed limit and the
+// conservation of containers, factories and warehouses. The error wraps ErrBadPosition and
+// names the first problem found.
+func (s *State) Validate() error {
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("%w: %s", ErrBadPosition, fmt.Sprintf(format, args...))
+	}
+	if s.game == nil {
+		return bad("state has no game options")
+	}
+	o := s.game.opts
+	if err := o.Validate(); err != nil {
+		return fmt.Errorf("%w: %w", ErrBadPosition, err)
+	}
+	n := o.Players
+	lux := o.Modules.Has(Luxury)
+	var reserveF, reserveH [MaxPlayers]int
+	for k, a := range s.Auctions {
+		if !a.Active {
+			if a != (Auction{}) {
+				return bad("inactive %s auction has a bid on its tile", AuctionKind(k))
+			}
+			continue
+		}
+		if o.Variant == Classic {
+			return bad("the Classic variant has no Bank auctions")
+		}
+		if AuctionKind(k) == TruckAuction && !o.Modules.Has(Trucks) {
+			return bad("truck auction without the trucks module")
+		}
+		if a.Bidder < 0 || int(a.Bidder) >= n {
+			return bad("%s auction: bidder %d is not a seat", AuctionKind(k), a.Bidder)
+		}
+		if a.Cash < 0 {
+			return bad("%s auction: negative cash bid", AuctionKind(k))
+		}
+		cont := a.FromFactory.Total() + a.FromHarbor.Total()
+		switch AuctionKind(k) {
+		case ContainerLotAuction:
+			if a.Target < 0 || a.Target >= BankLots {
+				return bad("container-lot auction: lot %d is not 0..2", a.Target)
+			}
+			if a.Cash < 1 || cont != 0 {
+				return bad("container-lot auction: the bid must be at least $1 in cash and no containers")
+			}
+			if s.Bank.ContainerLots[a.Target].Total() == 0 {
+				return bad("container-lot auction on empty lot %d", a.Target)
+			}
+		case CashLotAuction:
+			if a.Target < 0 || a.Target >= BankLots {
+				return bad("cash-lot auction: lot %d is not 0..2", a.Target)
+			}
+			if a.Cash != 0 || cont < 1 {
+				return bad("cash-lot auction: the bid must be at least one container and no cash")
+			}
+			if s.Bank.CashLots[a.Target] == 0 {
+				return bad("cash-lot auction on empty lot %d", a.Target)
+			}
+		case TruckAuction:
+			if a.Target < 0 || int(a.Target) >= n {
+				return bad("truck auction: company %d is not a seat", a.Target)
+			}
+			if s.Companies[a.Target].Owner >= 0 {
+				return bad("truck auction on company %d, which is owned", a.Target)
+			}
+			if (a.Cash > 0) == (cont > 0) {
+				return bad("truck auction: the bid must be cash or containers, not both or neither")
+			}
+		}
+		if (a.FromFactory[Gold] > 0 || a.FromHarbor[Gold] > 0) && !lux {
+			return bad("%s auction: gold containers without the luxury module", AuctionKind(k))
+		}
+		reserveF[a.Bidder] += a.FromFactory.Total()
+		reserveH[a.Bidder] += a.FromHarbor.Total()
+	}
+	if n < MaxPlayers && s.Auctions[ContainerLotAuction].Active && s.Auctions[CashLotAuction].Active {
+		return bad("%d players may have only one Bank lot auction at a time", n)
+	}
+	cards := map[uint8]int{}
+	lent := [MaxPlayers]int{}
+	trucksOwned := [MaxPlayers]int{}
+	for i := range s.Companies {
+		c := s.Companies[i]
+		if i >= n {
+			if c.Owner != -1 && c != (Company{}) || c.Pile != 0 {
+				return bad("company %d exists only with %d+ players", i, i+1)
+			}
+			continue
+		}
+		if c.Owner < -1 || int(c.Owner) >= n {
+			return bad("company %d: owner %d is not a seat", i, c.Owner)
+		}
+		if c.Pile < 0 {
+			return bad("company %d: negative pile", i)
+		}
+		if !o.Modules.Has(Trucks) && (c.Owner >= 0 || c.Pile > 0) {
+			return bad("company %d is owned or has fees without the trucks module", i)
+		}
+		if c.Owner >= 0 {
+			trucksOwned[c.Owner]++
+			if c.Pile != 0 {
+				return bad("company %d is owned but still has a pile of fees", i)
+			}
+		}
+	}
+	for i := range s.Players {
+		p := &s.Players[i]
+		if i >= n {
+			if *p != (Player{}) {
+				return bad("player %d exists only with %d+ players", i, i+1)
+			}
+			continue
+		}
+		where := func(format string, args ...any) error {
+			return bad("player %d: %s", i, fmt.Sprintf(format, args...))
+		}
+		if p.Cash < 0 {
+			return where("negative cash $%d", p.Cash)
+		}
+		if int(p.Card) >= NumScoringCards {
+			return where("scoring card %d is outside 0..%d", p.Card, NumScoringCards-1)
+		}
+		if j, dup := cards[p.Card]; dup {
+			return where("scoring card %d is also player %d's (duplicate scoring cards)", p.Card, j)
+		}
+		cards[p.Card] = i
+		if p.Factories>>NumNormalColours != 0 {
+			return where("factory bits %#x name no colour", p.Factories)
+		}
+		nf := 0
+		for c := 0; c < NumNormalColours; c++ {
+			if p.Factories&(1<<uint(c)) != 0 {
+				nf++
+			}
+		}
+		if nf < 1 || nf > MaxFactories {
+			return where("%d factories (want 1..%d)", nf, MaxFactories)
+		}
+		if p.Warehouses < 1 || p.Warehouses > MaxWarehouses {
+			return where("%d warehouses (want 1..%d)", p.Warehouses, MaxWarehouses)
+		}
+		fac, har := 0, 0
+		for k := range p.FactoryLots {
+			fac += p.FactoryLots[k].Total()
+		}
+		for k := range p.HarborLots {
+			har += p.HarborLots[k].Total()
+		}
+		if fac+reserveF[i] > 2*nf {
+			return where("factory district holds %d containers + %d reserve tokens; the limit with %d factories is %d", fac, reserveF[i], nf, 2*nf)
+		}
+		if har+reserveH[i] > int(p.Warehouses) {
+			return where("harbor district holds %d containers + %d reserve tokens; the limit with %d warehouses is %d", har, reserveH[i], p.Warehouses, p.Warehouses)
+		}
+		if p.Ship.Total() > ShipCapacity {
+			return where("%d containers on the ship; it holds %d", p.Ship.Total(), ShipCapacity)
+		}
+		switch p.ShipAt.Where {
+		case AtOcean, AtIsland, AtBank:
+			if p.ShipAt.Seat != 0 {
+				return where("ship at %s with a harbor seat", p.ShipAt)
+			}
+			if p.ShipAt.Where == AtBank && o.Variant == Classic {
+				return where("ship at the Bank in the Classic variant")
+			}
+		case AtHarbor:
+			if p.ShipAt.Seat < 0 || int(p.ShipAt.Seat) >= n {
+				return where("ship at harbor %d, which is not a seat", p.ShipAt.Seat)
+			}
+			if int(p.ShipAt.Seat) == i {
+				return where("ship in its own harbor")
+			}
+		default:
+			return where("ship position %d is unknown", p.ShipAt.Where)
+		}
+		if o.Variant == Classic && p.Holding.Total() > 0 {
+			return where("holding-area containers in the Classic variant")
+		}
+		if !lux {
+			all := p.Ship
+			all.Add(&p.Holding)
+			all.Add(&p.Island)
+			for k := range p.FactoryLots {
+				all.Add(&p.FactoryLots[k])
+			}
+			for k := range p.HarborLots {
+				all.Add(&p.HarborLots[k])
+			}
+			if all[Gold] > 0 {
+				return where("gold containers without the luxury module")
+			}
+		}
+		if p.NumLoans > MaxLoans {
+			return where("%d loans; a player has at most %d", p.NumLoans, MaxLoans)
+		}
+		for l := 0; l < MaxLoans; l++ {
+			loan := p.Loans[l]
+			if l >= int(p.NumLoans) {
+				if loan != (Loan{}) {
+					return where("loan slot %d is filled but num_loans is %d", l, p.NumLoans)
+				}
+				continue
+			}
+			if loan.Lender == -1 {
+				if loan.Amount != LoanAmount {
+					return where("Bank loan of $%d; Bank loans are $%d", loan.Amount, LoanAmount)
+				}
+				continue
+			}
+			if !o.Modules.Has(PlayerLoans) {
+				return where("player loan without the player-loans module")
+			}
+			if loan.Lender < 0 || int(loan.Lender) >= n || int(loan.Lender) == i {
+				return where("loan from %d, which is not an opponent's seat", loan.Lender)
+			}
+			if loan.Amount < LoanAmount {
+				return where("player loan of $%d; loans are at least $%d", loan.Amount, LoanAmount)
+			}
+			lent[loan.Lender]++
+		}
+		if p.Trucks > TrucksPerPlayer {
+			return where("%d trucks placed; a player has %d", p.Trucks, TrucksPerPlayer)
+		}
+	}
+	for i := 0; i < n; i++ {
+		p := &s.Players[i]
+		if int(p.Trucks) != trucksOwned[i] {
+			return bad("player %d: %d trucks placed but owns %d companies", i, p.Trucks, trucksOwned[i])
+		}
+		if o.Modules.Has(PlayerLoans) {
+			if int(p.LoanCards)+lent[i] != PlayerLoanCards {
+				return bad("player %d: %d loan cards in hand + %d lent out; a player has %d", i, p.LoanCards, lent[i], PlayerLoanCards)
+			}
+		} else if p.LoanCards != 0 {
+			return bad("player %d: loan cards without the player-loans module", i)
+		}
+	}
+	if o.Variant == Classic {
+		for k := 0; k < BankLots; k++ {
+			if s.Bank.ContainerLots[k].Total() != 0 || s.Bank.CashLots[k] != 0 {
+				return bad("the Classic variant has no Bank board, but Bank lot %d is not empty", k)
+			}
+		}
+	}
+	for k := 0; k < BankLots; k++ {
+		if s.Bank.CashLots[k] < 0 {
+			return bad("Bank cash lot %d is negative", k)
+		}
+		if !lux && s.Bank.ContainerLots[k][Gold] > 0 {
+			return bad("gold on Bank lot %d without the luxury module", k)
+		}
+	}
+	totals := containerTotals(o)
+	out := s.containersOutsideSupply()
+	for c := 0; c < NumColours; c++ {
+		have := int(s.Supply[c]) + int(out[c]) + int(s.Removed[c])
+		if have != totals[c] {
+			return bad("%d %s containers counted (supply %d + placed %d + removed %d) but the game has %d", have, Colour(c), s.Supply[c], out[c], s.Removed[c], totals[c])
+		}
+	}
+	if o.Variant != Classic && s.Removed.Total() != 0 {
+		return bad("containers removed from the game outside the Classic variant")
+	}
+	facTotal := factoriesPerColour(o)
+	for c := 0; c < NumNormalColours; c++ {
+		owned := 0
+		for i := 0; i < n; i++ {
+			if s.Players[i].Factories&(1<<uint(c)) != 0 {
+				owned++
+			}
+		}
+		if owned+int(s.FactorySupply[c]) != facTotal {
+			return bad("%d %s factories built + %d in the supply; the game has %d", owned, Colour(c), s.FactorySupply[c], facTotal)
+		}
+	}
+	built := 0
+	for i := 0; i < n; i++ {
+		built += int(s.Players[i].Warehouses)
+	}
+	if built+int(s.WarehouseSupply) != warehouseTotal(o) {
+		return bad("%d warehouses built + %d in the supply; the game has %d", built, s.WarehouseSupply, warehouseTotal(o))
+	}
+	if s.Active < 0 || int(s.Active) >= n {
+		return bad("active seat %d is not a seat", s.Active)
+	}
+	if s.FirstPlayer < 0 || int(s.FirstPlayer) >= n {
+		return bad("first player %d is not a seat", s.FirstPlayer)
+	}
+	if s.Turn < 0 || s.Steps < 0 {
+		return bad("negative turn or step count")
+	}
+	if s.Ended > EndTurnLimit {
+		return bad("end reason %d is unknown", s.Ended)
+	}
+	return s.validateMachine()
+}
