@@ -1,0 +1,183 @@
+package datasets
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// ManifestName is the manifest's file name inside a dataset directory.
+const ManifestName = "manifest.json"
+
+// ManifestVersion is the version of the manifest layout.
+const ManifestVersion = 1
+
+// Manifest describes a dataset directory: the run that produced it and its complete shards.
+// Shard k holds games [k*GamesPerShard, min((k+1)*GamesPerShard, Games)), so the plan alone
+// says which games every shard must contain; Shards lists those already complete, sorted by
+// index.
+type Manifest struct {
+	Version       int         `json:"manifest_version"`
+	Format        Format      `json:"format"`
+	Compression   Compression `json:"compression"`
+	Seed          uint64      `json:"seed"`
+	Games         int         `json:"games"`
+	GamesPerShard int         `json:"games_per_shard"`
+	Agents        []string    `json:"agents"`
+	Meta          Meta        `json:"meta"`
+	Shards        []ShardInfo `json:"shards"`
+}
+
+// NumShards is the number of shards the plan has.
+func (m *Manifest) NumShards() int {
+	return (m.Games + m.GamesPerShard - 1) / m.GamesPerShard
+}
+
+// ShardRange returns the first game and the number of games of shard k.
+func (m *Manifest) ShardRange(k int) (first uint64, n int) {
+	lo := k * m.GamesPerShard
+	hi := min(lo+m.GamesPerShard, m.Games)
+	return uint64(lo), hi - lo
+}
+
+// Complete reports whether every shard is written.
+func (m *Manifest) Complete() bool { return len(m.Shards) == m.NumShards() }
+
+// HasShard reports whether shard k is complete.
+func (m *Manifest) HasShard(k int) bool {
+	i := sort.Search(len(m.Shards), func(i int) bool { return m.Shards[i].Index >= k })
+	return i < len(m.Shards) && m.Shards[i].Index == k
+}
+
+// AddShard records a complete shard, keeping Shards sorted.
+func (m *Manifest) AddShard(s ShardInfo) {
+	i := sort.Search(len(m.Shards), func(i int) bool { return m.Shards[i].Index >= s.Index })
+	if i < len(m.Shards) && m.Shards[i].Index == s.Index {
+		m.Shards[i] = s
+		return
+	}
+	m.Shards = append(m.Shards, ShardInfo{})
+	copy(m.Shards[i+1:], m.Shards[i:])
+	m.Shards[i] = s
+}
+
+// GamesDone and StepsDone count the games and steps in complete shards.
+func (m *Manifest) GamesDone() (games int, steps int64) {
+	for _, s := range m.Shards {
+		games += s.Games
+		steps += s.Steps
+	}
+	return games, steps
+}
+
+// Validate checks the manifest is self-consistent.
+func (m *Manifest) Validate() error {
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("%w: manifest: %s", ErrCorrupt, fmt.Sprintf(format, args...))
+	}
+	if m.Version != ManifestVersion {
+		return fmt.Errorf("%w: manifest version %d, this reader reads %d", ErrFormatVersion, m.Version, ManifestVersion)
+	}
+	if _, err := ParseFormat(string(m.Format)); err != nil || m.Format == "" {
+		return bad("format %q", m.Format)
+	}
+	if m.Games < 0 || m.GamesPerShard <= 0 {
+		return bad("%d games in shards of %d", m.Games, m.GamesPerShard)
+	}
+	if err := m.Meta.Validate(); err != nil {
+		return bad("%v", err)
+	}
+	for i, s := range m.Shards {
+		first, n := m.ShardRange(s.Index)
+		if s.Index < 0 || s.Index >= m.NumShards() || (i > 0 && m.Shards[i-1].Index >= s.Index) {
+			return bad("shard index %d out of order or outside the plan", s.Index)
+		}
+		if s.FirstGame != first || s.Games != n {
+			return bad("shard %d holds games [%d,+%d), the plan says [%d,+%d)", s.Index, s.FirstGame, s.Games, first, n)
+		}
+		for _, f := range []string{s.StepsFile, s.GamesFile} {
+			if f == "" || filepath.Base(f) != f {
+				return bad("shard %d file name %q", s.Index, f)
+			}
+		}
+	}
+	return nil
+}
+
+// WriteManifest writes m to dir atomically (temporary file, sync, rename).
+func WriteManifest(dir string, m *Manifest) error {
+	b, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return fmt.Errorf("datasets: manifest: %w", err)
+	}
+	path := filepath.Join(dir, ManifestName)
+	tmp := path + tmpSuffix
+	f, err := os.Create(tmp)
+	if err != nil {
+		return fmt.Errorf("datasets: %w", err)
+	}
+	_, err = f.Write(append(b, '\n'))
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("datasets: writing manifest: %w", err)
+	}
+	return nil
+}
+
+// ErrNoManifest: the directory has no manifest (not a dataset, or nothing was ever written).
+var ErrNoManifest = errors.New("datasets: no manifest")
+
+// ReadManifest reads and validates dir's manifest.
+func ReadManifest(dir string) (*Manifest, error) {
+	b, err := os.ReadFile(filepath.Join(dir, ManifestName))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("%w in %s", ErrNoManifest, dir)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("datasets: %w", err)
+	}
+	m := &Manifest{}
+	if err := json.Unmarshal(b, m); err != nil {
+		return nil, fmt.Errorf("%w: %s: %v", ErrCorrupt, ManifestName, err)
+	}
+	if err := m.Validate(); err != nil {
+		return nil, err
+	}
+	if len(m.Meta.RulesOptions) != 0 {
+		var b bytes.Buffer
+		if err := json.Compact(&b, m.Meta.RulesOptions); err == nil {
+			m.Meta.RulesOptions = b.Bytes()
+		}
+	}
+	return m, nil
+}
+
+// RemoveTemporaries deletes files left under temporary names by an interrupted run.
+func RemoveTemporaries(dir string) error {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return fmt.Errorf("datasets: %w", err)
+	}
+	for _, e := range ents {
+		if strings.HasSuffix(e.Name(), tmpSuffix) && !e.IsDir() {
+			if err := os.Remove(filepath.Join(dir, e.Name())); err != nil {
+				return fmt.Errorf("datasets: %w", err)
+			}
+		}
+	}
+	return nil
+}

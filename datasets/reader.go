@@ -1,0 +1,617 @@
+package datasets
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/ipc"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+)
+
+var (
+	knownMu        sync.RWMutex
+	knownEncodings = map[string]bool{}
+)
+
+// RegisterEncoding marks an observation encoding version as known to readers. The program
+// that owns the encoding registers its version (the self-play driver registers the current
+// one); readers refuse data whose version was never registered nor passed to
+// AcceptEncodings.
+func RegisterEncoding(version string) {
+	knownMu.Lock()
+	defer knownMu.Unlock()
+	knownEncodings[version] = true
+}
+
+func knownEncodingList() []string {
+	knownMu.RLock()
+	defer knownMu.RUnlock()
+	out := make([]string, 0, len(knownEncodings))
+	for v := range knownEncodings {
+		out = append(out, v)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// OpenOption configures Open and OpenTable.
+type OpenOption func(*openConfig)
+
+type openConfig struct {
+	mem       memory.Allocator
+	encodings []string
+}
+
+// WithAllocator sets the allocator for the arrays readers return.
+func WithAllocator(mem memory.Allocator) OpenOption { return func(c *openConfig) { c.mem = mem } }
+
+// AcceptEncodings makes readers accept exactly these encoding versions instead of the
+// registered ones (see RegisterEncoding).
+func AcceptEncodings(versions ...string) OpenOption {
+	return func(c *openConfig) { c.encodings = versions }
+}
+
+func newOpenConfig(opts []OpenOption) *openConfig {
+	c := &openConfig{mem: memory.DefaultAllocator}
+	for _, o := range opts {
+		o(c)
+	}
+	if c.encodings == nil {
+		c.encodings = knownEncodingList()
+	}
+	return c
+}
+
+func (c *openConfig) checkEncoding(v, where string) error {
+	for _, k := range c.encodings {
+		if k == v {
+			return nil
+		}
+	}
+	known := strings.Join(c.encodings, ", ")
+	if known == "" {
+		known = "none registered"
+	}
+	return fmt.Errorf("%w: %s was written with observation encoding %q; this reader knows %s", ErrEncodingVersion, where, v, known)
+}
+
+// Dataset is an opened dataset directory. It holds no open files: every iteration opens
+// the shards it reads and closes them when done.
+type Dataset struct {
+	Dir      string
+	Manifest *Manifest
+	Meta     *Meta
+	cfg      *openConfig
+}
+
+// Open reads dir's manifest and checks its format and encoding versions. Only complete
+// shards (those the manifest lists) are read; an unfinished run can be read as it stands.
+func Open(dir string, opts ...OpenOption) (*Dataset, error) {
+	cfg := newOpenConfig(opts)
+	m, err := ReadManifest(dir)
+	if err != nil {
+		return nil, err
+	}
+	if err := cfg.checkEncoding(m.Meta.EncodingVersion, dir); err != nil {
+		return nil, err
+	}
+	meta := m.Meta
+	return &Dataset{Dir: dir, Manifest: m, Meta: &meta, cfg: cfg}, nil
+}
+
+// recordSource is what the Arrow IPC and Parquet readers have in common.
+type recordSource interface {
+	Read() (arrow.RecordBatch, error)
+}
+
+// Table is one open steps or games file.
+type Table struct {
+	Path   string
+	Meta   *Meta
+	Schema *arrow.Schema
+	f      *os.File
+	ipc    *ipc.FileReader
+	pq     *file.Reader
+	rr     pqarrow.RecordReader
+	src    recordSource
+	rows   int64
+}
+
+// OpenTable opens one file of a dataset; table is "steps" or "games". The file's format is
+// read from its extension. The schema metadata is checked (format version, table kind,
+// encoding version) and the schema must be the one Meta describes.
+func OpenTable(path, table string, opts ...OpenOption) (*Table, error) {
+	cfg := newOpenConfig(opts)
+	t := &Table{Path: path}
+	var err error
+	corrupt := func(err error) error {
+		return fmt.Errorf("%w: %s: %v", ErrCorrupt, path, err)
+	}
+	var schema *arrow.Schema
+	switch {
+	case strings.HasSuffix(path, "."+string(Parquet)):
+		if t.pq, err = file.OpenParquetFile(path, false); err != nil {
+			return nil, corrupt(err)
+		}
+		fr, err := pqarrow.NewFileReader(t.pq, pqarrow.ArrowReadProperties{BatchSize: 8192}, cfg.mem)
+		if err != nil {
+			t.pq.Close()
+			return nil, corrupt(err)
+		}
+		if schema, err = fr.Schema(); err != nil {
+			t.pq.Close()
+			return nil, corrupt(err)
+		}
+		t.rows = t.pq.NumRows()
+		t.Schema = schema
+		if err := t.checkSchema(table, cfg); err != nil {
+			t.pq.Close()
+			return nil, err
+		}
+		if t.rr, err = fr.GetRecordReader(context.Background(), nil, nil); err != nil {
+			t.pq.Close()
+			return nil, corrupt(err)
+		}
+		t.src = t.rr
+	case strings.HasSuffix(path, "."+string(Arrow)):
+		if t.f, err = os.Open(path); err != nil {
+			return nil, fmt.Errorf("datasets: %w", err)
+		}
+		if t.ipc, err = ipc.NewFileReader(t.f, ipc.WithAllocator(cfg.mem)); err != nil {
+			t.f.Close()
+			return nil, corrupt(err)
+		}
+		t.Schema = t.ipc.Schema()
+		if err := t.checkSchema(table, cfg); err != nil {
+			t.ipc.Close()
+			t.f.Close()
+			return nil, err
+		}
+		t.rows = -1
+		t.src = t.ipc
+	default:
+		return nil, fmt.Errorf("%w: %s: unknown file extension (want .arrow or .parquet)", ErrInvalid, path)
+	}
+	return t, nil
+}
+
+func (t *Table) checkSchema(table string, cfg *openConfig) error {
+	m, err := metaFromSchema(t.Schema.Metadata(), table)
+	if err != nil {
+		return fmt.Errorf("%s: %w", t.Path, err)
+	}
+	if err := cfg.checkEncoding(m.EncodingVersion, t.Path); err != nil {
+		return err
+	}
+	want := StepsSchema(m)
+	if table == "games" {
+		want = GamesSchema(m)
+	}
+	if !sameFields(want, t.Schema) {
+		return fmt.Errorf("%w: %s: columns do not match the metadata:\n got %s\nwant %s", ErrCorrupt, t.Path, t.Schema, want)
+	}
+	t.Meta = m
+	return nil
+}
+
+func sameFields(a, b *arrow.Schema) bool {
+	if a.NumFields() != b.NumFields() {
+		return false
+	}
+	for i := 0; i < a.NumFields(); i++ {
+		fa, fb := a.Field(i), b.Field(i)
+		if fa.Name != fb.Name || !arrow.TypeEqual(fa.Type, fb.Type) {
+			return false
+		}
+	}
+	return true
+}
+
+// Read returns the next record batch, or io.EOF after the last. The batch is valid until the
+// next Read or Close; Retain it to keep it longer.
+func (t *Table) Read() (arrow.RecordBatch, error) {
+	rec, err := t.src.Read()
+	if err == nil && rec == nil {
+		err = io.EOF
+	}
+	if err != nil && !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("%w: %s: %v", ErrCorrupt, t.Path, err)
+	}
+	return rec, err
+}
+
+// Close releases the reader and closes the file.
+func (t *Table) Close() error {
+	var err error
+	if t.rr != nil {
+		t.rr.Release()
+	}
+	if t.pq != nil {
+		err = t.pq.Close()
+	}
+	if t.ipc != nil {
+		err = t.ipc.Close()
+	}
+	if t.f != nil {
+		if cerr := t.f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	return err
+}
+
+// openShardTable opens one table of a listed shard and checks it against the manifest.
+func (d *Dataset) openShardTable(s ShardInfo, table string) (*Table, error) {
+	name := s.StepsFile
+	if table == "games" {
+		name = s.GamesFile
+	}
+	t, err := OpenTable(filepath.Join(d.Dir, name), table, WithAllocator(d.cfg.mem), AcceptEncodings(d.cfg.encodings...))
+	if err != nil {
+		return nil, err
+	}
+	if !t.Meta.sameShape(d.Meta) {
+		t.Close()
+		return nil, fmt.Errorf("%w: %s: shapes differ from the manifest's", ErrCorrupt, t.Path)
+	}
+	return t, nil
+}
+
+// records iterates over the record batches of one table across every listed shard, checking
+// row counts against the manifest. Each batch is released when the loop body returns.
+func (d *Dataset) records(table string) iter.Seq2[arrow.RecordBatch, error] {
+	return func(yield func(arrow.RecordBatch, error) bool) {
+		for _, s := range d.Manifest.Shards {
+			t, err := d.openShardTable(s, table)
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			var rows int64
+			for {
+				rec, err := t.Read()
+				if errors.Is(err, io.EOF) {
+					break
+				}
+				if err != nil {
+					t.Close()
+					yield(nil, err)
+					return
+				}
+				rows += rec.NumRows()
+				if !yield(rec, nil) {
+					t.Close()
+					return
+				}
+			}
+			t.Close()
+			want := s.Steps
+			if table == "games" {
+				want = int64(s.Games)
+			}
+			if rows != want {
+				yield(nil, fmt.Errorf("%w: %s of shard %d has %d rows, the manifest says %d", ErrCorrupt, table, s.Index, rows, want))
+				return
+			}
+		}
+	}
+}
+
+// StepBatches iterates over the steps table, one record batch at a time, shard by shard in
+// game order. Each StepColumns is valid only inside the loop body.
+func (d *Dataset) StepBatches() iter.Seq2[*StepColumns, error] {
+	return func(yield func(*StepColumns, error) bool) {
+		for rec, err := range d.records("steps") {
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			c, err := NewStepColumns(rec, d.Meta)
+			if !yield(c, err) || err != nil {
+				return
+			}
+		}
+	}
+}
+
+// Games iterates over the games table in game order. Each Game is freshly allocated.
+func (d *Dataset) Games() iter.Seq2[*Game, error] {
+	return func(yield func(*Game, error) bool) {
+		for rec, err := range d.records("games") {
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			c, err := NewGameColumns(rec, d.Meta)
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			for i := 0; i < c.Len(); i++ {
+				if !yield(c.Game(i), nil) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// StepColumns is typed access to one steps record batch.
+type StepColumns struct {
+	Rec        arrow.RecordBatch
+	Meta       *Meta
+	GameID     *array.Uint64
+	Step, Turn *array.Int32
+	Decider    *array.Int8
+	Phase      *array.Uint8
+	// Obs is the observation column flattened: row i is Obs[i*ObsDim:(i+1)*ObsDim].
+	Obs        []float32
+	Mask       *array.FixedSizeBinary
+	Action     *array.Int32
+	ActionText *array.String
+	Reward     *array.Float32
+	Done       *array.Boolean
+	// Returns is flattened like Obs, Meta.Seats floats per row.
+	Returns []float32
+	// Policy (Meta.NumActions floats per row) and Value are nil unless the dataset has them.
+	Policy []float32
+	Value  *array.Float32
+}
+
+func column[T arrow.Array](rec arrow.RecordBatch, name string) (T, error) {
+	var zero T
+	idx := rec.Schema().FieldIndices(name)
+	if len(idx) != 1 {
+		return zero, fmt.Errorf("%w: no column %q", ErrCorrupt, name)
+	}
+	c, ok := rec.Column(idx[0]).(T)
+	if !ok {
+		return zero, fmt.Errorf("%w: column %q has type %s", ErrCorrupt, name, rec.Column(idx[0]).DataType())
+	}
+	if c.NullN() != 0 {
+		return zero, fmt.Errorf("%w: column %q has %d nulls", ErrCorrupt, name, c.NullN())
+	}
+	return c, nil
+}
+
+// flatFloats returns the values of a FixedSizeList<float32>[width] column as one slice.
+func flatFloats(rec arrow.RecordBatch, name string, width int) ([]float32, error) {
+	l, err := column[*array.FixedSizeList](rec, name)
+	if err != nil {
+		return nil, err
+	}
+	v, ok := l.ListValues().(*array.Float32)
+	if !ok {
+		return nil, fmt.Errorf("%w: column %q does not hold float32", ErrCorrupt, name)
+	}
+	vals := v.Float32Values()
+	lo, hi := l.Offset()*width, (l.Offset()+l.Len())*width
+	if hi > len(vals) {
+		return nil, fmt.Errorf("%w: column %q is short", ErrCorrupt, name)
+	}
+	return vals[lo:hi], nil
+}
+
+// NewStepColumns resolves the columns of a steps record batch.
+func NewStepColumns(rec arrow.RecordBatch, m *Meta) (*StepColumns, error) {
+	c := &StepColumns{Rec: rec, Meta: m}
+	var err error
+	set := func(e error) {
+		if err == nil {
+			err = e
+		}
+	}
+	var e error
+	c.GameID, e = column[*array.Uint64](rec, ColGameID)
+	set(e)
+	c.Step, e = column[*array.Int32](rec, ColStep)
+	set(e)
+	c.Turn, e = column[*array.Int32](rec, ColTurn)
+	set(e)
+	c.Decider, e = column[*array.Int8](rec, ColDecider)
+	set(e)
+	c.Phase, e = column[*array.Uint8](rec, ColPhase)
+	set(e)
+	c.Obs, e = flatFloats(rec, ColObs, m.ObsDim)
+	set(e)
+	c.Mask, e = column[*array.FixedSizeBinary](rec, ColLegalMask)
+	set(e)
+	c.Action, e = column[*array.Int32](rec, ColAction)
+	set(e)
+	c.ActionText, e = column[*array.String](rec, ColActionText)
+	set(e)
+	c.Reward, e = column[*array.Float32](rec, ColReward)
+	set(e)
+	c.Done, e = column[*array.Boolean](rec, ColDone)
+	set(e)
+	c.Returns, e = flatFloats(rec, ColReturns, m.Seats)
+	set(e)
+	if m.Policy {
+		c.Policy, e = flatFloats(rec, ColPolicy, m.NumActions)
+		set(e)
+	}
+	if m.Value {
+		c.Value, e = column[*array.Float32](rec, ColValue)
+		set(e)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// Len is the number of rows.
+func (c *StepColumns) Len() int { return int(c.Rec.NumRows()) }
+
+// Legal reports whether action a was legal at row i.
+func (c *StepColumns) Legal(i, a int) bool { return c.Mask.Value(i)[a>>3]&(1<<(a&7)) != 0 }
+
+// Row fills dst with row i. dst.Obs, dst.Returns and dst.Policy point into the batch (valid
+// while it is); dst.Legal is rebuilt in its own backing array.
+func (c *StepColumns) Row(i int, dst *Step) {
+	m := c.Meta
+	dst.GameID = c.GameID.Value(i)
+	dst.Step = c.Step.Value(i)
+	dst.Turn = c.Turn.Value(i)
+	dst.Decider = c.Decider.Value(i)
+	dst.Phase = c.Phase.Value(i)
+	dst.Obs = c.Obs[i*m.ObsDim : (i+1)*m.ObsDim : (i+1)*m.ObsDim]
+	dst.Legal = dst.Legal[:0]
+	mask := c.Mask.Value(i)
+	for a := 0; a < m.NumActions; a++ {
+		if mask[a>>3]&(1<<(a&7)) != 0 {
+			dst.Legal = append(dst.Legal, a)
+		}
+	}
+	dst.Action = c.Action.Value(i)
+	dst.ActionText = c.ActionText.Value(i)
+	dst.Reward = c.Reward.Value(i)
+	dst.Done = c.Done.Value(i)
+	dst.Returns = c.Returns[i*m.Seats : (i+1)*m.Seats : (i+1)*m.Seats]
+	dst.Policy = nil
+	if c.Policy != nil {
+		dst.Policy = c.Policy[i*m.NumActions : (i+1)*m.NumActions : (i+1)*m.NumActions]
+	}
+	dst.Value = 0
+	if c.Value != nil {
+		dst.Value = c.Value.Value(i)
+	}
+}
+
+// GameColumns is typed access to one games record batch.
+type GameColumns struct {
+	Rec                    arrow.RecordBatch
+	Meta                   *Meta
+	GameID, Seed           *array.Uint64
+	Options, EndReason     *array.String
+	Agents                 *array.String // flattened, Meta.Seats per row
+	FinalCash, FinalScore  []int32       // flattened, Meta.Seats per row
+	Breakdown              *array.Struct // flattened, Meta.Seats per row
+	winners                *array.List
+	winnerVals             *array.Int8
+	Length, Turns          *array.Int32
+	DurationUS             *array.Int64
+	agentOff, breakdownOff int
+}
+
+func flatInts(rec arrow.RecordBatch, name string, width int) ([]int32, error) {
+	l, err := column[*array.FixedSizeList](rec, name)
+	if err != nil {
+		return nil, err
+	}
+	v, ok := l.ListValues().(*array.Int32)
+	if !ok {
+		return nil, fmt.Errorf("%w: column %q does not hold int32", ErrCorrupt, name)
+	}
+	vals := v.Int32Values()
+	lo, hi := l.Offset()*width, (l.Offset()+l.Len())*width
+	if hi > len(vals) {
+		return nil, fmt.Errorf("%w: column %q is short", ErrCorrupt, name)
+	}
+	return vals[lo:hi], nil
+}
+
+// NewGameColumns resolves the columns of a games record batch.
+func NewGameColumns(rec arrow.RecordBatch, m *Meta) (*GameColumns, error) {
+	c := &GameColumns{Rec: rec, Meta: m}
+	var err error
+	set := func(e error) {
+		if err == nil {
+			err = e
+		}
+	}
+	var e error
+	c.GameID, e = column[*array.Uint64](rec, ColGameID)
+	set(e)
+	c.Seed, e = column[*array.Uint64](rec, ColSeed)
+	set(e)
+	c.Options, e = column[*array.String](rec, ColOptions)
+	set(e)
+	c.EndReason, e = column[*array.String](rec, ColEndReason)
+	set(e)
+	c.Length, e = column[*array.Int32](rec, ColLength)
+	set(e)
+	c.Turns, e = column[*array.Int32](rec, ColTurns)
+	set(e)
+	c.DurationUS, e = column[*array.Int64](rec, ColDurationUS)
+	set(e)
+	c.FinalCash, e = flatInts(rec, ColFinalCash, m.Seats)
+	set(e)
+	c.FinalScore, e = flatInts(rec, ColFinalScore, m.Seats)
+	set(e)
+	if agents, e := column[*array.FixedSizeList](rec, ColAgents); e != nil {
+		set(e)
+	} else if c.Agents, _ = agents.ListValues().(*array.String); c.Agents == nil {
+		set(fmt.Errorf("%w: column %q does not hold strings", ErrCorrupt, ColAgents))
+	} else {
+		c.agentOff = agents.Offset() * m.Seats
+	}
+	if br, e := column[*array.FixedSizeList](rec, ColScoreBreakdown); e != nil {
+		set(e)
+	} else if c.Breakdown, _ = br.ListValues().(*array.Struct); c.Breakdown == nil || c.Breakdown.NumField() != scoreType.NumFields() {
+		set(fmt.Errorf("%w: column %q does not hold score structs", ErrCorrupt, ColScoreBreakdown))
+	} else {
+		c.breakdownOff = br.Offset() * m.Seats
+	}
+	if c.winners, e = column[*array.List](rec, ColWinners); e != nil {
+		set(e)
+	} else if c.winnerVals, _ = c.winners.ListValues().(*array.Int8); c.winnerVals == nil {
+		set(fmt.Errorf("%w: column %q does not hold int8", ErrCorrupt, ColWinners))
+	}
+	if err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// Len is the number of rows.
+func (c *GameColumns) Len() int { return int(c.Rec.NumRows()) }
+
+// Winners returns the winning seats of row i (a view into the batch).
+func (c *GameColumns) Winners(i int) []int8 {
+	lo, hi := c.winners.ValueOffsets(i)
+	return c.winnerVals.Int8Values()[lo:hi]
+}
+
+// Game returns row i as a freshly allocated Game.
+func (c *GameColumns) Game(i int) *Game {
+	n := c.Meta.Seats
+	g := &Game{
+		GameID:    c.GameID.Value(i),
+		Seed:      c.Seed.Value(i),
+		Options:   c.Options.Value(i),
+		Agents:    make([]string, n),
+		Scores:    make([]Score, n),
+		Winners:   append([]int8{}, c.Winners(i)...),
+		Length:    c.Length.Value(i),
+		Turns:     c.Turns.Value(i),
+		EndReason: c.EndReason.Value(i),
+		Duration:  durationUS(c.DurationUS.Value(i)),
+	}
+	b := c.Breakdown
+	i32 := func(f, j int) int32 { return b.Field(f).(*array.Int32).Value(j) }
+	str := func(f, j int) string { return b.Field(f).(*array.String).Value(j) }
+	bl := func(f, j int) bool { return b.Field(f).(*array.Boolean).Value(j) }
+	for s := 0; s < n; s++ {
+		g.Agents[s] = c.Agents.Value(c.agentOff + i*n + s)
+		j := c.breakdownOff + i*n + s
+		g.Scores[s] = Score{
+			Cash: i32(0, j), Island: i32(1, j), Leftover: i32(2, j), Loans: i32(3, j), Total: i32(4, j),
+			Discarded: str(5, j), DiscardedCount: i32(6, j), GoldAs: str(7, j), AllColours: bl(8, j),
+			FactoryContainers: i32(9, j), Rank: b.Field(10).(*array.Int8).Value(j), Winner: bl(11, j),
+		}
+	}
+	return g
+}

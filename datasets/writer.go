@@ -1,0 +1,521 @@
+package datasets
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/ipc"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/compress"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+)
+
+// Format is a shard file format.
+type Format string
+
+const (
+	// Arrow is the Arrow IPC file format (extension .arrow).
+	Arrow Format = "arrow"
+	// Parquet is Apache Parquet written through pqarrow (extension .parquet).
+	Parquet Format = "parquet"
+)
+
+// ParseFormat reads "arrow" or "parquet".
+func ParseFormat(s string) (Format, error) {
+	switch Format(strings.ToLower(s)) {
+	case Arrow, "ipc", "":
+		return Arrow, nil
+	case Parquet:
+		return Parquet, nil
+	}
+	return "", fmt.Errorf("%w: unknown format %q (want arrow or parquet)", ErrInvalid, s)
+}
+
+// Compression names a codec: "none", "zstd", "lz4" (both formats) or "snappy" (Parquet only).
+type Compression string
+
+// WriteOptions configure shard writers. The zero value writes zstd-compressed Arrow IPC.
+type WriteOptions struct {
+	Format      Format
+	Compression Compression
+	// BatchRows is the number of steps per record batch (Parquet: per row group); 0 means 8192.
+	BatchRows int
+	// Allocator for the builders; nil means memory.DefaultAllocator.
+	Allocator memory.Allocator
+}
+
+func (o WriteOptions) normalize() (WriteOptions, error) {
+	var err error
+	if o.Format, err = ParseFormat(string(o.Format)); err != nil {
+		return o, err
+	}
+	switch strings.ToLower(string(o.Compression)) {
+	case "":
+		o.Compression = "zstd"
+	case "none", "zstd", "lz4":
+		o.Compression = Compression(strings.ToLower(string(o.Compression)))
+	case "snappy":
+		if o.Format != Parquet {
+			return o, fmt.Errorf("%w: snappy compression is for parquet only (arrow takes none, zstd or lz4)", ErrInvalid)
+		}
+		o.Compression = "snappy"
+	default:
+		return o, fmt.Errorf("%w: unknown compression %q (want none, zstd, lz4 or snappy)", ErrInvalid, o.Compression)
+	}
+	if o.BatchRows <= 0 {
+		o.BatchRows = 8192
+	}
+	if o.Allocator == nil {
+		o.Allocator = memory.DefaultAllocator
+	}
+	return o, nil
+}
+
+// ShardFileNames returns the file names of shard index's steps and games tables.
+func ShardFileNames(index int, f Format) (steps, games string) {
+	return fmt.Sprintf("steps-%05d.%s", index, f), fmt.Sprintf("games-%05d.%s", index, f)
+}
+
+// tmpSuffix marks a file still being written.
+const tmpSuffix = ".tmp"
+
+// tableSink writes record batches of one schema to one file.
+type tableSink interface {
+	write(rec arrow.RecordBatch) error
+	close() error
+}
+
+type ipcSink struct{ w *ipc.FileWriter }
+
+func (s ipcSink) write(rec arrow.RecordBatch) error { return s.w.Write(rec) }
+func (s ipcSink) close() error                      { return s.w.Close() }
+
+type parquetSink struct{ w *pqarrow.FileWriter }
+
+func (s parquetSink) write(rec arrow.RecordBatch) error { return s.w.Write(rec) }
+func (s parquetSink) close() error                      { return s.w.Close() }
+
+// scalarColumns get Parquet statistics (min/max), which lets query engines skip row groups.
+var scalarColumns = []string{ColGameID, ColStep, ColTurn, ColDecider, ColPhase, ColAction, ColSeed, ColLength}
+
+func newSink(w io.Writer, schema *arrow.Schema, o WriteOptions) (tableSink, error) {
+	switch o.Format {
+	case Parquet:
+		codec := compress.Codecs.Uncompressed
+		switch o.Compression {
+		case "zstd":
+			codec = compress.Codecs.Zstd
+		case "lz4":
+			codec = compress.Codecs.Lz4Raw
+		case "snappy":
+			codec = compress.Codecs.Snappy
+		}
+		props := []parquet.WriterProperty{
+			parquet.WithAllocator(o.Allocator),
+			parquet.WithCompression(codec),
+			parquet.WithDictionaryDefault(false),
+			parquet.WithDictionaryFor(ColActionText, true),
+			parquet.WithDictionaryFor(ColOptions, true),
+			parquet.WithStats(false),
+			parquet.WithMaxRowGroupLength(int64(o.BatchRows)),
+			parquet.WithCreatedBy("github.com/container-rl/container/datasets"),
+		}
+		if o.Compression == "zstd" {
+			props = append(props, parquet.WithCompressionLevel(1))
+		}
+		for _, c := range scalarColumns {
+			props = append(props, parquet.WithStatsFor(c, true))
+		}
+		fw, err := pqarrow.NewFileWriter(schema, w, parquet.NewWriterProperties(props...),
+			pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema(), pqarrow.WithAllocator(o.Allocator)))
+		if err != nil {
+			return nil, fmt.Errorf("datasets: parquet writer: %w", err)
+		}
+		return parquetSink{fw}, nil
+	default:
+		opts := []ipc.Option{ipc.WithSchema(schema), ipc.WithAllocator(o.Allocator)}
+		switch o.Compression {
+		case "zstd":
+			opts = append(opts, ipc.WithZstd())
+		case "lz4":
+			opts = append(opts, ipc.WithLZ4())
+		}
+		fw, err := ipc.NewFileWriter(w, opts...)
+		if err != nil {
+			return nil, fmt.Errorf("datasets: arrow writer: %w", err)
+		}
+		return ipcSink{fw}, nil
+	}
+}
+
+// tableFile is one file being written under a temporary name.
+type tableFile struct {
+	final, tmp string
+	f          *os.File
+	buf        *bufio.Writer
+	sink       tableSink
+}
+
+func createTable(path string, schema *arrow.Schema, o WriteOptions) (*tableFile, error) {
+	t := &tableFile{final: path, tmp: path + tmpSuffix}
+	var err error
+	if t.f, err = os.Create(t.tmp); err != nil {
+		return nil, fmt.Errorf("datasets: %w", err)
+	}
+	// The Parquet writer closes an io.Closer it is given; it gets only the buffer's Write.
+	t.buf = bufio.NewWriterSize(t.f, 1<<20)
+	if t.sink, err = newSink(struct{ io.Writer }{t.buf}, schema, o); err != nil {
+		t.f.Close()
+		os.Remove(t.tmp)
+		return nil, err
+	}
+	return t, nil
+}
+
+// finish closes the writer and the file, syncs it and returns its size; the file keeps its
+// temporary name.
+func (t *tableFile) finish() (int64, error) {
+	err := t.sink.close()
+	if err == nil {
+		err = t.buf.Flush()
+	}
+	if err == nil {
+		err = t.f.Sync()
+	}
+	var size int64
+	if err == nil {
+		var st os.FileInfo
+		if st, err = t.f.Stat(); err == nil {
+			size = st.Size()
+		}
+	}
+	if cerr := t.f.Close(); err == nil {
+		err = cerr
+	}
+	return size, err
+}
+
+func (t *tableFile) abort() {
+	t.sink.close() // release the writer's buffers; the file is discarded anyway
+	t.f.Close()
+	os.Remove(t.tmp)
+}
+
+// ShardWriter writes one shard: a steps file and a games file. Files are written under
+// temporary names and renamed by Close once both are complete, so a crash never leaves a
+// partial shard under its final name.
+type ShardWriter struct {
+	meta  *Meta
+	opts  WriteOptions
+	index int
+
+	stepsFile, gamesFile *tableFile
+	steps, games         *array.RecordBuilder
+	stepRows, gameRows   int
+
+	// Typed builders of the steps table, resolved once.
+	gameID                  *array.Uint64Builder
+	step, turn, action      *array.Int32Builder
+	decider                 *array.Int8Builder
+	phase                   *array.Uint8Builder
+	obs, returns, policy    *array.FixedSizeListBuilder
+	obsV, returnsV, policyV *array.Float32Builder
+	mask                    *array.FixedSizeBinaryBuilder
+	actionText              *array.StringBuilder
+	reward, value           *array.Float32Builder
+	done                    *array.BooleanBuilder
+	maskBuf                 []byte
+	info                    ShardInfo
+	closed                  bool
+}
+
+// ShardInfo describes a complete shard; the manifest lists one per shard.
+type ShardInfo struct {
+	Index      int    `json:"index"`
+	FirstGame  uint64 `json:"first_game"`
+	Games      int    `json:"games"`
+	Steps      int64  `json:"steps"`
+	StepsFile  string `json:"steps_file"`
+	GamesFile  string `json:"games_file"`
+	StepsBytes int64  `json:"steps_bytes"`
+	GamesBytes int64  `json:"games_bytes"`
+}
+
+// NewShardWriter starts shard index in dir (which must exist). firstGame is the id of the
+// shard's first game (recorded in ShardInfo).
+func NewShardWriter(dir string, index int, firstGame uint64, meta *Meta, opts WriteOptions) (*ShardWriter, error) {
+	if err := meta.Validate(); err != nil {
+		return nil, err
+	}
+	o, err := opts.normalize()
+	if err != nil {
+		return nil, err
+	}
+	sName, gName := ShardFileNames(index, o.Format)
+	w := &ShardWriter{meta: meta, opts: o, index: index, maskBuf: make([]byte, meta.MaskBytes())}
+	w.info = ShardInfo{Index: index, FirstGame: firstGame, StepsFile: sName, GamesFile: gName}
+	ss, gs := StepsSchema(meta), GamesSchema(meta)
+	if w.stepsFile, err = createTable(filepath.Join(dir, sName), ss, o); err != nil {
+		return nil, err
+	}
+	if w.gamesFile, err = createTable(filepath.Join(dir, gName), gs, o); err != nil {
+		w.stepsFile.abort()
+		return nil, err
+	}
+	w.steps = array.NewRecordBuilder(o.Allocator, ss)
+	w.games = array.NewRecordBuilder(o.Allocator, gs)
+	w.resolveStepBuilders()
+	w.steps.Reserve(o.BatchRows)
+	return w, nil
+}
+
+func (w *ShardWriter) resolveStepBuilders() {
+	f := w.steps.Fields()
+	w.gameID = f[0].(*array.Uint64Builder)
+	w.step = f[1].(*array.Int32Builder)
+	w.turn = f[2].(*array.Int32Builder)
+	w.decider = f[3].(*array.Int8Builder)
+	w.phase = f[4].(*array.Uint8Builder)
+	w.obs = f[5].(*array.FixedSizeListBuilder)
+	w.obsV = w.obs.ValueBuilder().(*array.Float32Builder)
+	w.mask = f[6].(*array.FixedSizeBinaryBuilder)
+	w.action = f[7].(*array.Int32Builder)
+	w.actionText = f[8].(*array.StringBuilder)
+	w.reward = f[9].(*array.Float32Builder)
+	w.done = f[10].(*array.BooleanBuilder)
+	w.returns = f[11].(*array.FixedSizeListBuilder)
+	w.returnsV = w.returns.ValueBuilder().(*array.Float32Builder)
+	i := 12
+	if w.meta.Policy {
+		w.policy = f[i].(*array.FixedSizeListBuilder)
+		w.policyV = w.policy.ValueBuilder().(*array.Float32Builder)
+		i++
+	}
+	if w.meta.Value {
+		w.value = f[i].(*array.Float32Builder)
+	}
+}
+
+// checkGame validates a game and its steps against the dataset's shapes before anything is
+// appended, so a bad game never leaves half its rows behind.
+func (w *ShardWriter) checkGame(g *Game, steps []Step) error {
+	m := w.meta
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("%w: game %d: %s", ErrInvalid, g.GameID, fmt.Sprintf(format, args...))
+	}
+	if len(g.Agents) != m.Seats || len(g.Scores) != m.Seats {
+		return bad("%d agents and %d scores for %d seats", len(g.Agents), len(g.Scores), m.Seats)
+	}
+	if int(g.Length) != len(steps) {
+		return bad("length %d but %d steps", g.Length, len(steps))
+	}
+	for _, s := range g.Winners {
+		if s < 0 || int(s) >= m.Seats {
+			return bad("winner seat %d", s)
+		}
+	}
+	for i := range steps {
+		s := &steps[i]
+		switch {
+		case s.GameID != g.GameID:
+			return bad("step %d has game id %d", i, s.GameID)
+		case len(s.Obs) != m.ObsDim:
+			return bad("step %d: observation has %d floats, want %d", i, len(s.Obs), m.ObsDim)
+		case len(s.Returns) != m.Seats:
+			return bad("step %d: %d returns for %d seats", i, len(s.Returns), m.Seats)
+		case s.Action < 0 || int(s.Action) >= m.NumActions:
+			return bad("step %d: action %d outside [0,%d)", i, s.Action, m.NumActions)
+		case s.Decider < 0 || int(s.Decider) >= m.Seats:
+			return bad("step %d: decider %d", i, s.Decider)
+		case m.Policy && len(s.Policy) != m.NumActions:
+			return bad("step %d: policy has %d probabilities, want %d", i, len(s.Policy), m.NumActions)
+		}
+		for _, a := range s.Legal {
+			if a < 0 || a >= m.NumActions {
+				return bad("step %d: legal action %d outside [0,%d)", i, a, m.NumActions)
+			}
+		}
+	}
+	return nil
+}
+
+// WriteGame appends one finished game and all its steps. Slices are copied; the caller may
+// reuse them.
+func (w *ShardWriter) WriteGame(g *Game, steps []Step) error {
+	if w.closed {
+		return fmt.Errorf("%w: shard %d is closed", ErrInvalid, w.index)
+	}
+	if err := w.checkGame(g, steps); err != nil {
+		return err
+	}
+	for i := range steps {
+		w.appendStep(&steps[i])
+		if w.stepRows >= w.opts.BatchRows {
+			if err := w.flushSteps(); err != nil {
+				return err
+			}
+		}
+	}
+	w.appendGame(g)
+	if w.gameRows >= w.opts.BatchRows {
+		if err := w.flushGames(); err != nil {
+			return err
+		}
+	}
+	w.info.Games++
+	w.info.Steps += int64(len(steps))
+	return nil
+}
+
+func (w *ShardWriter) appendStep(s *Step) {
+	w.gameID.Append(s.GameID)
+	w.step.Append(s.Step)
+	w.turn.Append(s.Turn)
+	w.decider.Append(s.Decider)
+	w.phase.Append(s.Phase)
+	w.obs.Append(true)
+	w.obsV.AppendValues(s.Obs, nil)
+	clear(w.maskBuf)
+	for _, a := range s.Legal {
+		w.maskBuf[a>>3] |= 1 << (a & 7)
+	}
+	w.mask.Append(w.maskBuf)
+	w.action.Append(s.Action)
+	w.actionText.Append(s.ActionText)
+	w.reward.Append(s.Reward)
+	w.done.Append(s.Done)
+	w.returns.Append(true)
+	w.returnsV.AppendValues(s.Returns, nil)
+	if w.policy != nil {
+		w.policy.Append(true)
+		w.policyV.AppendValues(s.Policy, nil)
+	}
+	if w.value != nil {
+		w.value.Append(s.Value)
+	}
+	w.stepRows++
+}
+
+func (w *ShardWriter) appendGame(g *Game) {
+	f := w.games.Fields()
+	f[0].(*array.Uint64Builder).Append(g.GameID)
+	f[1].(*array.Uint64Builder).Append(g.Seed)
+	f[2].(*array.StringBuilder).Append(g.Options)
+	agents := f[3].(*array.FixedSizeListBuilder)
+	agents.Append(true)
+	av := agents.ValueBuilder().(*array.StringBuilder)
+	for _, a := range g.Agents {
+		av.Append(a)
+	}
+	cash := f[4].(*array.FixedSizeListBuilder)
+	cash.Append(true)
+	total := f[5].(*array.FixedSizeListBuilder)
+	total.Append(true)
+	br := f[6].(*array.FixedSizeListBuilder)
+	br.Append(true)
+	st := br.ValueBuilder().(*array.StructBuilder)
+	for _, s := range g.Scores {
+		cash.ValueBuilder().(*array.Int32Builder).Append(s.Cash)
+		total.ValueBuilder().(*array.Int32Builder).Append(s.Total)
+		st.Append(true)
+		st.FieldBuilder(0).(*array.Int32Builder).Append(s.Cash)
+		st.FieldBuilder(1).(*array.Int32Builder).Append(s.Island)
+		st.FieldBuilder(2).(*array.Int32Builder).Append(s.Leftover)
+		st.FieldBuilder(3).(*array.Int32Builder).Append(s.Loans)
+		st.FieldBuilder(4).(*array.Int32Builder).Append(s.Total)
+		st.FieldBuilder(5).(*array.StringBuilder).Append(s.Discarded)
+		st.FieldBuilder(6).(*array.Int32Builder).Append(s.DiscardedCount)
+		st.FieldBuilder(7).(*array.StringBuilder).Append(s.GoldAs)
+		st.FieldBuilder(8).(*array.BooleanBuilder).Append(s.AllColours)
+		st.FieldBuilder(9).(*array.Int32Builder).Append(s.FactoryContainers)
+		st.FieldBuilder(10).(*array.Int8Builder).Append(s.Rank)
+		st.FieldBuilder(11).(*array.BooleanBuilder).Append(s.Winner)
+	}
+	win := f[7].(*array.ListBuilder)
+	win.Append(true)
+	win.ValueBuilder().(*array.Int8Builder).AppendValues(g.Winners, nil)
+	f[8].(*array.Int32Builder).Append(g.Length)
+	f[9].(*array.Int32Builder).Append(g.Turns)
+	f[10].(*array.StringBuilder).Append(g.EndReason)
+	f[11].(*array.Int64Builder).Append(g.Duration.Microseconds())
+	w.gameRows++
+}
+
+func (w *ShardWriter) flushSteps() error {
+	if w.stepRows == 0 {
+		return nil
+	}
+	rec := w.steps.NewRecordBatch()
+	defer rec.Release()
+	w.stepRows = 0
+	if err := w.stepsFile.sink.write(rec); err != nil {
+		return fmt.Errorf("datasets: shard %d: writing steps: %w", w.index, err)
+	}
+	return nil
+}
+
+func (w *ShardWriter) flushGames() error {
+	if w.gameRows == 0 {
+		return nil
+	}
+	rec := w.games.NewRecordBatch()
+	defer rec.Release()
+	w.gameRows = 0
+	if err := w.gamesFile.sink.write(rec); err != nil {
+		return fmt.Errorf("datasets: shard %d: writing games: %w", w.index, err)
+	}
+	return nil
+}
+
+// Close flushes, closes and syncs both files, then renames them to their final names (steps
+// first, games last). On error the temporary files are removed.
+func (w *ShardWriter) Close() (ShardInfo, error) {
+	if w.closed {
+		return w.info, fmt.Errorf("%w: shard %d closed twice", ErrInvalid, w.index)
+	}
+	err := errors.Join(w.flushSteps(), w.flushGames())
+	w.release()
+	if err != nil {
+		w.stepsFile.abort()
+		w.gamesFile.abort()
+		return w.info, err
+	}
+	var e1, e2 error
+	w.info.StepsBytes, e1 = w.stepsFile.finish()
+	w.info.GamesBytes, e2 = w.gamesFile.finish()
+	if err := errors.Join(e1, e2); err != nil {
+		os.Remove(w.stepsFile.tmp)
+		os.Remove(w.gamesFile.tmp)
+		return w.info, fmt.Errorf("datasets: shard %d: %w", w.index, err)
+	}
+	for _, t := range []*tableFile{w.stepsFile, w.gamesFile} {
+		if err := os.Rename(t.tmp, t.final); err != nil {
+			return w.info, fmt.Errorf("datasets: shard %d: %w", w.index, err)
+		}
+	}
+	return w.info, nil
+}
+
+// Abort stops writing and removes the temporary files. It is a no-op after Close.
+func (w *ShardWriter) Abort() {
+	if w.closed {
+		return
+	}
+	w.release()
+	w.stepsFile.abort()
+	w.gamesFile.abort()
+}
+
+func (w *ShardWriter) release() {
+	w.closed = true
+	w.steps.Release()
+	w.games.Release()
+}
