@@ -1,0 +1,251 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+)
+
+// ErrDemoStep is wrapped when a step of the demo fails.
+var ErrDemoStep = errors.New("demo: step failed")
+
+type demoOptions struct {
+	out        string
+	games      int
+	evalGames  int
+	trainSteps int
+	seed       uint64
+	strict     bool
+}
+
+// demoDefaults are sized so the whole demo runs in well under five minutes on two cores.
+func demoDefaults() demoOptions {
+	return demoOptions{out: filepath.Join("runs", "demo"), games: 200, evalGames: 60, trainSteps: 300, seed: 1}
+}
+
+func newDemoCmd() *cobra.Command {
+	o := demoDefaults()
+	cmd := &cobra.Command{
+		Use:   "demo",
+		Short: "Run the whole pipeline on small defaults: self-play, dataset, training, export, evaluation",
+		Long: `Run the toolkit end to end on embedded defaults, in a few minutes on a laptop:
+
+  1. self-play games between the scripted bots, written as an Arrow dataset;
+  2. dataset statistics;
+  3. a short behaviour-cloning run on that dataset;
+  4. export of the trained network as a bot file;
+  5. an evaluation table of the exported bot against the scripted bots.
+
+Each step is an ordinary container command; the demo prints its command line so you can rerun
+or scale any step yourself, and ends with where every artifact was written.`,
+		Example: `  container demo
+  container demo --out /tmp/demo --games 50 --eval-games 20`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runDemo(o, cmd.OutOrStdout())
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.out, "out", o.out, "directory for every artifact (created; existing demo files are overwritten)")
+	f.IntVar(&o.games, "games", o.games, "self-play games for the dataset")
+	f.IntVar(&o.evalGames, "eval-games", o.evalGames, "games per pairing in the evaluation")
+	f.IntVar(&o.trainSteps, "train-steps", o.trainSteps, "behaviour-cloning training steps")
+	f.Uint64Var(&o.seed, "seed", o.seed, "seed for self-play, training and evaluation")
+	f.BoolVar(&o.strict, "strict", false, "fail when a step's command is not part of this build instead of skipping it")
+	return cmd
+}
+
+func init() { register(newDemoCmd) }
+
+// demoStep is one stage of the pipeline: a container command line and the artifact it makes.
+type demoStep struct {
+	title    string
+	args     []string
+	artifact string // path written by the step ("" if it only prints)
+	needs    string // artifact of an earlier step this one reads ("" if none)
+}
+
+// demoPaths are where the demo writes its artifacts under the output directory.
+type demoPaths struct {
+	dataset, train, bot, eval string
+}
+
+func demoLayout(out string) demoPaths {
+	return demoPaths{
+		dataset: filepath.Join(out, "dataset"),
+		train:   filepath.Join(out, "train"),
+		bot:     filepath.Join(out, "demo.bot"),
+		eval:    filepath.Join(out, "eval.csv"),
+	}
+}
+
+// demoTeachers are the scripted bots whose games the network learns from and plays against.
+var demoTeachers = []string{"valuer", "shipper", "manufacturer"}
+
+func demoSteps(o demoOptions) []demoStep {
+	p := demoLayout(o.out)
+	seed := strconv.FormatUint(o.seed, 10)
+	seats := append(append([]string{}, demoTeachers...), demoTeachers[0])
+	return []demoStep{
+		{
+			title: "self-play between the scripted bots",
+			args: []string{"selfplay", "--bots", strings.Join(seats, ","), "--games", strconv.Itoa(o.games),
+				"--seed", seed, "--out", p.dataset},
+			artifact: p.dataset,
+		},
+		{
+			title: "dataset statistics",
+			args:  []string{"dataset", "stats", p.dataset},
+			needs: p.dataset,
+		},
+		{
+			title: "behaviour cloning",
+			args: []string{"train", "bc", "--data", p.dataset, "--steps", strconv.Itoa(o.trainSteps),
+				"--seed", seed, "--out", p.train},
+			artifact: p.train,
+			needs:    p.dataset,
+		},
+		{
+			title:    "export the trained bot",
+			args:     []string{"export", "--run", p.train, "--out", p.bot},
+			artifact: p.bot,
+			needs:    p.train,
+		},
+		{
+			title: "evaluation against the scripted bots",
+			args: []string{"eval", "--bots", strings.Join(append([]string{p.bot}, demoTeachers...), ","),
+				"--games", strconv.Itoa(o.evalGames), "--seed", seed, "--csv", p.eval},
+			artifact: p.eval,
+			needs:    p.bot,
+		},
+	}
+}
+
+func (o demoOptions) validate() error {
+	switch {
+	case o.out == "":
+		return errors.New("demo: --out is empty")
+	case o.games < 1:
+		return fmt.Errorf("demo: --games %d is less than 1", o.games)
+	case o.evalGames < 1:
+		return fmt.Errorf("demo: --eval-games %d is less than 1", o.evalGames)
+	case o.trainSteps < 1:
+		return fmt.Errorf("demo: --train-steps %d is less than 1", o.trainSteps)
+	}
+	return nil
+}
+
+// demoRunner runs the demo's command lines; tests replace it.
+type demoRunner struct {
+	has func(args []string) bool                 // whether the build has the command args names
+	run func(args []string, out io.Writer) error // runs one command line
+}
+
+// cobraRunner runs command lines on this build's command tree.
+var cobraRunner = demoRunner{has: hasCommand, run: runCommand}
+
+// runDemo runs the pipeline. A step whose command is not registered in this build is skipped
+// (an error with strict), and so is every step that needs its artifact.
+func runDemo(o demoOptions, out io.Writer) error { return runDemoWith(o, out, cobraRunner) }
+
+func runDemoWith(o demoOptions, out io.Writer, r demoRunner) error {
+	if err := o.validate(); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(o.out, 0o755); err != nil {
+		return fmt.Errorf("demo: %w", err)
+	}
+	start := time.Now()
+	made := map[string]bool{}
+	var skipped []string
+	var artifacts []string
+	for i, s := range demoSteps(o) {
+		fmt.Fprintf(out, "\n== %d. %s\n$ container %s\n", i+1, s.title, shellJoin(s.args))
+		if s.needs != "" && !made[s.needs] {
+			fmt.Fprintf(out, "skipped: it needs %s, which an earlier step did not make\n", s.needs)
+			skipped = append(skipped, s.title)
+			continue
+		}
+		if !r.has(s.args) {
+			if o.strict {
+				return fmt.Errorf("%w: %s: container %s is not part of this build", ErrDemoStep, s.title, s.args[0])
+			}
+			fmt.Fprintf(out, "skipped: container %s is not part of this build yet\n", strings.Join(s.args[:commandDepth(s.args)], " "))
+			skipped = append(skipped, s.title)
+			continue
+		}
+		t0 := time.Now()
+		if err := r.run(s.args, out); err != nil {
+			return fmt.Errorf("%w: %s: %w", ErrDemoStep, s.title, err)
+		}
+		fmt.Fprintf(out, "(%s in %.1fs)\n", s.title, time.Since(t0).Seconds())
+		if s.artifact != "" {
+			if _, err := os.Stat(s.artifact); err != nil {
+				return fmt.Errorf("%w: %s did not write %s", ErrDemoStep, s.title, s.artifact)
+			}
+			made[s.artifact] = true
+			artifacts = append(artifacts, s.artifact)
+		}
+	}
+	fmt.Fprintf(out, "\nDemo finished in %.0fs.\n", time.Since(start).Seconds())
+	if len(artifacts) > 0 {
+		fmt.Fprintln(out, "Artifacts:")
+		for _, a := range artifacts {
+			fmt.Fprintf(out, "  %s\n", a)
+		}
+	}
+	if len(skipped) > 0 {
+		fmt.Fprintf(out, "Skipped (not in this build yet): %s\n", strings.Join(skipped, "; "))
+	}
+	return nil
+}
+
+// hasCommand reports whether this build has a runnable command for args.
+func hasCommand(args []string) bool {
+	root := NewRoot()
+	c, _, err := root.Find(args)
+	return err == nil && c != root && (c.RunE != nil || c.Run != nil)
+}
+
+// runCommand runs one container command line on a fresh command tree (flags never leak from
+// one step into the next).
+func runCommand(args []string, out io.Writer) error {
+	root := NewRoot()
+	root.SetArgs(args)
+	root.SetIn(strings.NewReader(""))
+	root.SetOut(out)
+	root.SetErr(out)
+	return root.Execute()
+}
+
+// commandDepth is the number of leading words of args that name the command (not flags or
+// positional arguments): "train bc --data x" has depth 2.
+func commandDepth(args []string) int {
+	n := 0
+	for _, a := range args {
+		if strings.HasPrefix(a, "-") || strings.ContainsAny(a, "/.") {
+			break
+		}
+		n++
+	}
+	return max(n, 1)
+}
+
+// shellJoin quotes args for display as a shell command line.
+func shellJoin(args []string) string {
+	q := make([]string, len(args))
+	for i, a := range args {
+		if a == "" || strings.ContainsAny(a, " \t\n'\"$\\*?;&|<>()") {
+			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+		q[i] = a
+	}
+	return strings.Join(q, " ")
+}

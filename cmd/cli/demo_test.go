@@ -1,0 +1,160 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// fakeRunner pretends the build has the commands in have; each run writes the artifact the
+// step's --out/--csv flag names and records the command line.
+type fakeRunner struct {
+	have  map[string]bool
+	fail  string
+	calls []string
+}
+
+func (f *fakeRunner) runner() demoRunner {
+	return demoRunner{
+		has: func(args []string) bool { return f.have[args[0]] },
+		run: func(args []string, out io.Writer) error {
+			f.calls = append(f.calls, args[0])
+			if args[0] == f.fail {
+				return errors.New("boom")
+			}
+			for i, a := range args {
+				if (a == "--out" || a == "--csv") && i+1 < len(args) {
+					if err := os.WriteFile(args[i+1], []byte("x"), 0o644); err != nil {
+						return err
+					}
+				}
+			}
+			return nil
+		},
+	}
+}
+
+func smallDemo(t *testing.T) demoOptions {
+	o := demoDefaults()
+	o.out = t.TempDir()
+	o.games, o.evalGames, o.trainSteps = 4, 2, 5
+	return o
+}
+
+func TestDemoRunsEveryStepInPipelineOrder(t *testing.T) {
+	f := &fakeRunner{have: map[string]bool{"selfplay": true, "dataset": true, "train": true, "export": true, "eval": true}}
+	o := smallDemo(t)
+	var out bytes.Buffer
+	require.NoError(t, runDemoWith(o, &out, f.runner()))
+	assert.Equal(t, []string{"selfplay", "dataset", "train", "export", "eval"}, f.calls)
+	p := demoLayout(o.out)
+	for _, a := range []string{p.dataset, p.train, p.bot, p.eval} {
+		assert.Contains(t, out.String(), a, "the summary names every artifact")
+	}
+	assert.Contains(t, out.String(), "$ container selfplay --bots valuer,shipper,manufacturer,valuer --games 4")
+	assert.NotContains(t, out.String(), "Skipped")
+}
+
+func TestDemoSkipsMissingCommandsAndTheStepsThatNeedThem(t *testing.T) {
+	f := &fakeRunner{have: map[string]bool{"selfplay": true, "dataset": true, "export": true, "eval": true}}
+	var out bytes.Buffer
+	require.NoError(t, runDemoWith(smallDemo(t), &out, f.runner()))
+	// Without train there is no run to export and no bot to evaluate.
+	assert.Equal(t, []string{"selfplay", "dataset"}, f.calls)
+	assert.Contains(t, out.String(), "skipped: container train bc is not part of this build yet")
+	assert.Contains(t, out.String(), "Skipped (not in this build yet): behaviour cloning; export the trained bot; evaluation against the scripted bots")
+}
+
+func TestDemoStrictFailsOnAMissingCommand(t *testing.T) {
+	f := &fakeRunner{have: map[string]bool{"selfplay": true}}
+	o := smallDemo(t)
+	o.strict = true
+	err := runDemoWith(o, io.Discard, f.runner())
+	require.ErrorIs(t, err, ErrDemoStep)
+	assert.Contains(t, err.Error(), "container dataset is not part of this build")
+}
+
+func TestDemoStopsAtAFailingStep(t *testing.T) {
+	f := &fakeRunner{have: map[string]bool{"selfplay": true, "dataset": true, "train": true, "export": true, "eval": true}, fail: "train"}
+	err := runDemoWith(smallDemo(t), io.Discard, f.runner())
+	require.ErrorIs(t, err, ErrDemoStep)
+	assert.Contains(t, err.Error(), "behaviour cloning: boom")
+	assert.Equal(t, []string{"selfplay", "dataset", "train"}, f.calls)
+}
+
+func TestDemoFailsWhenAStepWritesNoArtifact(t *testing.T) {
+	r := demoRunner{has: func([]string) bool { return true }, run: func([]string, io.Writer) error { return nil }}
+	err := runDemoWith(smallDemo(t), io.Discard, r)
+	require.ErrorIs(t, err, ErrDemoStep)
+	assert.Contains(t, err.Error(), "did not write")
+}
+
+func TestDemoRejectsBadSizes(t *testing.T) {
+	for _, edit := range []func(*demoOptions){
+		func(o *demoOptions) { o.games = 0 },
+		func(o *demoOptions) { o.evalGames = -1 },
+		func(o *demoOptions) { o.trainSteps = 0 },
+		func(o *demoOptions) { o.out = "" },
+	} {
+		o := smallDemo(t)
+		edit(&o)
+		err := runDemoWith(o, io.Discard, (&fakeRunner{}).runner())
+		require.Error(t, err)
+		assert.True(t, strings.HasPrefix(err.Error(), "demo: "), err.Error())
+	}
+}
+
+func TestDemoCommandBadFlagIsOneLine(t *testing.T) {
+	var out, errOut bytes.Buffer
+	assert.Equal(t, 1, Main([]string{"demo", "--games", "many"}, strings.NewReader(""), &out, &errOut))
+	assert.Equal(t, 1, strings.Count(errOut.String(), "\n"), errOut.String())
+}
+
+// TestDemoEndToEnd runs the real pipeline on tiny sizes once every command exists.
+func TestDemoEndToEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the whole pipeline")
+	}
+	o := smallDemo(t)
+	for _, s := range demoSteps(o) {
+		if !hasCommand(s.args) {
+			t.Skipf("container %s is not part of this build yet", s.args[0])
+		}
+	}
+	requireEngine(t)
+	o.strict = true
+	var out bytes.Buffer
+	require.NoError(t, runDemo(o, &out), lastLines(out.String(), 40))
+	p := demoLayout(o.out)
+	for _, a := range []string{p.dataset, p.train, p.bot, p.eval} {
+		_, err := os.Stat(a)
+		assert.NoError(t, err)
+	}
+}
+
+func TestRootOffersShellCompletion(t *testing.T) {
+	for _, shell := range []string{"bash", "zsh", "fish", "powershell"} {
+		var out, errOut bytes.Buffer
+		require.Equal(t, 0, Main([]string{"completion", shell}, strings.NewReader(""), &out, &errOut), errOut.String())
+		assert.Contains(t, out.String(), "container", shell)
+	}
+}
+
+func TestShellJoinQuotesWhatTheShellWouldSplit(t *testing.T) {
+	assert.Equal(t, `eval --bots 'a b.bot,x' --csv 'it'\''s.csv'`,
+		shellJoin([]string{"eval", "--bots", "a b.bot,x", "--csv", "it's.csv"}))
+	assert.Equal(t, filepath.Join("runs", "demo"), demoDefaults().out)
+}
+
+func TestCommandDepthStopsAtFlagsAndPaths(t *testing.T) {
+	assert.Equal(t, 2, commandDepth([]string{"train", "bc", "--data", "x"}))
+	assert.Equal(t, 2, commandDepth([]string{"dataset", "stats", "runs/demo/dataset"}))
+	assert.Equal(t, 1, commandDepth([]string{"selfplay", "--games", "3"}))
+}
