@@ -1,0 +1,43 @@
+package bots
+
+import (
+	"errors"
+
+	"github.com/container-rl/container/env/rules"
+)
+
+// Bot is a player. Act receives the bot's own redacted view of the position (whose
+// Decision() names the pending choice and its decider, the bot's seat) and the legal action
+// ids in ascending order, and returns one of them. Act must not keep view or legal after it
+// returns: the caller reuses both.
+type Bot interface {
+	Name() string
+	Act(view *rules.State, legal []int) int
+}
+
+// BatchBot is implemented by bots that decide faster in batches (trained bots running a
+// network): out[i] is the action for views[i] with legal actions legal[i].
+type BatchBot interface {
+	Bot
+	ActBatch(views []*rules.State, legal [][]int, out []int)
+}
+
+// Factory makes a bot from a seed; the same seed gives a bot that plays the same way.
+type Factory func(seed uint64) (Bot, error)
+
+// Errors returned by the registry.
+var (
+	// ErrUnknownBot is wrapped when a name resolves to no registered bot.
+	ErrUnknownBot = errors.New("bots: unknown bot")
+	// ErrDuplicateBot is wrapped when a name is registered twice.
+	ErrDuplicateBot = errors.New("bots: bot already registered")
+	// ErrNoLegalAction is wrapped when a bot is asked to act with no legal action.
+	ErrNoLegalAction = errors.New("bots: no legal action")
+)
+
+// Seeder is implemented by bots that can be reseeded for a new game instead of being made
+// again; tournaments reuse such bots across games (a trained bot loads its weights once).
+// After Seed(s) the bot must play exactly as a fresh bot made with seed s.
+type Seeder interface {
+	Seed(seed uint64)
+}

@@ -1,0 +1,146 @@
+package bots
+
+import (
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/container-rl/container/env/rules"
+)
+
+// Info describes a registered bot.
+type Info struct {
+	Name        string
+	Description string
+	Factory     Factory
+}
+
+// FileLoader loads a trained bot from a file; the training package sets one with
+// RegisterFileLoader.
+type FileLoader func(path string, opts rules.Options, seed uint64) (Bot, error)
+
+var (
+	regMu      sync.RWMutex
+	registry   = map[string]Info{}
+	fileLoader FileLoader
+)
+
+// DefaultName is the name under which the training package registers the shipped trained bot.
+const DefaultName = "default"
+
+// Register adds a bot under name (lower case, no path separators). It returns an error
+// wrapping ErrDuplicateBot if the name is taken.
+func Register(name, description string, f Factory) error {
+	if name == "" || strings.ContainsAny(name, "/\\,") || strings.HasSuffix(name, ".bot") {
+		return fmt.Errorf("bots: invalid bot name %q", name)
+	}
+	if f == nil {
+		return fmt.Errorf("bots: nil factory for %q", name)
+	}
+	regMu.Lock()
+	defer regMu.Unlock()
+	if _, ok := registry[name]; ok {
+		return fmt.Errorf("%w: %q", ErrDuplicateBot, name)
+	}
+	registry[name] = Info{Name: name, Description: description, Factory: f}
+	return nil
+}
+
+// mustRegister is Register for the bots of this package (a failure is a programming error).
+func mustRegister(name, description string, f Factory) {
+	if err := Register(name, description, f); err != nil {
+		panic(err)
+	}
+}
+
+// RegisterFileLoader sets the loader used for names that are bot files (ending in ".bot" or
+// containing a path separator).
+func RegisterFileLoader(l FileLoader) {
+	regMu.Lock()
+	defer regMu.Unlock()
+	fileLoader = l
+}
+
+// IsFileName reports whether name refers to a bot file rather than a registered bot.
+func IsFileName(name string) bool {
+	return strings.HasSuffix(name, ".bot") || strings.ContainsRune(name, filepath.Separator) || strings.ContainsRune(name, '/')
+}
+
+// List returns the registered bots sorted by name.
+func List() []Info {
+	regMu.RLock()
+	defer regMu.RUnlock()
+	out := make([]Info, 0, len(registry))
+	for _, i := range registry {
+		out = append(out, i)
+	}
+	sort.Slice(out, func(a, b int) bool { return out[a].Name < out[b].Name })
+	return out
+}
+
+// Lookup returns the registered bot called name.
+func Lookup(name string) (Info, bool) {
+	regMu.RLock()
+	defer regMu.RUnlock()
+	i, ok := registry[name]
+	return i, ok
+}
+
+// Resolve checks that name can be made into a bot without making one: a registered name, or
+// a file name when a file loader is set.
+func Resolve(name string) error {
+	if IsFileName(name) {
+		regMu.RLock()
+		l := fileLoader
+		regMu.RUnlock()
+		if l == nil {
+			return fmt.Errorf("%w: %q is a bot file but no file loader is registered (the training package provides it)", ErrUnknownBot, name)
+		}
+		return nil
+	}
+	if _, ok := Lookup(name); !ok {
+		return unknown(name)
+	}
+	return nil
+}
+
+func unknown(name string) error {
+	var names []string
+	for _, i := range List() {
+		names = append(names, i.Name)
+	}
+	hint := ""
+	if name == DefaultName {
+		hint = "; the default trained bot is registered by the training package"
+	}
+	return fmt.Errorf("%w: %q (known: %s, or a path/to/file.bot)%s", ErrUnknownBot, name, strings.Join(names, ", "), hint)
+}
+
+// New makes the bot called name: a registered bot, or a trained bot file loaded by the file
+// loader with the game's options.
+func New(name string, opts rules.Options, seed uint64) (Bot, error) {
+	if IsFileName(name) {
+		regMu.RLock()
+		l := fileLoader
+		regMu.RUnlock()
+		if l == nil {
+			return nil, Resolve(name)
+		}
+		b, err := l(name, opts, seed)
+		if err != nil {
+			return nil, fmt.Errorf("bots: loading %q: %w", name, err)
+		}
+		return b, nil
+	}
+	i, ok := Lookup(name)
+	if !ok {
+		return nil, unknown(name)
+	}
+	b, err := i.Factory(seed)
+	if err != nil {
+		return nil, fmt.Errorf("bots: making %q: %w", name, err)
+	}
+	return b, nil
+}

@@ -1,0 +1,83 @@
+package bots
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/container-rl/container/env/rules"
+)
+
+func TestRegistry_ListsRandomAndTheScriptedBots(t *testing.T) {
+	want := map[string]bool{"random": false, "manufacturer": false, "shipper": false, "valuer": false}
+	for _, i := range List() {
+		if _, ok := want[i.Name]; ok {
+			want[i.Name] = true
+			if i.Description == "" {
+				t.Errorf("%s has no description", i.Name)
+			}
+		}
+	}
+	for n, found := range want {
+		if !found {
+			t.Errorf("%s is not registered", n)
+		}
+		b, err := New(n, rules.DefaultOptions(), 1)
+		if err != nil {
+			t.Fatalf("New(%q): %v", n, err)
+		}
+		if b.Name() != n {
+			t.Errorf("New(%q).Name() = %q", n, b.Name())
+		}
+		if _, ok := b.(Seeder); !ok {
+			t.Errorf("%s does not implement Seeder", n)
+		}
+	}
+}
+
+func TestRegistry_Errors(t *testing.T) {
+	if _, err := New("nobody", rules.DefaultOptions(), 1); !errors.Is(err, ErrUnknownBot) {
+		t.Errorf("unknown name: err = %v, want ErrUnknownBot", err)
+	}
+	if err := Resolve(DefaultName); err == nil {
+		if _, ok := Lookup(DefaultName); !ok {
+			t.Errorf("Resolve(default) succeeded with no default registered")
+		}
+	} else if !strings.Contains(err.Error(), "training package") {
+		t.Errorf("Resolve(default) error %q does not say where the default bot comes from", err)
+	}
+	if err := Register("random", "again", func(uint64) (Bot, error) { return NewRandom(0), nil }); !errors.Is(err, ErrDuplicateBot) {
+		t.Errorf("duplicate: err = %v, want ErrDuplicateBot", err)
+	}
+	if err := Register("a/b", "bad", func(uint64) (Bot, error) { return NewRandom(0), nil }); err == nil {
+		t.Errorf("a name with a slash was accepted")
+	}
+}
+
+func TestRegistry_FileLoaderHook(t *testing.T) {
+	regMu.RLock()
+	old := fileLoader
+	regMu.RUnlock()
+	defer RegisterFileLoader(old)
+
+	RegisterFileLoader(nil)
+	if _, err := New("models/x.bot", rules.DefaultOptions(), 1); !errors.Is(err, ErrUnknownBot) {
+		t.Errorf("file without loader: err = %v, want ErrUnknownBot", err)
+	}
+	var gotPath string
+	var gotSeed uint64
+	RegisterFileLoader(func(path string, _ rules.Options, seed uint64) (Bot, error) {
+		gotPath, gotSeed = path, seed
+		return NewRandom(seed), nil
+	})
+	if _, err := New("models/x.bot", rules.DefaultOptions(), 7); err != nil {
+		t.Fatal(err)
+	}
+	if gotPath != "models/x.bot" || gotSeed != 7 {
+		t.Errorf("loader got (%q, %d), want (models/x.bot, 7)", gotPath, gotSeed)
+	}
+	RegisterFileLoader(func(string, rules.Options, uint64) (Bot, error) { return nil, errors.New("corrupt") })
+	if _, err := New("x.bot", rules.DefaultOptions(), 1); err == nil || !strings.Contains(err.Error(), "x.bot") {
+		t.Errorf("loader error not reported with the path: %v", err)
+	}
+}
