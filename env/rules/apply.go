@@ -1,0 +1,169 @@
+package rules
+
+import "fmt"
+
+// Apply applies a legal action id without checking it (self-play hot path).
+func (s *State) Apply(id int) { s.ApplyMove(s.ActionToMove(id)) }
+
+// ApplyChecked applies id if it is legal; otherwise it returns an error wrapping
+// ErrIllegalAction and leaves the state untouched.
+func (s *State) ApplyChecked(id int) error {
+	if s.Ended != NotEnded {
+		return fmt.Errorf("%w: action %d: the game is over", ErrIllegalAction, id)
+	}
+	if id < 0 || id >= NumDistinctActions() {
+		return fmt.Errorf("%w: action %d is outside 0..%d", ErrIllegalAction, id, NumDistinctActions()-1)
+	}
+	m := s.ActionToMove(id)
+	if !s.isLegal(m) {
+		return fmt.Errorf("%w: action %d (%s) in phase %s of seat p%d", ErrIllegalAction, id, m, s.Machine.Phase, s.Machine.Decider+1)
+	}
+	s.ApplyMove(m)
+	return nil
+}
+
+// ApplyMoveChecked is ApplyChecked for a Move.
+func (s *State) ApplyMoveChecked(m Move) error {
+	if s.Ended != NotEnded {
+		return fmt.Errorf("%w: move %s: the game is over", ErrIllegalAction, m)
+	}
+	if !s.isLegal(m) {
+		return fmt.Errorf("%w: move %s in phase %s of seat p%d", ErrIllegalAction, m, s.Machine.Phase, s.Machine.Decider+1)
+	}
+	s.ApplyMove(m)
+	return nil
+}
+
+// isLegal reports whether m is one of the legal moves (amounts by range, others by list).
+func (s *State) isLegal(m Move) bool {
+	if m.Kind == Amount {
+		lo, hi, ok := s.amountRange()
+		return ok && m == (Move{Kind: Amount, Amount: m.Amount}) && m.Amount >= lo && m.Amount <= hi
+	}
+	var buf [128]Move
+	k := sink{s: s, moves: buf[:0]}
+	s.generate(&k)
+	for _, l := range k.moves {
+		if l == m {
+			return true
+		}
+	}
+	return false
+}
+
+// ApplyMove applies a legal move without checking it.
+func (s *State) ApplyMove(mv Move) {
+	s.history = append(s.history, mv)
+	s.Steps++
+	m := &s.Machine
+	d := int(m.Decider)
+	switch mv.Kind {
+	case EndTurn:
+		s.endTurn()
+	case TakeLoan:
+		s.takeBankLoan(d)
+	case RepayLoan:
+		s.repay(d, int(mv.Index))
+	case BuildFactory:
+		m.ActionsUsed++
+		s.buildFactory(d, mv.Colour)
+	case BuildWarehouse:
+		m.ActionsUsed++
+		s.buildWarehouse(d)
+	case Produce:
+		m.ActionsUsed++
+		s.produce(d)
+	case FactoryPurchase:
+		m.ActionsUsed++
+		s.factoryPurchase(d, int(mv.Seat))
+	case HarborPurchase:
+		m.ActionsUsed++
+		s.harborPurchase(d)
+	case Reprice:
+		m.ActionsUsed++
+		s.reprice(District(mv.Index))
+	case SailOcean:
+		m.ActionsUsed++
+		s.Players[d].ShipAt = ShipPos{Where: AtOcean}
+	case SailIsland:
+		m.ActionsUsed++
+		s.sailIsland(d)
+	case SailBank:
+		m.ActionsUsed++
+		s.sailBank(d)
+	case SailHarbor:
+		m.ActionsUsed++
+		s.sailHarbor(d, int(mv.Seat))
+	case CallBankStart:
+		m.ActionsUsed++
+		m.CalledBank = true
+		s.startBank(d, int(mv.Index))
+	case CallBankRaise:
+		m.ActionsUsed++
+		m.CalledBank = true
+		s.raiseBank(d, AuctionKind(mv.Index))
+	case Place:
+		s.place(int(mv.Price))
+	case PickFactory, PickHarbor:
+		dist := FactoryDistrict
+		if mv.Kind == PickHarbor {
+			dist = HarborDistrict
+		}
+		i, _ := lotIndex(dist, int(mv.Price))
+		switch m.Phase {
+		case PhaseRearrange:
+			s.pickUp(mv.Colour, i)
+		case PhaseBuyFactory:
+			s.buyFromFactory(mv.Colour, i)
+		case PhaseBuyHarbor:
+			s.buyFromHarbor(mv.Colour, i)
+		case PhaseBankContainerBid:
+			s.bidContainer(dist, mv.Colour, i)
+		case PhaseSeize:
+			s.seize(&s.Players[m.Counterpart].lots(dist)[i], mv.Colour)
+			s.runTurnStart()
+		}
+	case PickShip:
+		s.seize(&s.Players[m.Counterpart].Ship, mv.Colour)
+		s.runTurnStart()
+	case PickIsland:
+		s.seize(&s.Players[m.Counterpart].Island, mv.Colour)
+		s.runTurnStart()
+	case PickHolding:
+		if m.Phase == PhaseLoadBank {
+			s.loadHolding(mv.Colour)
+		} else {
+			s.seize(&s.Players[m.Counterpart].Holding, mv.Colour)
+			s.runTurnStart()
+		}
+	case PickColour:
+		if m.Phase == PhaseProduceColour {
+			s.produceColour(mv.Colour)
+		} else {
+			s.payOne(mv.Colour)
+			if !s.continuePay() {
+				s.resumePay()
+			}
+		}
+	case Amount:
+		switch m.Phase {
+		case PhaseDeliveryBid:
+			s.deliveryBid(mv.Amount)
+		case PhaseRunoffBid:
+			s.runoffBid(mv.Amount)
+		case PhaseBankCashBid:
+			s.cashBid(mv.Amount)
+		}
+	case Yes, No:
+		s.resolveDelivery(mv.Kind == Yes)
+	case ChooseSeat:
+		s.toAccept(int(mv.Seat))
+	case Done:
+		switch m.Phase {
+		case PhaseBuyFactory:
+			s.startPlace()
+		default:
+			s.toMenu()
+		}
+	}
+}

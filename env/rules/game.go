@@ -1,0 +1,101 @@
+package rules
+
+import "errors"
+
+// ErrIllegalAction is wrapped by every error returned for an illegal move.
+var ErrIllegalAction = errors.New("rules: illegal action")
+
+// Game holds the immutable facts of a configuration.
+type Game struct {
+	opts Options
+}
+
+// NewGame validates the options and returns the game facts.
+func NewGame(o Options) (*Game, error) {
+	if err := o.Validate(); err != nil {
+		return nil, err
+	}
+	if o.TurnLimit == 0 {
+		o.TurnLimit = DefaultTurnLimit
+	}
+	return &Game{opts: o}, nil
+}
+
+// Options returns the options (defaults filled in).
+func (g *Game) Options() Options { return g.opts }
+
+// NumDistinctActions is the size of the integer action space.
+func (g *Game) NumDistinctActions() int { return NumDistinctActions() }
+
+// MaxStepsPerTurn bounds the decisions of one turn (its own turn start included); see
+// docs/RULES.md, "Bounds", for the derivation. The random-play test checks it.
+//
+//   - turn start: 2 seizure choices + 2 colour choices for seized containers + 2 auctions won
+//     x 13 colour choices (a container bid is at most 8 factory + 5 harbor containers) = 30;
+//   - loans: a player may hold 2 loans, and loans are repaid only on the owner's turn (at
+//     most 2 repayments a turn), so in one turn each seat takes at most 4 loans: 20, plus
+//     the 2 repayments;
+//   - each of the 2 actions: at most 8 picks + 8 places + 1 Done for a rearrange after at
+//     most 4 colour picks + 8 placements (Produce), or 13 returns + 13 picks + 1 Done (Call
+//     Bank), or 4 bids + 4 runoff additions + tie + accept (delivery): at most 40 each;
+//   - EndTurn: 1.
+const MaxStepsPerTurn = 30 + 22 + 2*40 + 1
+
+// maxEndSteps bounds the decisions after the last turn (open auctions won: colour choices).
+const maxEndSteps = 2 * 13
+
+// MaxGameLength is an upper bound on the number of decisions in one game.
+func (g *Game) MaxGameLength() int {
+	return g.opts.TurnLimit*MaxStepsPerTurn + maxEndSteps
+}
+
+// Game returns the facts of the state's game.
+func (s *State) Game() *Game { return s.game }
+
+// IsTerminal reports whether the game is over.
+func (s *State) IsTerminal() bool { return s.Ended != NotEnded }
+
+// History returns the moves applied since setup (the caller must not modify it).
+func (s *State) History() []Move { return s.history }
+
+// containersPerColour returns the supply of each normal colour and of gold.
+func (o *Options) containersPerColour() (normal, gold int) {
+	n := o.Players - 3
+	if o.Modules.Has(Luxury) {
+		// More Containers table (Luxury): other colours by length, gold by player count. The
+		// "extended, 5 players: 13" entry is kept as printed (CLARIFICATIONS).
+		normal = [3][3]int{{9, 11, 13}, {8, 9, 10}, {11, 14, 13}}[o.Length][n] // [standard, short, extended][players-3]
+		gold = [3]int{8, 9, 10}[n]
+	} else {
+		normal = [3][3]int{{11, 14, 17}, {9, 11, 13}, {12, 16, 20}}[o.Length][n]
+	}
+	if o.ContainersPerColour != 0 {
+		normal = o.ContainersPerColour
+	}
+	if o.GoldContainers != 0 {
+		gold = o.GoldContainers
+	}
+	return normal, gold
+}
+
+func (o *Options) warehouses() int {
+	if o.Warehouses != 0 {
+		return o.Warehouses
+	}
+	return 4 * o.Players
+}
+
+func (o *Options) factoriesPerColour() int {
+	if o.FactoriesPerColour != 0 {
+		return o.FactoriesPerColour
+	}
+	return o.Players - 1
+}
+
+// auctionTokens is the number of Bank-lot auctions that may run at once.
+func (o *Options) auctionTokens() int {
+	if o.Players == 5 {
+		return 2
+	}
+	return 1
+}

@@ -1,0 +1,287 @@
+package rules
+
+// This file lists the legal decisions of a position.
+
+// sink collects legal moves either as Moves or as action ids, so one generator serves
+// LegalMoves, LegalActions and the legality checks without allocating.
+type sink struct {
+	s      *State
+	ids    []int
+	moves  []Move
+	useIDs bool
+}
+
+func (k *sink) add(m Move) {
+	if k.useIDs {
+		if id, ok := k.s.MoveToAction(m); ok {
+			k.ids = append(k.ids, id)
+		}
+		return
+	}
+	k.moves = append(k.moves, m)
+}
+
+// amounts adds Amount moves lo..hi (ids only up to MaxAmountID).
+func (k *sink) amounts(lo, hi int32) {
+	if k.useIDs {
+		first, _ := KindBase(Amount)
+		for a := lo; a <= hi && a <= MaxAmountID; a++ {
+			k.ids = append(k.ids, first+int(a))
+		}
+		return
+	}
+	for a := lo; a <= hi; a++ {
+		k.moves = append(k.moves, Move{Kind: Amount, Amount: a})
+	}
+}
+
+// LegalActions appends the legal action ids, sorted ascending, to buf[:0] and returns it.
+func (s *State) LegalActions(buf []int) []int {
+	k := sink{s: s, ids: buf[:0], useIDs: true}
+	s.generate(&k)
+	ids := k.ids
+	// The generator emits kinds in id order; sort defensively (a no-op pass when sorted).
+	for i := 1; i < len(ids); i++ {
+		for j := i; j > 0 && ids[j] < ids[j-1]; j-- {
+			ids[j], ids[j-1] = ids[j-1], ids[j]
+		}
+	}
+	return ids
+}
+
+// LegalMoves appends the legal moves to buf[:0] (including amounts above MaxAmountID).
+func (s *State) LegalMoves(buf []Move) []Move {
+	k := sink{s: s, moves: buf[:0]}
+	s.generate(&k)
+	return k.moves
+}
+
+// amountRange is the legal Amount range of the pending decision (ok false if none).
+func (s *State) amountRange() (lo, hi int32, ok bool) {
+	m := &s.Machine
+	if m.Decider < 0 {
+		return 0, 0, false
+	}
+	d := int(m.Decider)
+	cash := s.Players[d].Cash
+	switch m.Phase {
+	case PhaseDeliveryBid:
+		return s.minDeliveryBid(d), cash, true
+	case PhaseRunoffBid:
+		return 0, cash - m.Bids[d], true
+	case PhaseBankCashBid:
+		return m.ToBeat + 1, cash, true
+	}
+	return 0, 0, false
+}
+
+// generate emits every legal move of the pending decision, kinds in action-id order.
+func (s *State) generate(k *sink) {
+	m := &s.Machine
+	if s.Ended != NotEnded || m.Decider < 0 {
+		return
+	}
+	d := int(m.Decider)
+	p := &s.Players[d]
+	n := s.n()
+	switch m.Phase {
+	case PhaseTurn:
+		k.add(Move{Kind: EndTurn})
+		if s.canLoan(d) {
+			k.add(Move{Kind: TakeLoan})
+		}
+		for i := 0; i < int(p.NumLoans); i++ {
+			if s.canRepay(d, i) {
+				k.add(Move{Kind: RepayLoan, Index: uint8(i)})
+			}
+		}
+		if m.ActionsUsed >= 2 {
+			return
+		}
+		for c := Colour(0); c < NumNormalColours; c++ {
+			if s.canBuildFactory(d, c) {
+				k.add(Move{Kind: BuildFactory, Colour: c})
+			}
+		}
+		if s.canBuildWarehouse(d) {
+			k.add(Move{Kind: BuildWarehouse})
+		}
+		if s.canProduce(d) {
+			k.add(Move{Kind: Produce})
+		}
+		for r := 1; r < n; r++ {
+			if seller := (d + r) % n; s.canFactoryPurchase(d, seller) {
+				k.add(Move{Kind: FactoryPurchase, Seat: int8(seller)})
+			}
+		}
+		if s.canBuyHarbor(d) {
+			k.add(Move{Kind: HarborPurchase})
+		}
+		if p.factoryCount() > 0 {
+			k.add(Move{Kind: Reprice, Index: uint8(FactoryDistrict)})
+		}
+		if p.harborCount() > 0 {
+			k.add(Move{Kind: Reprice, Index: uint8(HarborDistrict)})
+		}
+		if p.ShipAt.Where != AtOcean {
+			k.add(Move{Kind: SailOcean})
+		} else {
+			if p.Ship.Total() > 0 {
+				k.add(Move{Kind: SailIsland})
+			}
+			k.add(Move{Kind: SailBank})
+			for r := 1; r < n; r++ {
+				k.add(Move{Kind: SailHarbor, Seat: int8((d + r) % n)})
+			}
+		}
+		if s.canCallBank() {
+			for i := 0; i < 2*BankLots; i++ {
+				if s.canStartBank(d, i) {
+					k.add(Move{Kind: CallBankStart, Index: uint8(i)})
+				}
+			}
+			for kind := AuctionKind(0); kind < NumAuctionKinds; kind++ {
+				if s.canRaiseBank(d, kind) {
+					k.add(Move{Kind: CallBankRaise, Index: uint8(kind)})
+				}
+			}
+		}
+	case PhaseProduceColour:
+		cands, _ := s.producible(d)
+		for c := Colour(0); c < NumColours; c++ {
+			if cands[c] > 0 && m.Pending[c] == 0 {
+				k.add(Move{Kind: PickColour, Colour: c})
+			}
+		}
+	case PhasePlace, PhaseReturnBid:
+		lo, hi := 1, FactoryPrices
+		if m.District == HarborDistrict {
+			lo, hi = 2, HarborPrices+1
+		}
+		for pr := lo; pr <= hi; pr++ {
+			k.add(Move{Kind: Place, Price: uint8(pr)})
+		}
+	case PhaseRearrange:
+		k.add(Move{Kind: Done})
+		kind := PickFactory
+		if m.District == HarborDistrict {
+			kind = PickHarbor
+		}
+		lots := p.lots(m.District)
+		for c := Colour(0); c < NumColours; c++ {
+			for i := range lots {
+				if s.movable(i, c) > 0 {
+					k.add(Move{Kind: kind, Colour: c, Price: uint8(lotPrice(m.District, i))})
+				}
+			}
+		}
+	case PhaseBuyFactory:
+		if m.Bought > 0 {
+			k.add(Move{Kind: Done})
+		}
+		for c := Colour(0); c < NumColours; c++ {
+			for i := 0; i < FactoryPrices; i++ {
+				if s.canBuyFromFactory(c, i) {
+					k.add(Move{Kind: PickFactory, Colour: c, Price: uint8(FactoryPrice(i))})
+				}
+			}
+		}
+	case PhaseBuyHarbor:
+		if m.Bought > 0 || m.Free {
+			k.add(Move{Kind: Done})
+		}
+		for c := Colour(0); c < NumColours; c++ {
+			for i := 0; i < HarborPrices; i++ {
+				if s.canBuyFromHarbor(c, i) {
+					k.add(Move{Kind: PickHarbor, Colour: c, Price: uint8(HarborPrice(i))})
+				}
+			}
+		}
+	case PhaseLoadBank:
+		k.add(Move{Kind: Done})
+		for c := Colour(0); c < NumColours; c++ {
+			if p.Holding[c] > 0 {
+				k.add(Move{Kind: PickHolding, Colour: c})
+			}
+		}
+	case PhaseDeliveryBid, PhaseRunoffBid:
+		if s.canLoan(d) {
+			k.add(Move{Kind: TakeLoan})
+		}
+		lo, hi, _ := s.amountRange()
+		k.amounts(lo, hi)
+	case PhaseDeliveryTie:
+		for r := 1; r < n; r++ {
+			if i := (d + r) % n; m.Tied&(1<<i) != 0 {
+				k.add(Move{Kind: ChooseSeat, Seat: int8(i)})
+			}
+		}
+	case PhaseDeliveryAccept:
+		if s.canLoan(d) {
+			k.add(Move{Kind: TakeLoan})
+		}
+		k.add(Move{Kind: Yes})
+		if p.Cash >= s.winningBid() {
+			k.add(Move{Kind: No})
+		}
+	case PhaseBankCashBid:
+		lo, hi, _ := s.amountRange()
+		k.amounts(lo, hi)
+	case PhaseBankContainerBid:
+		a := &s.Auctions[m.BidKind]
+		if bidHalves(a) > m.ToBeat {
+			k.add(Move{Kind: Done})
+		}
+		for c := Colour(0); c < NumColours; c++ {
+			for i := 0; i < FactoryPrices; i++ {
+				if p.FactoryLots[i][c] > 0 {
+					k.add(Move{Kind: PickFactory, Colour: c, Price: uint8(FactoryPrice(i))})
+				}
+			}
+		}
+		for c := Colour(0); c < NumColours; c++ {
+			for i := 0; i < HarborPrices; i++ {
+				if p.HarborLots[i][c] > 0 {
+					k.add(Move{Kind: PickHarbor, Colour: c, Price: uint8(HarborPrice(i))})
+				}
+			}
+		}
+	case PhaseBankPayColour:
+		for c := Colour(0); c < NumColours; c++ {
+			if m.Pay[c] > 0 {
+				k.add(Move{Kind: PickColour, Colour: c})
+			}
+		}
+	case PhaseSeize:
+		v := &s.Players[m.Counterpart]
+		switch m.SeizeAt {
+		case seizeIsland, seizeShip, seizeHolding:
+			area, kind := &v.Island, PickIsland
+			if m.SeizeAt == seizeShip {
+				area, kind = &v.Ship, PickShip
+			} else if m.SeizeAt == seizeHolding {
+				area, kind = &v.Holding, PickHolding
+			}
+			// Kinds PickShip < PickHolding < PickIsland: one kind per location, ids sorted.
+			for c := Colour(0); c < NumColours; c++ {
+				if area[c] > 0 {
+					k.add(Move{Kind: kind, Colour: c})
+				}
+			}
+		default:
+			dist := seizeDistrict(m.SeizeAt)
+			kind := PickFactory
+			if dist == HarborDistrict {
+				kind = PickHarbor
+			}
+			lots := v.lots(dist)
+			for c := Colour(0); c < NumColours; c++ {
+				for i := range lots {
+					if lots[i][c] > 0 {
+						k.add(Move{Kind: kind, Colour: c, Price: uint8(lotPrice(dist, i))})
+					}
+				}
+			}
+		}
+	}
+}

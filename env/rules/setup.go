@@ -1,0 +1,82 @@
+package rules
+
+import "math/rand/v2"
+
+// historyCap is the history capacity reserved at setup, so normal play does not reallocate.
+const historyCap = 512
+
+// NewInitialState sets up a game from Options.Seed.
+func (g *Game) NewInitialState() *State { return g.NewInitialStateSeed(g.opts.Seed) }
+
+// NewInitialStateSeed sets up a game from the given seed (overriding Options.Seed), following
+// the rulebook's setup steps 4-14: every random choice comes from one PCG generator.
+func (g *Game) NewInitialStateSeed(seed uint64) *State {
+	o := &g.opts
+	r := rand.New(rand.NewPCG(seed, 0x636f6e7461696e65)) // "containe"
+	s := &State{game: g, history: make([]Move, 0, historyCap)}
+	n := o.Players
+
+	// Step 4: supplies.
+	normal, gold := o.containersPerColour()
+	for c := 0; c < NumNormalColours; c++ {
+		s.Supply[c] = uint8(normal)
+		s.FactorySupply[c] = uint8(o.factoriesPerColour())
+	}
+	if o.Modules.Has(Luxury) {
+		s.Supply[Gold] = uint8(gold)
+	}
+	s.WarehouseSupply = uint8(o.warehouses() - n)
+
+	// Steps 5-6: the Off-Shore Bank (not in Classic): one container of each colour, two at
+	// random to lot I, one to lot II, the rest back; cash $1, $2, $3.
+	if o.Variant != Classic {
+		perm := r.Perm(NumNormalColours)
+		s.Bank.ContainerLots[0][perm[0]]++
+		s.Bank.ContainerLots[0][perm[1]]++
+		s.Bank.ContainerLots[1][perm[2]]++
+		for _, c := range perm[:3] {
+			s.Supply[c]--
+		}
+		s.Bank.CashLots = [BankLots]int32{1, 2, 3}
+	}
+
+	// Steps 8-12: ships in the ocean, a free warehouse, a random distinct factory colour with
+	// one container of it in the $2 factory lot, $20.
+	factories := r.Perm(NumNormalColours)
+	for i := 0; i < n; i++ {
+		p := &s.Players[i]
+		c := Colour(factories[i])
+		p.Factories = 1 << c
+		s.FactorySupply[c]--
+		p.Warehouses = 1
+		p.FactoryLots[1][c] = 1
+		s.Supply[c]--
+		p.Cash = StartCash
+		p.ShipAt = ShipPos{Where: AtOcean}
+		for l := range p.Loans {
+			p.Loans[l] = Loan{Lender: -1}
+		}
+		if o.Modules.Has(PlayerLoans) {
+			p.LoanCards = PlayerLoanCards
+		}
+	}
+	for i := range s.Companies {
+		s.Companies[i].Owner = -1
+	}
+
+	// Step 13: scoring cards dealt from all five.
+	cards := r.Perm(NumNormalColours)
+	for i := 0; i < n; i++ {
+		s.Players[i].Card = uint8(cards[i])
+	}
+
+	// Step 14: a random first player.
+	first := r.IntN(n)
+	s.FirstPlayer = int8(first)
+	s.Active = int8(first)
+	s.Machine.Winner = -1
+	s.Machine.Returner = -1
+	s.Machine.Counterpart = -1
+	s.startTurn()
+	return s
+}

@@ -1,0 +1,167 @@
+package rules
+
+// This file runs the turn: its start (interest, default, auctions won), the turn menu's
+// simple actions (build, sail), the end of the turn and the end of the game.
+
+// startTurn resets the turn's counters and runs the turn start of the active player.
+func (s *State) startTurn() {
+	m := &s.Machine
+	m.ActionsUsed, m.Produced, m.CalledBank, m.WonAuction = 0, false, false, false
+	m.Repays, m.LuxuryUsed, m.LoansBlocked = 0, false, false
+	m.Stage = stageInterest
+	s.runTurnStart()
+}
+
+// runTurnStart continues the turn start from Machine.Stage until a decision is pending or
+// the turn menu is reached: pay interest, resolve default, win auctions.
+func (s *State) runTurnStart() {
+	m := &s.Machine
+	a := int(s.Active)
+	for {
+		switch m.Stage {
+		case stageInterest:
+			m.Stage = stageSeize
+			s.payInterest(a)
+		case stageSeize:
+			for m.Unpaid > 0 {
+				if s.seizeStep(a) {
+					return
+				}
+			}
+			m.Stage = stageWin
+			if m.Seized.Total() > 0 {
+				seized := m.Seized
+				m.Seized = Counts{}
+				if s.classic() {
+					s.Removed.Add(&seized)
+				} else if s.startPay(seized, s.right(a), resumeTurnStart) {
+					return
+				}
+			}
+		case stageWin:
+			for k := AuctionKind(0); k < NumAuctionKinds; k++ {
+				if au := &s.Auctions[k]; au.Active && int(au.Bidder) == a {
+					m.WonAuction = true
+					if s.winAuction(k, resumeTurnStart) {
+						return
+					}
+				}
+			}
+			m.Stage = stageMenu
+		default:
+			s.toMenu()
+			return
+		}
+	}
+}
+
+// toMenu returns to the active player's turn menu, closing the action in progress.
+func (s *State) toMenu() {
+	m := &s.Machine
+	m.Phase = PhaseTurn
+	m.Decider = s.Active
+	m.Action = EndTurn
+	m.Counterpart = -1
+	m.Free = false
+	m.Pending = Counts{}
+	m.Bought, m.PickLeft = 0, 0
+	m.Fixed = [HarborPrices]Counts{}
+}
+
+// endTurn ends the active player's turn: the next player starts, or the game ends.
+func (s *State) endTurn() {
+	m := &s.Machine
+	if s.EndTriggered {
+		m.Ending = EndTwoColours
+	} else if int(s.Turn)+1 >= s.game.opts.TurnLimit {
+		m.Ending = EndTurnLimit
+	}
+	if m.Ending != NotEnded {
+		s.runGameEnd()
+		return
+	}
+	s.Active = int8((int(s.Active) + 1) % s.n())
+	s.Turn++
+	s.startTurn()
+}
+
+// runGameEnd wins every open auction for its bidder, then ends the game.
+func (s *State) runGameEnd() {
+	for k := AuctionKind(0); k < NumAuctionKinds; k++ {
+		if s.Auctions[k].Active {
+			if s.winAuction(k, resumeGameEnd) {
+				return
+			}
+		}
+	}
+	m := &s.Machine
+	s.Ended = m.Ending
+	m.Phase = PhaseTerminal
+	m.Decider = -1
+	m.Counterpart = -1
+}
+
+// canBuildFactory reports whether seat may build a factory of colour c.
+func (s *State) canBuildFactory(seat int, c Colour) bool {
+	p := &s.Players[seat]
+	nf := p.numFactories()
+	return nf < MaxFactories && !p.hasFactory(c) && s.FactorySupply[c] > 0 &&
+		int(p.Cash) >= FactoryCost[nf+1]
+}
+
+func (s *State) canBuildWarehouse(seat int) bool {
+	p := &s.Players[seat]
+	w := int(p.Warehouses)
+	return w < MaxWarehouses && s.WarehouseSupply > 0 && int(p.Cash) >= WarehouseCost[w+1]
+}
+
+// buildFactory pays the next factory's cost to the supply and builds it.
+func (s *State) buildFactory(seat int, c Colour) {
+	p := &s.Players[seat]
+	cost := FactoryCost[p.numFactories()+1]
+	p.Cash -= int32(cost)
+	s.Machine.ToSupply += int64(cost)
+	p.Factories |= 1 << c
+	s.FactorySupply[c]--
+}
+
+func (s *State) buildWarehouse(seat int) {
+	p := &s.Players[seat]
+	cost := WarehouseCost[int(p.Warehouses)+1]
+	p.Cash -= int32(cost)
+	s.Machine.ToSupply += int64(cost)
+	p.Warehouses++
+	s.WarehouseSupply--
+}
+
+// sailHarbor moves seat's ship to owner's harbor and offers the free Harbor Purchase.
+func (s *State) sailHarbor(seat, owner int) {
+	s.Players[seat].ShipAt = ShipPos{Where: AtHarbor, Seat: int8(owner)}
+	if s.canBuyHarbor(seat) {
+		m := &s.Machine
+		m.Action = HarborPurchase
+		m.Phase = PhaseBuyHarbor
+		m.Counterpart = int8(owner)
+		m.Free = true
+		m.Bought = 0
+		return
+	}
+	s.toMenu()
+}
+
+// sailBank moves seat's ship to the Bank and offers loading the holding area.
+func (s *State) sailBank(seat int) {
+	s.Players[seat].ShipAt = ShipPos{Where: AtBank}
+	if s.canLoadBank(seat) {
+		m := &s.Machine
+		m.Action = SailBank
+		m.Phase = PhaseLoadBank
+		return
+	}
+	s.toMenu()
+}
+
+func (s *State) canLoadBank(seat int) bool {
+	p := &s.Players[seat]
+	return p.ShipAt.Where == AtBank && p.Holding.Total() > 0 && p.Ship.Total() < ShipCapacity
+}
