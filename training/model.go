@@ -107,7 +107,7 @@ func modelGraph(ctx *context.Context, cfg NetConfig, obs, mask *Node) (logits, v
 			mean := ReduceAndKeep(h, ReduceMean, -1)
 			d := Sub(h, mean)
 			variance := ReduceAndKeep(Square(d), ReduceMean, -1)
-			h = Mul(d, Rsqrt(AddScalar(variance, layerNormEpsilon)))
+			h = Div(d, Sqrt(AddScalar(variance, layerNormEpsilon)))
 			h = Add(Mul(h, ExpandAxes(param(fmt.Sprintf("trunk%d_g", i)), 0)), ExpandAxes(param(fmt.Sprintf("trunk%d_beta", i)), 0))
 		}
 		h = Max(h, ZerosLike(h))

@@ -1,0 +1,282 @@
+package training
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/gomlx/gomlx/backends"
+	. "github.com/gomlx/gomlx/pkg/core/graph" //nolint:staticcheck // GoMLX graph DSL
+	"github.com/gomlx/gomlx/pkg/core/dtypes"
+	"github.com/gomlx/gomlx/pkg/core/tensors"
+	"github.com/gomlx/gomlx/pkg/ml/context"
+	"github.com/gomlx/gomlx/pkg/ml/train/optimizers"
+)
+
+// Hyper holds the optimisation hyperparameters (saved with checkpoints).
+type Hyper struct {
+	LearningRate float64 `json:"learning_rate"`
+	ValueCoef    float64 `json:"value_coef"`   // weight of the value loss
+	EntropyCoef  float64 `json:"entropy_coef"` // PPO entropy bonus
+	ClipEps      float64 `json:"clip_eps"`     // PPO ratio clip
+}
+
+// Batch is one training batch as contiguous float32/int32 slices (rows B).
+type Batch struct {
+	Rows    int
+	Obs     []float32 // [B*D]
+	Mask    []float32 // [B*A], non-zero = legal
+	Actions []int32   // [B]
+	Values  []float32 // [B*V] value targets (each seat's outcome, seats relative to the decider)
+	// PPO only:
+	OldLogp    []float32 // [B] behaviour log-probability of Actions
+	Advantages []float32 // [B]
+}
+
+// StepMetrics are the scalars one training step reports.
+type StepMetrics struct {
+	Loss, PolicyLoss, ValueLoss, Accuracy, Entropy, ClipFrac float64
+}
+
+// Trainer owns a GoMLX context holding the network and optimizer state, and the compiled
+// training and evaluation steps.
+type Trainer struct {
+	backend  backends.Backend
+	ctx      *context.Context
+	cfg      NetConfig
+	hp       Hyper
+	bcStep   *context.Exec
+	bcEval   *context.Exec
+	ppoStep  *context.Exec
+	inferFwd *context.Exec
+}
+
+// NewTrainer starts from the given weights (fresh Adam state).
+func NewTrainer(backend backends.Backend, w *Weights, hp Hyper) (*Trainer, error) {
+	t := &Trainer{backend: backend, ctx: context.New(), cfg: w.Config, hp: hp}
+	if err := w.Check(); err != nil {
+		return nil, err
+	}
+	if err := setModelVariables(t.ctx, w); err != nil {
+		return nil, err
+	}
+	return t, t.compile()
+}
+
+// restoreTrainer rebuilds a trainer from checkpointed variables (network and optimizer).
+func restoreTrainer(backend backends.Backend, cfg NetConfig, hp Hyper, vars map[string]*tensors.Tensor) (*Trainer, error) {
+	t := &Trainer{backend: backend, ctx: context.New(), cfg: cfg, hp: hp}
+	for key, val := range vars {
+		scope, name := context.SplitScope(key)
+		t.ctx.InAbsPath(scope).Checked(false).VariableWithValue(name, val)
+	}
+	if _, err := modelWeights(t.ctx, cfg); err != nil {
+		return nil, fmt.Errorf("%w: checkpoint: %v", ErrCorrupt, err)
+	}
+	return t, t.compile()
+}
+
+func (t *Trainer) optimizer() optimizers.Interface {
+	return optimizers.Adam().LearningRate(t.hp.LearningRate).Done()
+}
+
+func (t *Trainer) compile() error {
+	cfg, hp := t.cfg, t.hp
+	return tryCatch(func() {
+		t.bcStep = context.MustNewExec(t.backend, t.ctx, func(ctx *context.Context, in []*Node) []*Node {
+			g := in[0].Graph()
+			ctx.SetTraining(g, true)
+			outs := bcLossGraph(ctx, cfg, hp, in[0], in[1], in[2], in[3])
+			t.optimizer().UpdateGraph(ctx, g, outs[0])
+			return outs
+		})
+		t.bcEval = context.MustNewExec(t.backend, t.ctx, func(ctx *context.Context, in []*Node) []*Node {
+			return bcLossGraph(ctx, cfg, hp, in[0], in[1], in[2], in[3])
+		})
+		t.ppoStep = context.MustNewExec(t.backend, t.ctx, func(ctx *context.Context, in []*Node) []*Node {
+			g := in[0].Graph()
+			ctx.SetTraining(g, true)
+			outs := ppoLossGraph(ctx, cfg, hp, in)
+			t.optimizer().UpdateGraph(ctx, g, outs[0])
+			return outs
+		})
+		t.inferFwd = context.MustNewExec(t.backend, t.ctx, func(ctx *context.Context, obs, mask *Node) (*Node, *Node) {
+			return modelGraph(ctx, cfg, obs, mask)
+		})
+	})
+}
+
+// bcLossGraph returns [loss, policy loss, value loss, accuracy] for behaviour cloning:
+// cross-entropy of the masked policy against the action taken plus ValueCoef times the mean
+// squared error of the value head.
+func bcLossGraph(ctx *context.Context, cfg NetConfig, hp Hyper, obs, mask, actions, targets *Node) []*Node {
+	logits, values := modelGraph(ctx, cfg, obs, mask)
+	logp := LogSoftmax(logits, -1)
+	onehot := OneHot(actions, cfg.NumActions, dtypes.Float32)
+	policyLoss := Neg(ReduceAllMean(ReduceSum(Mul(onehot, logp), -1)))
+	valueLoss := ReduceAllMean(Square(Sub(values, targets)))
+	loss := Add(policyLoss, MulScalar(valueLoss, hp.ValueCoef))
+	pred := ArgMax(logits, -1, dtypes.Int32)
+	acc := ReduceAllMean(ConvertDType(Equal(pred, actions), dtypes.Float32))
+	return []*Node{loss, policyLoss, valueLoss, acc}
+}
+
+// ppoLossGraph returns [loss, policy loss, value loss, entropy, clip fraction] for the
+// clipped PPO objective. in: obs, mask, actions, old log-probabilities, advantages, value
+// targets.
+func ppoLossGraph(ctx *context.Context, cfg NetConfig, hp Hyper, in []*Node) []*Node {
+	obs, mask, actions, oldLogp, adv, targets := in[0], in[1], in[2], in[3], in[4], in[5]
+	logits, values := modelGraph(ctx, cfg, obs, mask)
+	logp := LogSoftmax(logits, -1)
+	onehot := OneHot(actions, cfg.NumActions, dtypes.Float32)
+	actLogp := ReduceSum(Mul(onehot, logp), -1)
+	ratio := Exp(Sub(actLogp, oldLogp))
+	g := obs.Graph()
+	lo, hi := Scalar(g, dtypes.Float32, 1-hp.ClipEps), Scalar(g, dtypes.Float32, 1+hp.ClipEps)
+	clipped := Min(Max(ratio, lo), hi)
+	surrogate := Min(Mul(ratio, adv), Mul(clipped, adv))
+	policyLoss := Neg(ReduceAllMean(surrogate))
+	valueLoss := ReduceAllMean(Square(Sub(values, targets)))
+	probs := Exp(logp)
+	entropy := Neg(ReduceAllMean(ReduceSum(Mul(probs, logp), -1)))
+	loss := Sub(Add(policyLoss, MulScalar(valueLoss, hp.ValueCoef)), MulScalar(entropy, hp.EntropyCoef))
+	clipFrac := ReduceAllMean(ConvertDType(GreaterThan(Abs(Sub(ratio, OnesLike(ratio))), Scalar(g, dtypes.Float32, hp.ClipEps)), dtypes.Float32))
+	return []*Node{loss, policyLoss, valueLoss, entropy, clipFrac}
+}
+
+func (t *Trainer) batchTensors(b *Batch, ppo bool) []any {
+	cfg := t.cfg
+	args := []any{
+		tensors.FromFlatDataAndDimensions(b.Obs[:b.Rows*cfg.ObsDim], b.Rows, cfg.ObsDim),
+		tensors.FromFlatDataAndDimensions(b.Mask[:b.Rows*cfg.NumActions], b.Rows, cfg.NumActions),
+		tensors.FromFlatDataAndDimensions(b.Actions[:b.Rows], b.Rows),
+	}
+	if ppo {
+		args = append(args,
+			tensors.FromFlatDataAndDimensions(b.OldLogp[:b.Rows], b.Rows),
+			tensors.FromFlatDataAndDimensions(b.Advantages[:b.Rows], b.Rows))
+	}
+	return append(args, tensors.FromFlatDataAndDimensions(b.Values[:b.Rows*cfg.ValueDim], b.Rows, cfg.ValueDim))
+}
+
+func scalars(out []*tensors.Tensor) ([]float64, error) {
+	res := make([]float64, len(out))
+	for i, o := range out {
+		v, ok := o.Value().(float32)
+		if !ok {
+			return nil, fmt.Errorf("training: step output %d is %s, want a float32 scalar", i, o.Shape())
+		}
+		res[i] = float64(v)
+		o.FinalizeAll()
+	}
+	for _, v := range res {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, fmt.Errorf("training: loss diverged (non-finite metric)")
+		}
+	}
+	return res, nil
+}
+
+// BCStep runs one behaviour-cloning optimisation step.
+func (t *Trainer) BCStep(b *Batch) (StepMetrics, error) {
+	return t.run(t.bcStep, b, false)
+}
+
+// BCEval computes the behaviour-cloning metrics on a batch without updating anything.
+func (t *Trainer) BCEval(b *Batch) (StepMetrics, error) {
+	return t.run(t.bcEval, b, false)
+}
+
+// PPOStep runs one PPO optimisation step on a minibatch.
+func (t *Trainer) PPOStep(b *Batch) (StepMetrics, error) {
+	return t.run(t.ppoStep, b, true)
+}
+
+func (t *Trainer) run(e *context.Exec, b *Batch, ppo bool) (StepMetrics, error) {
+	var out []*tensors.Tensor
+	err := tryCatch(func() { out = e.MustExec(t.batchTensors(b, ppo)...) })
+	if err != nil {
+		return StepMetrics{}, fmt.Errorf("training: step: %w", err)
+	}
+	v, err := scalars(out)
+	if err != nil {
+		return StepMetrics{}, err
+	}
+	if ppo {
+		return StepMetrics{Loss: v[0], PolicyLoss: v[1], ValueLoss: v[2], Entropy: v[3], ClipFrac: v[4]}, nil
+	}
+	return StepMetrics{Loss: v[0], PolicyLoss: v[1], ValueLoss: v[2], Accuracy: v[3]}, nil
+}
+
+// Weights copies the current network weights out of the trainer.
+func (t *Trainer) Weights() (*Weights, error) { return modelWeights(t.ctx, t.cfg) }
+
+// Config is the network configuration.
+func (t *Trainer) Config() NetConfig { return t.cfg }
+
+// variables copies every context variable (network, optimizer moments, step counters).
+func (t *Trainer) variables() ([]rawTensor, error) {
+	var out []rawTensor
+	var err error
+	for v := range t.ctx.IterVariables() {
+		val, verr := v.Value()
+		if verr != nil {
+			return nil, fmt.Errorf("training: read %s: %w", v.ScopeAndName(), verr)
+		}
+		rt, cerr := tensorToRaw(v.ScopeAndName(), val)
+		if cerr != nil {
+			err = cerr
+			break
+		}
+		out = append(out, rt)
+	}
+	return out, err
+}
+
+func tensorToRaw(name string, t *tensors.Tensor) (rawTensor, error) {
+	ti := tensorInfo{Name: name, Shape: append([]int{}, t.Shape().Dimensions...)}
+	var data []byte
+	switch t.DType() {
+	case dtypes.Float32:
+		ti.DType = "float32"
+		data = float32Bytes(tensors.MustCopyFlatData[float32](t))
+	case dtypes.Int64:
+		ti.DType = "int64"
+		v := tensors.MustCopyFlatData[int64](t)
+		data = make([]byte, 8*len(v))
+		for i, x := range v {
+			putUint64(data[8*i:], uint64(x))
+		}
+	default:
+		return rawTensor{}, fmt.Errorf("training: variable %s has unsupported dtype %s", name, t.DType())
+	}
+	ti.DType = map[dtypes.DType]string{dtypes.Float32: "float32", dtypes.Int64: "int64"}[t.DType()]
+	return rawTensor{info: ti, data: data}, nil
+}
+
+func rawToTensor(r rawTensor) (*tensors.Tensor, error) {
+	switch r.info.DType {
+	case "float32":
+		return tensors.FromFlatDataAndDimensions(bytesFloat32(r.data), r.info.Shape...), nil
+	case "int64":
+		v := make([]int64, len(r.data)/8)
+		for i := range v {
+			v[i] = int64(getUint64(r.data[8*i:]))
+		}
+		return tensors.FromFlatDataAndDimensions(v, r.info.Shape...), nil
+	}
+	return nil, fmt.Errorf("%w: variable %s has unsupported dtype %s", ErrCorrupt, r.info.Name, r.info.DType)
+}
+
+func putUint64(b []byte, v uint64) {
+	for i := range 8 {
+		b[i] = byte(v >> (8 * i))
+	}
+}
+
+func getUint64(b []byte) uint64 {
+	var v uint64
+	for i := range 8 {
+		v |= uint64(b[i]) << (8 * i)
+	}
+	return v
+}
