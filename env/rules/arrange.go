@@ -266,7 +266,6 @@ func (s *State) buyFromHarbor(c Colour, i int) {
 	p := &s.Players[s.Active]
 	p.Cash -= price
 	p.Ship[c]++
-	m.Pending[c]++
 	m.Bought++
 	if !s.anyHarborBuy() {
 		s.toMenu()

@@ -51,11 +51,11 @@ type Machine struct {
 	ReturnHarbor  Counts      `json:"return_harbor"`
 
 	// Turn start and game end.
-	Stage    uint8     `json:"stage"`
-	Unpaid   uint8     `json:"unpaid"`    // unpaid interest: containers still to seize
-	SeizeAt  uint8     `json:"seize_at"`  // location of the pending seizure choice (seizeIsland..)
-	Seized   Counts    `json:"seized"`    // containers seized so far this default
-	Ending   EndReason `json:"ending"`    // why the game ends once open auctions are resolved
+	Stage   uint8     `json:"stage"`
+	Unpaid  uint8     `json:"unpaid"`   // unpaid interest: containers still to seize
+	SeizeAt uint8     `json:"seize_at"` // location of the pending seizure choice (seizeIsland..)
+	Seized  Counts    `json:"seized"`   // containers seized so far this default
+	Ending  EndReason `json:"ending"`   // why the game ends once open auctions are resolved
 
 	// Paying containers to the Bank container lots: what is left to pay, who picks the
 	// colours, how many units were placed (the next lot follows), where to resume.
@@ -68,8 +68,8 @@ type Machine struct {
 	// bidders' hands, until the auction resolves; Redact hides other seats' unrevealed values.
 	Bids           [MaxPlayers]int32 `json:"bids"`
 	Runoff         [MaxPlayers]int32 `json:"runoff"`
-	HasBid         uint8             `json:"has_bid"`  // bit per seat: bid placed
-	Tied           uint8             `json:"tied"`     // bit per seat: in the runoff
+	HasBid         uint8             `json:"has_bid"` // bit per seat: bid placed
+	Tied           uint8             `json:"tied"`    // bit per seat: in the runoff
 	HasRunoff      uint8             `json:"has_runoff"`
 	Revealed       bool              `json:"revealed"` // first-round bids are public
 	RunoffRevealed bool              `json:"runoff_revealed"`

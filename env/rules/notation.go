@@ -83,7 +83,6 @@ func (s *State) MoveToAction(m Move) (id int, ok bool) {
 
 var bankLotNames = [2]string{"container-lot", "cash-lot"}
 
-
 func seatName(seat int8) string { return "p" + strconv.Itoa(int(seat)+1) }
 
 // String writes the move in the short notation State.ParseMove reads (seats 1-based: p1..p5).

@@ -1,15 +1,69 @@
 package rules
 
-// Adapters between the position format and the engine's decision machinery (Machine). They
-// are the only places position.go, record.go and the conformance checks depend on the
-// Machine's fields.
+import "fmt"
 
-// machineContainers counts containers held by a pending decision (not in any location).
-func (s *State) machineContainers() Counts { return Counts{} }
+// Adapters between the position format, scoring and the engine's decision machinery
+// (Machine). They are the only places position.go and scoring.go read the Machine's fields.
 
-// resetMachineForPosition sets the machine of a loaded position that left "machine" out: the
-// active player at the start of a turn's actions.
-func (s *State) resetMachineForPosition() {}
+// machineContainers counts containers held by the machine, in no board location: containers
+// waiting to be placed or chosen while producing (Pending, except during a Harbor Purchase,
+// where Pending only mirrors what is already on the ship), an outbid player's containers
+// still to be put back, containers being paid to the Bank, and containers seized so far.
+func (s *State) machineContainers() Counts {
+	m := &s.Machine
+	var t Counts
+	if m.Phase != PhaseBuyHarbor {
+		t.Add(&m.Pending)
+	}
+	t.Add(&m.ReturnFactory)
+	t.Add(&m.ReturnHarbor)
+	t.Add(&m.Pay)
+	t.Add(&m.Seized)
+	return t
+}
 
-// validateMachine checks the machine against the board.
-func (s *State) validateMachine() error { return nil }
+// resetMachineForPosition sets the machine of a loaded position that left "machine" out:
+// the active player's turn menu with no action used (interest already paid), or the end of
+// the game when "ended" is set. The cash ledger is set so that the cash in play is explained
+// by what entered from or left to the supply.
+func (s *State) resetMachineForPosition() {
+	s.Machine = Machine{Winner: -1, Returner: -1, Counterpart: -1}
+	m := &s.Machine
+	m.Stage = stageMenu
+	m.Phase = PhaseTurn
+	m.Decider = s.Active
+	m.Action = EndTurn
+	if s.Ended != NotEnded {
+		m.Phase = PhaseTerminal
+		m.Decider = -1
+		m.Ending = s.Ended
+	}
+	cf := s.CashFlow()
+	if d := cf.InPlay - cf.Start; d > 0 {
+		m.FromSupply = d
+	} else {
+		m.ToSupply = -d
+	}
+}
+
+// validateMachine checks the machine against the board where the position format can.
+func (s *State) validateMachine() error {
+	m := &s.Machine
+	n := s.game.opts.Players
+	if m.Phase >= NumPhases {
+		return fmt.Errorf("%w: machine: unknown phase %d", ErrBadPosition, m.Phase)
+	}
+	if (m.Phase == PhaseTerminal) != (s.Ended != NotEnded) {
+		return fmt.Errorf("%w: machine: phase %s but ended %q", ErrBadPosition, m.Phase, endReasonNames[min(int(s.Ended), len(endReasonNames)-1)])
+	}
+	if m.Phase != PhaseTerminal && (m.Decider < 0 || int(m.Decider) >= n) {
+		return fmt.Errorf("%w: machine: decider %d is not a seat", ErrBadPosition, m.Decider)
+	}
+	if m.Phase == PhaseTurn && m.Decider != s.Active {
+		return fmt.Errorf("%w: machine: the turn menu belongs to the active seat %d, not %d", ErrBadPosition, s.Active, m.Decider)
+	}
+	if cf := s.CashFlow(); cf.InPlay != cf.Start+cf.FromSupply-cf.ToSupply {
+		return fmt.Errorf("%w: machine: cash in play $%d is not the start $%d + $%d from the supply - $%d to it", ErrBadPosition, cf.InPlay, cf.Start, cf.FromSupply, cf.ToSupply)
+	}
+	return nil
+}
