@@ -94,3 +94,5 @@ func fakeGame(m *Meta, id uint64, rng *rand.Rand) (*Game, []Step) {
 	}
 	return g, steps
 }
+
+func newTestRand() *rand.Rand { return rand.New(rand.NewPCG(3, 4)) }

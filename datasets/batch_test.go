@@ -1,0 +1,178 @@
+package datasets
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/stretchr/testify/require"
+)
+
+func flatten(ss [][]Step) []Step {
+	var out []Step
+	for _, s := range ss {
+		out = append(out, s...)
+	}
+	return out
+}
+
+// checkRow asserts batch row r holds step s.
+func checkRow(t *testing.T, m *Meta, b *Batch, r int, s *Step) {
+	t.Helper()
+	D, A, P := m.ObsDim, m.NumActions, m.Seats
+	require.Equal(t, s.Obs, b.Obs[r*D:(r+1)*D])
+	mask := make([]bool, A)
+	for _, a := range s.Legal {
+		mask[a] = true
+	}
+	require.Equal(t, mask, b.Mask[r*A:(r+1)*A])
+	require.Equal(t, s.Action, b.Actions[r])
+	require.Equal(t, s.Returns, b.Returns[r*P:(r+1)*P])
+	require.Equal(t, s.Reward, b.Rewards[r])
+	require.Equal(t, int32(s.Decider), b.Deciders[r])
+	require.Equal(t, int32(s.Phase), b.Phases[r])
+	require.Equal(t, s.Done, b.Done[r])
+	require.Equal(t, s.GameID, b.GameIDs[r])
+	require.Equal(t, s.Step, b.Steps[r])
+	if m.Policy {
+		require.Equal(t, s.Policy, b.Policy[r*A:(r+1)*A])
+	}
+	if m.Value {
+		require.Equal(t, s.Value, b.Values[r])
+	}
+}
+
+func TestBatchesStreamEveryStepInOrderAcrossShards(t *testing.T) {
+	for _, f := range []Format{Arrow, Parquet} {
+		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+		dir := t.TempDir()
+		m := testMeta(true, true)
+		_, ss := writeFake(t, dir, m, WriteOptions{Format: f, BatchRows: 7, Allocator: mem}, 9, 4)
+		want := flatten(ss)
+		ds, err := Open(dir, WithAllocator(mem), AcceptEncodings(testEncoding))
+		require.NoError(t, err)
+		n := 0
+		for b, err := range ds.Batches(10) {
+			require.NoError(t, err)
+			require.LessOrEqual(t, b.Size, 10)
+			require.Len(t, b.Obs, b.Size*m.ObsDim)
+			for r := 0; r < b.Size; r++ {
+				checkRow(t, m, b, r, &want[n])
+				n++
+			}
+		}
+		require.Equal(t, len(want), n)
+		mem.AssertSize(t, 0)
+	}
+}
+
+func TestReplaySampleAndSliceReturnStoredRows(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	dir := t.TempDir()
+	m := testMeta(true, true)
+	_, ss := writeFake(t, dir, m, WriteOptions{Format: Parquet, BatchRows: 7, Allocator: mem}, 9, 4)
+	want := flatten(ss)
+	ds, err := Open(dir, WithAllocator(mem), AcceptEncodings(testEncoding))
+	require.NoError(t, err)
+	rp, err := ds.Load()
+	require.NoError(t, err)
+	require.Equal(t, len(want), rp.Len())
+
+	index := map[[2]uint64]int{}
+	for i, s := range want {
+		index[[2]uint64{s.GameID, uint64(s.Step)}] = i
+	}
+	var b Batch
+	rng := rand.New(rand.NewPCG(5, 6))
+	seen := map[int]bool{}
+	for k := 0; k < 20; k++ {
+		require.NoError(t, rp.Sample(rng, 16, &b))
+		require.Equal(t, 16, b.Size)
+		for r := 0; r < b.Size; r++ {
+			i, ok := index[[2]uint64{b.GameIDs[r], uint64(b.Steps[r])}]
+			require.True(t, ok)
+			checkRow(t, m, &b, r, &want[i])
+			seen[int(b.GameIDs[r])] = true
+		}
+	}
+	require.Greater(t, len(seen), 5, "samples come from many games across shards")
+
+	require.NoError(t, rp.Slice(len(want)-3, 10, &b))
+	require.Equal(t, 3, b.Size)
+	for r := 0; r < 3; r++ {
+		checkRow(t, m, &b, r, &want[len(want)-3+r])
+	}
+	require.ErrorIs(t, rp.Slice(len(want), 1, &b), ErrInvalid)
+	dr := b.DeciderReturns(nil)
+	for r := 0; r < b.Size; r++ {
+		require.Equal(t, b.Returns[r*m.Seats+int(b.Deciders[r])], dr[r])
+	}
+}
+
+func TestReturnsToGoSumsFutureRewardsPerSeat(t *testing.T) {
+	rewards := []float32{
+		0, 1, // step 0: seat 0, seat 1
+		2, 0,
+		0, -1,
+	}
+	ret := make([]float32, len(rewards))
+	ReturnsToGo(rewards, 2, ret)
+	require.Equal(t, []float32{2, 0, 2, -1, 0, -1}, ret)
+}
+
+func TestGameSeedDependsOnlyOnRunSeedAndIndex(t *testing.T) {
+	require.Equal(t, GameSeed(42, 7), GameSeed(42, 7))
+	seen := map[uint64]bool{}
+	for s := uint64(0); s < 4; s++ {
+		for i := uint64(0); i < 1000; i++ {
+			seen[GameSeed(s, i)] = true
+		}
+	}
+	require.Len(t, seen, 4000, "no collisions between nearby run seeds and indices")
+}
+
+func TestStatsCountGamesStepsWinsAndProducedPrices(t *testing.T) {
+	dir := t.TempDir()
+	m := testMeta(false, false)
+	m.PhaseNames = []string{"turn", "place", "produce-colour"}
+	m.ActionNames[3] = "produce"
+	m.ActionNames[4] = "place:$2"
+	m.ActionNames[5] = "place:$3"
+	w, err := NewShardWriter(dir, 0, 0, m, WriteOptions{})
+	require.NoError(t, err)
+	g, steps := fakeGame(m, 0, newTestRand())
+	steps = steps[:0]
+	seq := []struct {
+		phase  uint8
+		action int32
+	}{{0, 3}, {2, 7}, {1, 4}, {1, 5}, {1, 5}, {0, 1}, {1, 4}, {0, 3}, {1, 5}}
+	for i, x := range seq {
+		steps = append(steps, Step{GameID: 0, Step: int32(i), Phase: x.phase, Action: x.action,
+			Obs: make([]float32, m.ObsDim), Returns: make([]float32, m.Seats), Legal: []int{int(x.action)}})
+	}
+	g.Length = int32(len(steps))
+	g.Winners = []int8{1, 2}
+	require.NoError(t, w.WriteGame(g, steps))
+	info, err := w.Close()
+	require.NoError(t, err)
+	man := &Manifest{Version: ManifestVersion, Format: Arrow, Games: 1, GamesPerShard: 1, Meta: *m}
+	man.AddShard(info)
+	require.NoError(t, WriteManifest(dir, man))
+	ds, err := Open(dir, AcceptEncodings(testEncoding))
+	require.NoError(t, err)
+	st, err := ds.ComputeStats()
+	require.NoError(t, err)
+	require.Equal(t, 1, st.Games)
+	require.Equal(t, int64(len(seq)), st.Steps)
+	require.Equal(t, []int{0, 1, 1}, st.WinsBySeat)
+	// agent0 sits in seats 0 and 2, agent1 in seat 1.
+	require.Equal(t, 2, st.ByAgent["agent0"].Seats)
+	require.Equal(t, 1, st.ByAgent["agent0"].Wins)
+	require.Equal(t, 1, st.ByAgent["agent1"].Wins)
+	// place $2 once and $3 twice right after the first produce, $3 once after the second;
+	// the place:$2 that follows action a1 is not part of a production.
+	require.Equal(t, map[int]int64{2: 1, 3: 3}, st.ProducedPrices)
+	require.Equal(t, int64(2), st.ActionsByPhase["turn"]["produce"])
+	require.Equal(t, int64(3), st.ActionsByPhase["place"]["place:$3"])
+}
