@@ -1,0 +1,291 @@
+package encoding
+
+import (
+	"fmt"
+	"math/bits"
+
+	"github.com/container-rl/container/env/rules"
+)
+
+// Encoder writes observations and legal-action masks for one game configuration into
+// caller buffers without allocating. It keeps scratch space (a redacted view, a legal-action
+// list), so one Encoder serves one goroutine; make one per worker.
+type Encoder struct {
+	l     *layout
+	game  *rules.Game
+	view  rules.State
+	legal []int
+}
+
+// NewEncoder returns an encoder for the game's options.
+func NewEncoder(g *rules.Game) *Encoder {
+	return &Encoder{l: newLayout(g), game: g, legal: make([]int, 0, rules.NumDistinctActions())}
+}
+
+// Spec returns the observation spec (do not modify it).
+func (e *Encoder) Spec() *Spec { return &e.l.spec }
+
+// Size is the observation length D.
+func (e *Encoder) Size() int { return e.l.spec.Size }
+
+// NumActions is the mask length A (rules.NumDistinctActions()).
+func (e *Encoder) NumActions() int { return rules.NumDistinctActions() }
+
+// Observe writes seat observer's observation of s into dst: it redacts s for the observer
+// (State.Redact) and encodes the view with the pending decision.
+func (e *Encoder) Observe(s *rules.State, observer int, dst []float32) error {
+	if err := e.checkObserver(observer); err != nil {
+		return err
+	}
+	s.Redact(observer, &e.view)
+	return e.Encode(&e.view, observer, s.Decision(), dst)
+}
+
+// EncodeOracle writes the all-information encoding of s into dst, rotated so that seat
+// observer comes first: the observation layout read from the unredacted state, so every
+// scoring card and every sealed bid is visible. For centralised critics and analysis only.
+func (e *Encoder) EncodeOracle(s *rules.State, observer int, dst []float32) error {
+	if err := e.checkObserver(observer); err != nil {
+		return err
+	}
+	return e.Encode(s, observer, s.Decision(), dst)
+}
+
+func (e *Encoder) checkObserver(observer int) error {
+	if observer < 0 || observer >= e.l.n {
+		return fmt.Errorf("encoding: observer seat %d outside 0..%d", observer, e.l.n-1)
+	}
+	return nil
+}
+
+// Encode writes the observation of view (a State.Redact result for seat observer) and the
+// pending decision d into dst, which must have length Size(). It reads only view and d.
+func (e *Encoder) Encode(view *rules.State, observer int, d rules.Decision, dst []float32) error {
+	l := e.l
+	if len(dst) != l.spec.Size {
+		return fmt.Errorf("%w: observation buffer of %d, want %d", ErrBufferSize, len(dst), l.spec.Size)
+	}
+	if err := e.checkObserver(observer); err != nil {
+		return err
+	}
+	copy(dst, l.template)
+	n := l.n
+	nc := l.nc
+	rel := func(seat int) int { return ((seat-observer)%n + n) % n }
+
+	// Counters and game end.
+	dst[l.turnProgress] = clip(float32(view.Turn)/l.turnLimit, 1)
+	dst[l.turnCount] = clip(float32(view.Turn)/turnCountScale, 1)
+	dst[l.turnSteps] = clip(float32(view.Steps)/l.maxLen, 1)
+	dst[l.turnFirst+rel(int(view.FirstPlayer))] = 1
+	dst[l.turnActive+rel(int(view.Active))] = 1
+	if view.EndTriggered || view.Ended != rules.NotEnded {
+		dst[l.endTriggered] = 1
+	}
+	empty := 0
+	lo1, lo2 := float32(2), float32(2) // two smallest supply fractions
+	for c := 0; c < nc; c++ {
+		if l.total[c] == 0 {
+			continue
+		}
+		f := float32(view.Supply[c]) / l.total[c]
+		dst[l.supply+c] = f
+		dst[l.removed+c] = float32(view.Removed[c]) / l.total[c]
+		if view.Supply[c] == 0 {
+			empty++
+		}
+		if f < lo1 {
+			lo1, lo2 = f, lo1
+		} else if f < lo2 {
+			lo2 = f
+		}
+	}
+	dst[l.endEmpty] = clip(float32(empty)/2, 1)
+	if lo2 <= 1 {
+		dst[l.endDistance] = (lo1 + lo2) / 2
+	}
+	for c := 0; c < rules.NumNormalColours; c++ {
+		dst[l.factorySupply+c] = float32(view.FactorySupply[c]) / rules.MaxPlayers
+	}
+	dst[l.warehouseSupply] = float32(view.WarehouseSupply) / (rules.MaxWarehouses * rules.MaxPlayers)
+
+	// Bank.
+	for lot := 0; lot < rules.BankLots; lot++ {
+		putCounts(dst[l.bankLots+lot*nc:], &view.Bank.ContainerLots[lot], nc, heapScale)
+		dst[l.bankCash+lot] = clip(float32(view.Bank.CashLots[lot])/smallCashScale, maxCashFeature)
+	}
+	var onTileF, onTileH [rules.MaxPlayers]int
+	for k := range l.auctions {
+		a := &view.Auctions[k]
+		if a.Active && a.Bidder >= 0 && int(a.Bidder) < n {
+			onTileF[a.Bidder] += a.FromFactory.Total()
+			onTileH[a.Bidder] += a.FromHarbor.Total()
+		}
+		ao := &l.auctions[k]
+		if ao.active < 0 || !a.Active {
+			continue
+		}
+		dst[ao.active] = 1
+		if k == int(rules.TruckAuction) {
+			if a.Target >= 0 && int(a.Target) < n {
+				dst[ao.target+rel(int(a.Target))] = 1
+			}
+		} else if a.Target >= 0 && a.Target < rules.BankLots {
+			dst[ao.target+int(a.Target)] = 1
+		}
+		if a.Bidder >= 0 && int(a.Bidder) < n {
+			dst[ao.bidder+rel(int(a.Bidder))] = 1
+		}
+		dst[ao.cash] = clip(float32(a.Cash)/smallCashScale, maxCashFeature)
+		putCounts(dst[ao.fromFactory:], &a.FromFactory, nc, heapScale)
+		putCounts(dst[ao.fromHarbor:], &a.FromHarbor, nc, heapScale)
+		dst[ao.value] = clip(float32(bidValue(a))/smallCashScale, maxCashFeature)
+	}
+	for seat := 0; seat < n; seat++ {
+		co := &l.companies[rel(seat)]
+		if co.owner < 0 {
+			break
+		}
+		c := &view.Companies[seat]
+		if c.Owner >= 0 && int(c.Owner) < n {
+			dst[co.owner+1+rel(int(c.Owner))] = 1
+		} else {
+			dst[co.owner] = 1
+		}
+		dst[co.pile] = clip(float32(c.Pile)/smallCashScale, maxCashFeature)
+	}
+
+	// Players.
+	for seat := 0; seat < n; seat++ {
+		po := &l.players[rel(seat)]
+		p := &view.Players[seat]
+		dst[po.present] = 1
+		dst[po.cash] = clip(float32(p.Cash)/cashScale, maxCashFeature)
+		if p.Card < rules.NumNormalColours {
+			dst[po.card+int(p.Card)] = 1
+		}
+		for c := 0; c < rules.NumNormalColours; c++ {
+			if p.Factories&(1<<c) != 0 {
+				dst[po.factories+c] = 1
+			}
+		}
+		nf := bits.OnesCount8(p.Factories)
+		dst[po.numFactories] = float32(nf) / rules.MaxFactories
+		dst[po.warehouses] = float32(p.Warehouses) / rules.MaxWarehouses
+		stored := 0
+		for pr := 0; pr < rules.FactoryPrices; pr++ {
+			putCounts(dst[po.factoryLots+pr*nc:], &p.FactoryLots[pr], nc, 2*rules.MaxFactories)
+			stored += p.FactoryLots[pr].Total()
+		}
+		dst[po.factoryUse] = float32(stored) / (2 * rules.MaxFactories)
+		dst[po.factoryUse+1] = float32(onTileF[seat]) / (2 * rules.MaxFactories)
+		dst[po.factoryUse+2] = float32(2*nf) / (2 * rules.MaxFactories)
+		stored = 0
+		for pr := 0; pr < rules.HarborPrices; pr++ {
+			putCounts(dst[po.harborLots+pr*nc:], &p.HarborLots[pr], nc, rules.MaxWarehouses)
+			stored += p.HarborLots[pr].Total()
+		}
+		dst[po.harborUse] = float32(stored) / rules.MaxWarehouses
+		dst[po.harborUse+1] = float32(onTileH[seat]) / rules.MaxWarehouses
+		dst[po.harborUse+2] = float32(p.Warehouses) / rules.MaxWarehouses
+		putCounts(dst[po.ship:], &p.Ship, nc, rules.ShipCapacity)
+		switch p.ShipAt.Where {
+		case rules.AtOcean:
+			dst[po.shipAt] = 1
+		case rules.AtIsland:
+			dst[po.shipAt+1] = 1
+		case rules.AtBank:
+			dst[po.shipAt+2] = 1
+		case rules.AtHarbor:
+			dst[po.shipAt+3+rel(int(p.ShipAt.Seat))] = 1
+		}
+		putCounts(dst[po.holding:], &p.Holding, nc, heapScale)
+		putCounts(dst[po.island:], &p.Island, nc, heapScale)
+		nl := int(p.NumLoans)
+		if nl > rules.MaxLoans {
+			nl = rules.MaxLoans
+		}
+		dst[po.loans] = float32(nl) / rules.MaxLoans
+		for i := 0; i < nl; i++ {
+			ln := &p.Loans[i]
+			dst[po.loanAmounts+i] = clip(float32(ln.Amount)/smallCashScale, maxCashFeature)
+			if po.loanLenders >= 0 {
+				if ln.Lender >= 0 && int(ln.Lender) < n {
+					dst[po.loanLenders+i*(rules.MaxPlayers+1)+1+rel(int(ln.Lender))] = 1
+				} else {
+					dst[po.loanLenders+i*(rules.MaxPlayers+1)] = 1
+				}
+			}
+		}
+		if po.loanCards >= 0 {
+			dst[po.loanCards] = clip(float32(p.LoanCards)/rules.PlayerLoanCards, 1)
+		}
+		if po.trucks >= 0 {
+			dst[po.trucks] = clip(float32(p.Trucks)/rules.TrucksPerPlayer, 1)
+		}
+	}
+
+	e.encodeMachine(view, observer, dst)
+
+	// Decision.
+	if d.Phase < rules.NumPhases {
+		dst[l.decPhase+int(d.Phase)] = 1
+	}
+	if d.Decider >= 0 && d.Decider < n {
+		dst[l.decDecider+rel(d.Decider)] = 1
+	}
+	if d.Active >= 0 && d.Active < n {
+		dst[l.decActive+rel(d.Active)] = 1
+	}
+	if d.Counterpart >= 0 && d.Counterpart < n {
+		dst[l.decCounterpart+1+rel(d.Counterpart)] = 1
+	} else {
+		dst[l.decCounterpart] = 1
+	}
+	if d.District == rules.HarborDistrict {
+		dst[l.decDistrict+1] = 1
+	} else {
+		dst[l.decDistrict] = 1
+	}
+	putCounts(dst[l.decPending:], &d.Pending, nc, heapScale)
+	dst[l.decMin] = clip(float32(d.MinAmount)/cashScale, maxCashFeature)
+	dst[l.decMax] = clip(float32(d.MaxAmount)/cashScale, maxCashFeature)
+	dst[l.decToBeat] = clip(float32(d.ToBeat)/smallCashScale, maxCashFeature)
+	if d.Free {
+		dst[l.decFree] = 1
+	}
+	return nil
+}
+
+// bidValue is a Bank bid's value: dollars for a cash bid, half-containers for a container bid
+// (a gold container counts three halves).
+func bidValue(a *rules.Auction) int {
+	if a.Cash > 0 {
+		return int(a.Cash)
+	}
+	v := 0
+	for c := 0; c < rules.NumColours; c++ {
+		w := 2
+		if rules.Colour(c) == rules.Gold {
+			w = 3
+		}
+		v += w * (int(a.FromFactory[c]) + int(a.FromHarbor[c]))
+	}
+	return v
+}
+
+func putCounts(dst []float32, c *rules.Counts, nc int, scale float32) {
+	for i := 0; i < nc; i++ {
+		dst[i] = float32(c[i]) / scale
+	}
+}
+
+func clip(v, hi float32) float32 {
+	if v > hi {
+		return hi
+	}
+	if v < 0 {
+		return 0
+	}
+	return v
+}

@@ -1,0 +1,162 @@
+package encoding
+
+import (
+	"fmt"
+
+	"github.com/container-rl/container/env/rules"
+)
+
+// machineOffsets locates the features read from State.Machine: the active turn's counters,
+// the action in progress, the Bank bid being made, a default in progress, a payment to the
+// Bank, and the delivery auction. Sealed bids are read from the view, in which Redact has
+// zeroed every unrevealed bid but the observer's own.
+type machineOffsets struct {
+	actionsUsed, produced, calledBank, wonAuction, repays, luxuryUsed, loansBlocked int
+	action, fixed, bought, pickLeft                                                 int
+	bidKind, returner, returnFactory, returnHarbor                                  int
+	unpaid, seizeAt, seized                                                         int
+	pay, payer, payPlaced                                                           int
+	bids, runoff, hasBid, tied, hasRunoff, revealed, runoffRevealed, winner         int
+}
+
+// seizeLocations names Machine.SeizeAt values in the engine's default order.
+var seizeLocations = []string{"island", "ship", "holding", "harbor", "factory", "nothing"}
+
+func addMachineFeatures(b *builder, o rules.Options, nc int, maxHeap float32) machineOffsets {
+	var m machineOffsets
+	colours := colourLabels(nc)
+	m.actionsUsed = b.scalar("turn.actions_used", 1, 2, "actions used this turn")
+	m.produced = b.flag("turn.produced", "Produce used this turn")
+	m.calledBank = b.flag("turn.called_bank", "Call Bank used this turn")
+	m.wonAuction = b.flag("turn.won_auction", "won a Bank auction at this turn's start (no Call Bank)")
+	m.repays = b.scalar("turn.repays", 1, 2, "loans repaid this turn")
+	m.luxuryUsed, m.loansBlocked = -1, -1
+	if o.Modules.Has(rules.Luxury) {
+		m.luxuryUsed = b.flag("turn.luxury_used", "Acquire Luxury used this turn")
+	}
+	if o.Modules.Has(rules.PlayerLoans) {
+		m.loansBlocked = b.flag("turn.loans_blocked", "a loan offer was rejected: no loans for the rest of the turn")
+	}
+
+	kinds := make([]string, rules.NumMoveKinds)
+	for k := range kinds {
+		kinds[k] = kindLabel(rules.MoveKind(k))
+	}
+	m.action = b.oneHot("action.kind", kinds, "turn-menu action in progress (or the last one)")
+	m.fixed = b.add("action.fixed", lotIndexLabels(rules.HarborPrices, nc), 0, 1, rules.MaxWarehouses,
+		"containers placed during this action, by lot index (factory $1..$4 or harbor $2..$6) and colour: they may not move again")
+	m.bought = b.scalar("action.bought", 1, 2*rules.MaxFactories, "containers bought in this purchase (clipped)")
+	m.pickLeft = b.scalar("action.pick_left", 1, 2*rules.MaxFactories, "colours still to choose when producing with short storage (clipped)")
+
+	m.bidKind = b.oneHot("bank_bid.kind", []string{"container_lot", "cash_lot", "truck"}, "kind of the Bank bid in progress")
+	m.returner = b.oneHot("bank_bid.returner", seatNoneLabels, "outbid seat putting containers back")
+	m.returnFactory = b.add("bank_bid.return_factory", colours, 0, maxHeap, heapScale, "containers still to put back in the factory district")
+	m.returnHarbor = b.add("bank_bid.return_harbor", colours, 0, maxHeap, heapScale, "containers still to put back in the harbor district")
+
+	m.unpaid = b.scalar("default.unpaid", 1, rules.MaxLoans, "unpaid interest: containers still to seize")
+	m.seizeAt = b.oneHot("default.seize_at", seizeLocations, "location of the pending seizure choice")
+	m.seized = b.add("default.seized", colours, 0, maxHeap, heapScale, "containers seized so far in this default")
+
+	m.pay = b.add("bank_pay.containers", colours, 0, maxHeap, heapScale, "containers still to pay to the Bank container lots")
+	m.payer = b.oneHot("bank_pay.payer", seatNoneLabels, "seat choosing the colours paid")
+	m.payPlaced = b.add("bank_pay.placed", []string{"value"}, 0, maxHeap, heapScale, "units paid so far (sets the next lot)")
+
+	m.bids = b.add("delivery.bids", seatLabels, 0, maxCashFeature, cashScale, "delivery bids (own bid, and everyone's once revealed; clipped)")
+	m.runoff = b.add("delivery.runoff", seatLabels, 0, maxCashFeature, cashScale, "runoff additions (own, and everyone's once revealed; clipped)")
+	m.hasBid = b.add("delivery.has_bid", seatLabels, 0, 1, 0, "seat has placed its delivery bid")
+	m.tied = b.add("delivery.tied", seatLabels, 0, 1, 0, "seat is in the runoff")
+	m.hasRunoff = b.add("delivery.has_runoff", seatLabels, 0, 1, 0, "seat has placed its runoff addition")
+	m.revealed = b.flag("delivery.revealed", "first-round bids are revealed")
+	m.runoffRevealed = b.flag("delivery.runoff_revealed", "runoff additions are revealed")
+	m.winner = b.oneHot("delivery.winner", seatNoneLabels, "winning bidder once decided")
+	return m
+}
+
+func kindLabel(k rules.MoveKind) string {
+	first, _ := rules.KindBase(k)
+	name := actionNames[first]
+	for i, c := range name {
+		if c == ':' {
+			return name[:i]
+		}
+	}
+	return name
+}
+
+func (e *Encoder) encodeMachine(v *rules.State, observer int, dst []float32) {
+	m := &e.l.machine
+	mc := &v.Machine
+	n := e.l.n
+	nc := e.l.nc
+	rel := func(seat int) int { return ((seat-observer)%n + n) % n }
+	seatOrNone := func(off int, seat int8) {
+		if seat >= 0 && int(seat) < n {
+			dst[off+1+rel(int(seat))] = 1
+		} else {
+			dst[off] = 1
+		}
+	}
+	flag := func(off int, b bool) {
+		if b && off >= 0 {
+			dst[off] = 1
+		}
+	}
+	dst[m.actionsUsed] = clip(float32(mc.ActionsUsed)/2, 1)
+	flag(m.produced, mc.Produced)
+	flag(m.calledBank, mc.CalledBank)
+	flag(m.wonAuction, mc.WonAuction)
+	dst[m.repays] = clip(float32(mc.Repays)/2, 1)
+	flag(m.luxuryUsed, mc.LuxuryUsed)
+	flag(m.loansBlocked, mc.LoansBlocked)
+
+	if mc.Action < rules.NumMoveKinds {
+		dst[m.action+int(mc.Action)] = 1
+	}
+	for lot := 0; lot < rules.HarborPrices; lot++ {
+		putCounts(dst[m.fixed+lot*nc:], &mc.Fixed[lot], nc, rules.MaxWarehouses)
+	}
+	for i := m.fixed; i < m.fixed+rules.HarborPrices*nc; i++ {
+		dst[i] = clip(dst[i], 1)
+	}
+	dst[m.bought] = clip(float32(mc.Bought)/(2*rules.MaxFactories), 1)
+	dst[m.pickLeft] = clip(float32(mc.PickLeft)/(2*rules.MaxFactories), 1)
+
+	if mc.BidKind < rules.NumAuctionKinds {
+		dst[m.bidKind+int(mc.BidKind)] = 1
+	}
+	seatOrNone(m.returner, mc.Returner)
+	putCounts(dst[m.returnFactory:], &mc.ReturnFactory, nc, heapScale)
+	putCounts(dst[m.returnHarbor:], &mc.ReturnHarbor, nc, heapScale)
+
+	dst[m.unpaid] = clip(float32(mc.Unpaid)/rules.MaxLoans, 1)
+	if int(mc.SeizeAt) < len(seizeLocations) {
+		dst[m.seizeAt+int(mc.SeizeAt)] = 1
+	}
+	putCounts(dst[m.seized:], &mc.Seized, nc, heapScale)
+
+	putCounts(dst[m.pay:], &mc.Pay, nc, heapScale)
+	seatOrNone(m.payer, mc.Payer)
+	dst[m.payPlaced] = clip(float32(mc.PayPlaced)/heapScale, e.l.maxHeap)
+
+	for seat := 0; seat < n; seat++ {
+		r := rel(seat)
+		dst[m.bids+r] = clip(float32(mc.Bids[seat])/cashScale, maxCashFeature)
+		dst[m.runoff+r] = clip(float32(mc.Runoff[seat])/cashScale, maxCashFeature)
+		flag(m.hasBid+r, mc.HasBid&(1<<seat) != 0)
+		flag(m.tied+r, mc.Tied&(1<<seat) != 0)
+		flag(m.hasRunoff+r, mc.HasRunoff&(1<<seat) != 0)
+	}
+	flag(m.revealed, mc.Revealed)
+	flag(m.runoffRevealed, mc.RunoffRevealed)
+	seatOrNone(m.winner, mc.Winner)
+}
+
+func lotIndexLabels(lots, nc int) []string {
+	var l []string
+	for p := 0; p < lots; p++ {
+		for c := 0; c < nc; c++ {
+			l = append(l, fmt.Sprintf("lot%d.%s", p, rules.Colour(c)))
+		}
+	}
+	return l
+}

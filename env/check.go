@@ -1,0 +1,366 @@
+package env
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/container-rl/container/encoding"
+	"github.com/container-rl/container/env/rules"
+)
+
+// ErrCheck is wrapped by every failure Check reports.
+var ErrCheck = errors.New("env: check failed")
+
+// CheckOptions configure Check.
+type CheckOptions struct {
+	// Games is the number of random games to play (0 means 3).
+	Games int
+	// Seed is the seed of the first game; game k uses GameSeed(Seed, k, 0). Actions are
+	// drawn uniformly from the legal ones by a generator seeded from the game seed.
+	Seed uint64
+	// LeakEvery runs the hidden-information checks every LeakEvery-th step (0 means 1: every
+	// step). They encode every seat's view several times, so they dominate the cost.
+	LeakEvery int
+}
+
+// Check plays random games under o and verifies, in the spirit of Gymnasium's check_env and
+// PettingZoo's api_test:
+//   - observations have the spec's length, are finite and inside the documented bounds;
+//   - at every non-terminal step the mask is non-empty and equals the engine's legal list,
+//     the agent is the engine's current player, and an illegal action is refused without
+//     changing anything;
+//   - a clone encodes exactly like the original;
+//   - hidden information never leaks: changing an opponent's scoring card, or the amount of
+//     a sealed bid not yet revealed, leaves every other seat's observation identical;
+//   - rewards are finite, zero before the end, and sum as the scheme documents at the end;
+//     stepping a finished episode is an error; games end within MaxGameLength;
+//   - the same seed and actions reproduce every observation, mask and reward bit for bit.
+//
+// It returns nil or the first failure, wrapping ErrCheck.
+func Check(o Options, c CheckOptions) error {
+	if c.Games <= 0 {
+		c.Games = 3
+	}
+	if c.LeakEvery <= 0 {
+		c.LeakEvery = 1
+	}
+	e, err := New(o)
+	if err != nil {
+		return err
+	}
+	ck := &checker{env: e, spec: e.Spec(), every: c.LeakEvery}
+	ck.low, ck.high = ck.spec.Bounds()
+	ck.cols = ck.spec.Columns()
+	if ck.spec.Size != e.ObsSize() || len(ck.cols) != ck.spec.Size {
+		return fmt.Errorf("%w: spec size %d, %d column names, observation size %d", ErrCheck, ck.spec.Size, len(ck.cols), e.ObsSize())
+	}
+	if ck.spec.NumActions != rules.NumDistinctActions() || len(ck.spec.ActionNames) != ck.spec.NumActions {
+		return fmt.Errorf("%w: spec has %d actions and %d action names, engine %d", ErrCheck, ck.spec.NumActions, len(ck.spec.ActionNames), rules.NumDistinctActions())
+	}
+	n := o.Rules.Players
+	ck.views = make([][]float32, n)
+	for i := range ck.views {
+		ck.views[i] = make([]float32, e.ObsSize())
+	}
+	ck.a, ck.b = make([]float32, e.ObsSize()), make([]float32, e.ObsSize())
+	ck.enc = encoding.NewEncoder(e.Game())
+	for k := 0; k < c.Games; k++ {
+		seed := GameSeed(c.Seed, k, 0)
+		if err := ck.game(seed); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+type checker struct {
+	env       *Env
+	enc       *encoding.Encoder // a second encoder for clones and views
+	spec      *encoding.Spec
+	low, high []float32
+	cols      []string
+	views     [][]float32
+	a, b      []float32
+	every     int
+	legal     []int
+	actions   []int
+	trace     []uint64
+}
+
+func (ck *checker) fail(seed uint64, step int, format string, args ...any) error {
+	phase := "?"
+	if s := ck.env.State(); s != nil {
+		phase = s.Decision().Phase.String()
+	}
+	return fmt.Errorf("%w: seed %d step %d (phase %s): %s", ErrCheck, seed, step, phase, fmt.Sprintf(format, args...))
+}
+
+func (ck *checker) game(seed uint64) error {
+	e := ck.env
+	rng := rand.New(rand.NewPCG(seed, 0x636865636b))
+	obs, info := e.Reset(seed)
+	ck.actions = ck.actions[:0]
+	ck.trace = ck.trace[:0]
+	maxLen := e.Game().MaxGameLength()
+	first := true
+	for step := 0; ; step++ {
+		s := e.State()
+		if err := ck.obsOK(obs, seed, step); err != nil {
+			return err
+		}
+		ck.trace = append(ck.trace, traceHash(obs, e.Mask(), e.Rewards(), s.Hash()))
+		if e.Done() {
+			break
+		}
+		if step > maxLen {
+			return ck.fail(seed, step, "game longer than MaxGameLength %d", maxLen)
+		}
+		if e.Agent() != s.CurrentPlayer() || info.Decider != e.Agent() {
+			return ck.fail(seed, step, "agent %d, info decider %d, engine current player %d", e.Agent(), info.Decider, s.CurrentPlayer())
+		}
+		ck.legal = s.LegalActions(ck.legal)
+		if len(ck.legal) == 0 {
+			return ck.fail(seed, step, "no legal action at a non-terminal step")
+		}
+		if info.NumLegal != len(ck.legal) {
+			return ck.fail(seed, step, "info reports %d legal actions, engine %d", info.NumLegal, len(ck.legal))
+		}
+		count := 0
+		for id, m := range e.Mask() {
+			if m != 0 {
+				if m != 1 || !slices.Contains(ck.legal, id) {
+					return ck.fail(seed, step, "mask[%d] = %g but the legal list is %v", id, m, ck.legal)
+				}
+				count++
+			}
+		}
+		if count != len(ck.legal) {
+			return ck.fail(seed, step, "mask has %d entries set, legal list %d", count, len(ck.legal))
+		}
+		if err := ck.cloneOK(seed, step); err != nil {
+			return err
+		}
+		if step%ck.every == 0 {
+			if err := ck.leaks(seed, step); err != nil {
+				return err
+			}
+		}
+		if first {
+			first = false
+			if err := ck.illegalRefused(seed, step); err != nil {
+				return err
+			}
+		}
+		a := ck.legal[rng.IntN(len(ck.legal))]
+		ck.actions = append(ck.actions, a)
+		res, err := e.Step(a)
+		if err != nil {
+			return ck.fail(seed, step, "legal action %d (%s) refused: %v", a, encoding.ActionName(a), err)
+		}
+		obs, info = res.Obs, res.Info
+		if err := ck.rewardsOK(res, seed, step); err != nil {
+			return err
+		}
+	}
+	if _, err := e.Step(0); !errors.Is(err, ErrEpisodeOver) {
+		return ck.fail(seed, len(ck.actions), "stepping a finished episode gave %v, want ErrEpisodeOver", err)
+	}
+	if e.Agent() != -1 || slices.ContainsFunc(e.Mask(), func(m float32) bool { return m != 0 }) {
+		return ck.fail(seed, len(ck.actions), "finished episode has agent %d or a non-zero mask", e.Agent())
+	}
+	return ck.replay(seed)
+}
+
+func (ck *checker) obsOK(obs []float32, seed uint64, step int) error {
+	if len(obs) != ck.spec.Size {
+		return ck.fail(seed, step, "observation length %d, spec %d", len(obs), ck.spec.Size)
+	}
+	for i, v := range obs {
+		if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+			return ck.fail(seed, step, "observation entry %d (%s) is %g", i, ck.cols[i], v)
+		}
+		if v < ck.low[i] || v > ck.high[i] {
+			return ck.fail(seed, step, "observation entry %d (%s) = %g outside [%g, %g]", i, ck.cols[i], v, ck.low[i], ck.high[i])
+		}
+	}
+	return nil
+}
+
+func (ck *checker) rewardsOK(res StepResult, seed uint64, step int) error {
+	sum := 0.0
+	for seat, r := range res.Rewards {
+		if math.IsNaN(float64(r)) || math.IsInf(float64(r), 0) {
+			return ck.fail(seed, step, "reward of seat %d is %g", seat, r)
+		}
+		if !res.Terminated && r != 0 {
+			return ck.fail(seed, step, "reward %g for seat %d before the end (rewards are sparse)", r, seat)
+		}
+		sum += float64(r)
+	}
+	if res.Terminated {
+		want := ck.env.Options().Reward.RewardSum()
+		if math.Abs(sum-want) > 1e-4 {
+			return ck.fail(seed, step, "final rewards %v sum to %g, scheme %s sums to %g", res.Rewards, sum, ck.env.Options().Reward, want)
+		}
+		if len(res.Info.Scores) != ck.env.NumPlayers() {
+			return ck.fail(seed, step, "final info has %d scores", len(res.Info.Scores))
+		}
+		for seat, c := range ck.env.CumulativeRewards() {
+			if c != res.Rewards[seat] {
+				return ck.fail(seed, step, "cumulative reward %g of seat %d differs from its only reward %g", c, seat, res.Rewards[seat])
+			}
+		}
+	}
+	if res.Truncated && !res.Terminated && sum != 0 {
+		return ck.fail(seed, step, "truncated episode has rewards %v", res.Rewards)
+	}
+	return nil
+}
+
+// cloneOK checks that a clone hashes and encodes like the original.
+func (ck *checker) cloneOK(seed uint64, step int) error {
+	s := ck.env.State()
+	c := s.Clone()
+	if c.Hash() != s.Hash() {
+		return ck.fail(seed, step, "clone hash %x differs from %x", c.Hash(), s.Hash())
+	}
+	seat := ck.env.Agent()
+	_ = ck.enc.Observe(c, seat, ck.a)
+	if !slices.Equal(ck.a, ck.env.Obs()) {
+		return ck.fail(seed, step, "a clone encodes differently: %s", ck.firstDiff(ck.a, ck.env.Obs()))
+	}
+	return nil
+}
+
+// illegalRefused checks that an illegal action is refused and changes nothing.
+func (ck *checker) illegalRefused(seed uint64, step int) error {
+	e := ck.env
+	bad := slices.Index(e.Mask(), 0)
+	if bad < 0 {
+		return nil
+	}
+	h := e.State().Hash()
+	before := traceHash(e.Obs(), e.Mask(), e.Rewards(), h)
+	for _, a := range []int{bad, -1, e.NumActions()} {
+		if _, err := e.Step(a); !errors.Is(err, rules.ErrIllegalAction) {
+			return ck.fail(seed, step, "illegal action %d gave %v, want an error wrapping rules.ErrIllegalAction", a, err)
+		}
+	}
+	if traceHash(e.Obs(), e.Mask(), e.Rewards(), e.State().Hash()) != before {
+		return ck.fail(seed, step, "a refused action changed the environment")
+	}
+	return nil
+}
+
+// leaks checks that opponents' secrets do not reach an observation.
+func (ck *checker) leaks(seed uint64, step int) error {
+	s := ck.env.State()
+	n := ck.env.NumPlayers()
+	for o := 0; o < n; o++ {
+		if err := ck.enc.Observe(s, o, ck.views[o]); err != nil {
+			return ck.fail(seed, step, "observe seat %d: %v", o, err)
+		}
+	}
+	// Scoring cards.
+	for p := 0; p < n; p++ {
+		c := s.Clone()
+		c.Players[p].Card = (c.Players[p].Card + 1) % rules.NumNormalColours
+		for o := 0; o < n; o++ {
+			if o == p {
+				continue
+			}
+			_ = ck.enc.Observe(c, o, ck.a)
+			if !slices.Equal(ck.a, ck.views[o]) {
+				return ck.fail(seed, step, "seat %d's scoring card leaks into seat %d's observation: %s", p, o, ck.firstDiff(ck.a, ck.views[o]))
+			}
+		}
+	}
+	// Sealed bids: two different amounts by the decider, while no bid is revealed yet.
+	d := s.Decision()
+	if d.Phase != rules.PhaseDeliveryBid && d.Phase != rules.PhaseRunoffBid && d.Phase != rules.PhaseIncentiveBid {
+		return nil
+	}
+	first, count := rules.KindBase(rules.Amount)
+	lo, hi := -1, -1
+	for _, id := range ck.legal {
+		if id >= first && id < first+count {
+			if lo < 0 {
+				lo = id
+			}
+			hi = id
+		}
+	}
+	if lo < 0 || lo == hi {
+		return nil
+	}
+	c1, c2 := s.Clone(), s.Clone()
+	c1.Apply(lo)
+	c2.Apply(hi)
+	d1, d2 := c1.Decision(), c2.Decision()
+	if d1.Phase != d.Phase || d2.Phase != d.Phase || d1.Decider == d.Decider || d1.Decider != d2.Decider {
+		return nil // the bids were revealed (or resolved): they may differ now
+	}
+	for o := 0; o < n; o++ {
+		if o == d.Decider {
+			continue
+		}
+		_ = ck.enc.Observe(c1, o, ck.a)
+		_ = ck.enc.Observe(c2, o, ck.b)
+		if !slices.Equal(ck.a, ck.b) {
+			return ck.fail(seed, step, "seat %d's sealed %s of %s vs %s leaks into seat %d's observation: %s",
+				d.Decider, d.Phase, encoding.ActionName(lo), encoding.ActionName(hi), o, ck.firstDiff(ck.a, ck.b))
+		}
+	}
+	return nil
+}
+
+// replay plays the recorded actions again in a fresh environment and compares every step.
+func (ck *checker) replay(seed uint64) error {
+	e, err := New(ck.env.Options())
+	if err != nil {
+		return err
+	}
+	obs, _ := e.Reset(seed)
+	for step, a := range ck.actions {
+		if h := traceHash(obs, e.Mask(), e.Rewards(), e.State().Hash()); h != ck.trace[step] {
+			return ck.fail(seed, step, "replaying the same seed and actions gives a different observation, mask, reward or state")
+		}
+		res, err := e.Step(a)
+		if err != nil {
+			return ck.fail(seed, step, "replay: %v", err)
+		}
+		obs = res.Obs
+	}
+	if h := traceHash(obs, e.Mask(), e.Rewards(), e.State().Hash()); h != ck.trace[len(ck.actions)] {
+		return ck.fail(seed, len(ck.actions), "replaying the same seed and actions gives a different final step")
+	}
+	return nil
+}
+
+func (ck *checker) firstDiff(a, b []float32) string {
+	for i := range a {
+		if a[i] != b[i] {
+			return fmt.Sprintf("entry %d (%s): %g vs %g", i, ck.cols[i], a[i], b[i])
+		}
+	}
+	return "no difference"
+}
+
+func traceHash(obs, mask, rewards []float32, state uint64) uint64 {
+	h := fnv.New64a()
+	var b [8]byte
+	for _, f := range [][]float32{obs, mask, rewards} {
+		for _, v := range f {
+			binary.LittleEndian.PutUint32(b[:4], math.Float32bits(v))
+			h.Write(b[:4])
+		}
+	}
+	binary.LittleEndian.PutUint64(b[:], state)
+	h.Write(b[:])
+	return h.Sum64()
+}

@@ -1,0 +1,281 @@
+package env
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/container-rl/container/env/rules"
+)
+
+// checkConfigs are base and Classic for 3, 4 and 5 players, then module combinations.
+func checkConfigs() []rules.Options {
+	var out []rules.Options
+	for _, v := range []rules.Variant{rules.Base, rules.Classic} {
+		for p := 3; p <= 5; p++ {
+			out = append(out, rules.Options{Players: p, Variant: v})
+		}
+	}
+	for m := rules.Modules(1); m <= rules.AllModules; m++ {
+		out = append(out, rules.Options{Players: 4, Modules: m})
+		if !m.Has(rules.Trucks) {
+			out = append(out, rules.Options{Players: 3, Variant: rules.Classic, Modules: m})
+		}
+	}
+	out = append(out, rules.Options{Players: 5, Modules: rules.AllModules}, rules.Options{Players: 3, Length: rules.Short, Modules: rules.AllModules})
+	return out
+}
+
+func configName(o rules.Options) string {
+	m := o.Modules.String()
+	if m == "" {
+		m = "none"
+	}
+	return fmt.Sprintf("%s-%dp-%s-%s", o.Variant, o.Players, o.Length, strings.ReplaceAll(m, ",", "+"))
+}
+
+// TestCheckPassesOnEveryVariantAndModule runs the env checker (bounds, masks, determinism,
+// no hidden-information leaks, reward sums) on every configuration and reward scheme.
+func TestCheckPassesOnEveryVariantAndModule(t *testing.T) {
+	games, every := 2, 1
+	if testing.Short() {
+		games, every = 1, 5
+	}
+	for i, o := range checkConfigs() {
+		t.Run(configName(o), func(t *testing.T) {
+			t.Parallel()
+			opts := Options{Rules: o, Reward: RewardScheme(i % int(numRewardSchemes))}
+			if err := Check(opts, CheckOptions{Games: games, Seed: uint64(100 + i), LeakEvery: every}); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
+
+func TestCheckPassesWithTruncation(t *testing.T) {
+	o := Options{Rules: rules.DefaultOptions(), Reward: Rank, MaxSteps: 25}
+	if err := Check(o, CheckOptions{Games: 2, Seed: 5}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestTruncationEndsTheEpisodeWithoutRewards(t *testing.T) {
+	e, err := New(Options{Rules: rules.DefaultOptions(), MaxSteps: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Reset(1)
+	var res StepResult
+	for i := 0; i < 10; i++ {
+		if res.Truncated {
+			t.Fatalf("truncated after %d steps, want 10", i)
+		}
+		res, err = e.Step(e.Legal()[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !res.Truncated || res.Terminated || res.Info.Steps != 10 || len(res.Info.Scores) != 4 {
+		t.Fatalf("after 10 steps: truncated %v, terminated %v, steps %d, %d scores", res.Truncated, res.Terminated, res.Info.Steps, len(res.Info.Scores))
+	}
+	for _, r := range res.Rewards {
+		if r != 0 {
+			t.Fatalf("truncation rewards %v, want zeros", res.Rewards)
+		}
+	}
+	if _, err := e.Step(0); !errors.Is(err, ErrEpisodeOver) {
+		t.Fatalf("step after truncation: %v", err)
+	}
+}
+
+func TestStepRefusesIllegalActionsAndLeavesTheEnvUnchanged(t *testing.T) {
+	e, err := New(DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Step(0); !errors.Is(err, ErrEpisodeOver) {
+		t.Fatalf("step before reset: %v", err)
+	}
+	obs, _ := e.Reset(3)
+	before := slices.Clone(obs)
+	h := e.State().Hash()
+	bad := slices.Index(e.Mask(), 0)
+	for _, a := range []int{bad, -1, e.NumActions(), 1 << 30} {
+		if _, err := e.Step(a); !errors.Is(err, rules.ErrIllegalAction) {
+			t.Errorf("action %d: %v, want ErrIllegalAction", a, err)
+		}
+	}
+	if e.State().Hash() != h || !slices.Equal(before, e.Obs()) {
+		t.Error("a refused action changed the environment")
+	}
+}
+
+func TestOptionsValidation(t *testing.T) {
+	bad := []Options{
+		{Rules: rules.Options{Players: 2}},
+		{Rules: rules.DefaultOptions(), Reward: 9},
+		{Rules: rules.DefaultOptions(), MarginScale: -1},
+		{Rules: rules.DefaultOptions(), MarginScale: math.NaN()},
+		{Rules: rules.DefaultOptions(), MaxSteps: -3},
+	}
+	for _, o := range bad {
+		if _, err := New(o); !errors.Is(err, ErrInvalidOptions) {
+			t.Errorf("New(%+v): %v, want ErrInvalidOptions", o, err)
+		}
+	}
+	if _, err := ParseRewardScheme("elo"); !errors.Is(err, ErrInvalidOptions) {
+		t.Errorf("ParseRewardScheme(elo): %v", err)
+	}
+	for r := WinLoss; r < numRewardSchemes; r++ {
+		if got, err := ParseRewardScheme(r.String()); err != nil || got != r {
+			t.Errorf("ParseRewardScheme(%q) = %v, %v", r.String(), got, err)
+		}
+	}
+}
+
+// playRandom plays one episode with a seeded random policy and returns the actions and the
+// final result.
+func playRandom(t *testing.T, e *Env, seed uint64) ([]int, StepResult) {
+	t.Helper()
+	e.Reset(seed)
+	rng := rand.New(rand.NewPCG(seed, 1))
+	var actions []int
+	for {
+		legal := e.Legal()
+		a := legal[rng.IntN(len(legal))]
+		actions = append(actions, a)
+		res, err := e.Step(a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Terminated || res.Truncated {
+			return actions, res
+		}
+	}
+}
+
+func TestSameSeedAndActionsGiveTheSameEpisode(t *testing.T) {
+	o := Options{Rules: rules.Options{Players: 5}, Reward: CashMargin}
+	a, _ := New(o)
+	b, _ := New(o)
+	actions, res := playRandom(t, a, 42)
+	obs, _ := b.Reset(42)
+	first := slices.Clone(obs)
+	var last StepResult
+	for _, act := range actions {
+		var err error
+		if last, err = b.Step(act); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !slices.Equal(last.Rewards, res.Rewards) || !slices.Equal(last.Obs, res.Obs) || a.State().Hash() != b.State().Hash() {
+		t.Fatal("replaying the actions gives another episode")
+	}
+	obs2, _ := b.Reset(42)
+	if !slices.Equal(first, obs2) {
+		t.Fatal("Reset(42) twice gives different first observations")
+	}
+	obs3, _ := b.Reset(43)
+	if slices.Equal(first, obs3) && a.State().Hash() == b.State().Hash() {
+		t.Fatal("seeds 42 and 43 give the same game")
+	}
+}
+
+func TestEpisodeEndGivesRewardsToEverySeat(t *testing.T) {
+	for r := WinLoss; r < numRewardSchemes; r++ {
+		t.Run(r.String(), func(t *testing.T) {
+			e, _ := New(Options{Rules: rules.DefaultOptions(), Reward: r})
+			_, res := playRandom(t, e, 7)
+			if !res.Terminated || res.Agent != -1 || res.Info.Phase != rules.PhaseTerminal {
+				t.Fatalf("end: terminated %v, agent %d, phase %s", res.Terminated, res.Agent, res.Info.Phase)
+			}
+			want := make([]float32, 4)
+			FinalRewards(r, 0, res.Info.Scores, want)
+			if !slices.Equal(res.Rewards, want) || !slices.Equal(e.CumulativeRewards(), want) {
+				t.Fatalf("rewards %v, cumulative %v, want %v", res.Rewards, e.CumulativeRewards(), want)
+			}
+			_, cum, term, _, _ := e.Last()
+			if !term || cum != want[e.lastAgent] {
+				t.Fatalf("Last: terminated %v, cumulative %g, want %g", term, cum, want[e.lastAgent])
+			}
+		})
+	}
+}
+
+func scores(totals, factory []int, winners ...int) []rules.Score {
+	s := make([]rules.Score, len(totals))
+	for i := range s {
+		s[i].Total = totals[i]
+		s[i].FactoryContainers = factory[i]
+	}
+	for _, w := range winners {
+		s[w].Winner = true
+	}
+	return s
+}
+
+func TestRewardSchemesSumAsDocumented(t *testing.T) {
+	cases := []struct {
+		name string
+		s    []rules.Score
+		want map[RewardScheme][]float32
+	}{
+		{"clear winner", scores([]int{55, 62, 71}, []int{0, 0, 0}, 2), map[RewardScheme][]float32{
+			WinLoss:    {0, 0, 1},
+			Rank:       {-1, 0, 1},
+			CashMargin: {(55 - 66.5) / 100, (62 - 63) / 100, (71 - 58.5) / 100},
+		}},
+		{"shared win", scores([]int{40, 40, 30, 20}, []int{2, 2, 1, 0}, 0, 1), map[RewardScheme][]float32{
+			WinLoss: {0.5, 0.5, 0, 0},
+			Rank:    {float32(1 - 2*0.5/3), float32(1 - 2*0.5/3), float32(1 - 2*2.0/3), -1},
+		}},
+		{"tie broken by factory containers", scores([]int{40, 40, 10}, []int{3, 1, 0}, 0), map[RewardScheme][]float32{
+			WinLoss: {1, 0, 0},
+			Rank:    {1, 0, -1},
+		}},
+	}
+	for _, c := range cases {
+		for r := WinLoss; r < numRewardSchemes; r++ {
+			got := make([]float32, len(c.s))
+			FinalRewards(r, 0, c.s, got)
+			sum := 0.0
+			for _, v := range got {
+				sum += float64(v)
+			}
+			if math.Abs(sum-r.RewardSum()) > 1e-5 {
+				t.Errorf("%s, %s: rewards %v sum to %g, want %g", c.name, r, got, sum, r.RewardSum())
+			}
+			if want, ok := c.want[r]; ok {
+				for i := range want {
+					if math.Abs(float64(got[i]-want[i])) > 1e-6 {
+						t.Errorf("%s, %s: rewards %v, want %v", c.name, r, got, want)
+						break
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestEnvStepAllocatesNothing(t *testing.T) {
+	e, _ := New(DefaultOptions())
+	e.Reset(1)
+	rng := rand.New(rand.NewPCG(1, 2))
+	// Steps that do not end the game (the end allocates the score breakdown once).
+	allocs := testing.AllocsPerRun(200, func() {
+		if e.Done() {
+			e.Reset(rng.Uint64())
+		}
+		legal := e.Legal()
+		if _, err := e.Step(legal[rng.IntN(len(legal))]); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs > 0.05 {
+		t.Errorf("Env.Step allocates %g times per step", allocs)
+	}
+}

@@ -1,0 +1,195 @@
+package env
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/container-rl/container/encoding"
+	"github.com/container-rl/container/env/rules"
+)
+
+// VecEnv runs N games in lockstep, each step spread over worker goroutines, and writes every
+// game's next observation and mask into contiguous [N x D] and [N x A] float32 buffers ready
+// for one batched network call. A finished game is reset at once with the next seed of its
+// own sequence (GameSeed), so the buffers always describe N live positions.
+//
+// The exported slices alias internal buffers: read them between Steps, do not keep them
+// across a Step. A VecEnv is not safe for concurrent use; Close stops its workers.
+type VecEnv struct {
+	// N games, D observation entries, A actions, P seats per game.
+	N, D, A, P int
+	// Obs is [N x D]: row i is the observation of game i's next decider.
+	Obs []float32
+	// Mask is [N x A]: row i is the legal-action mask of game i's next decider.
+	Mask []float32
+	// Rewards is [N x P]: row i is the last step's reward for every seat of game i (the final
+	// rewards when the step ended the game).
+	Rewards []float32
+	// Agents[i] is the seat deciding next in game i.
+	Agents []int
+	// Terminated and Truncated say whether the last step ended game i (it has been reset
+	// since: Obs/Mask/Agents already describe the next episode).
+	Terminated, Truncated []bool
+	// Scores[i] is the final-scoring breakdown of game i's last finished episode.
+	Scores [][]rules.Score
+	// Episodes[i] counts the episodes game i has finished.
+	Episodes []int
+
+	envs     []*Env
+	baseSeed uint64
+	workers  int
+	actions  []int
+	start    []chan struct{}
+	wg       sync.WaitGroup
+	closed   bool
+}
+
+// GameSeed is the seed of game i's episode-th episode (0-based) in a VecEnv or dataset run
+// started from base: a splitmix64 mix, so nearby bases and games give unrelated seeds.
+func GameSeed(base uint64, game, episode int) uint64 {
+	x := base ^ 0x9e3779b97f4a7c15*uint64(game+1) ^ 0xbf58476d1ce4e5b9*uint64(episode+1)
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	x ^= x >> 31
+	return x
+}
+
+// NewVec returns n games with options o on workers goroutines (0 or 1: the caller's
+// goroutine), reset from seeds derived from baseSeed.
+func NewVec(n int, o Options, baseSeed uint64, workers int) (*VecEnv, error) {
+	if n < 1 {
+		return nil, fmt.Errorf("%w: %d games; want at least 1", ErrInvalidOptions, n)
+	}
+	if err := o.Validate(); err != nil {
+		return nil, err
+	}
+	if workers < 1 {
+		workers = 1
+	}
+	if workers > n {
+		workers = n
+	}
+	g, err := rules.NewGame(o.Rules)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrInvalidOptions, err)
+	}
+	d := encoding.NewEncoder(g).Size()
+	a := rules.NumDistinctActions()
+	p := o.Rules.Players
+	v := &VecEnv{N: n, D: d, A: a, P: p,
+		Obs: make([]float32, n*d), Mask: make([]float32, n*a), Rewards: make([]float32, n*p),
+		Agents: make([]int, n), Terminated: make([]bool, n), Truncated: make([]bool, n),
+		Scores: make([][]rules.Score, n), Episodes: make([]int, n),
+		envs: make([]*Env, n), baseSeed: baseSeed, workers: workers}
+	for i := range v.envs {
+		e, err := newEnv(o, v.Obs[i*d:(i+1)*d:(i+1)*d], v.Mask[i*a:(i+1)*a:(i+1)*a], v.Rewards[i*p:(i+1)*p:(i+1)*p])
+		if err != nil {
+			return nil, err
+		}
+		v.envs[i] = e
+	}
+	v.Reset()
+	if workers > 1 {
+		v.start = make([]chan struct{}, workers)
+		for w := range v.start {
+			v.start[w] = make(chan struct{})
+			go v.worker(w)
+		}
+	}
+	return v, nil
+}
+
+// Reset restarts every game at episode 0 of its seed sequence.
+func (v *VecEnv) Reset() {
+	for i, e := range v.envs {
+		v.Episodes[i] = 0
+		v.Scores[i] = nil
+		v.Terminated[i], v.Truncated[i] = false, false
+		e.Reset(GameSeed(v.baseSeed, i, 0))
+		v.Agents[i] = e.agent
+	}
+}
+
+// Env returns game i's environment (for its State, Spec or per-seat observations).
+func (v *VecEnv) Env(i int) *Env { return v.envs[i] }
+
+// State returns game i's current position; bots decide from its redacted view.
+func (v *VecEnv) State(i int) *rules.State { return v.envs[i].state }
+
+// ObsSize is D.
+func (v *VecEnv) ObsSize() int { return v.D }
+
+// NumActions is A.
+func (v *VecEnv) NumActions() int { return v.A }
+
+// Spec returns the observation spec.
+func (v *VecEnv) Spec() *encoding.Spec { return v.envs[0].Spec() }
+
+// Step applies actions[i] for game i's current decider in every game. Every action is
+// checked against its mask first: an illegal one returns an error wrapping
+// rules.ErrIllegalAction and no game moves.
+func (v *VecEnv) Step(actions []int) error {
+	if v.closed {
+		return fmt.Errorf("env: step on a closed VecEnv")
+	}
+	if len(actions) != v.N {
+		return fmt.Errorf("%w: %d actions for %d games", ErrInvalidOptions, len(actions), v.N)
+	}
+	for i, a := range actions {
+		if a < 0 || a >= v.A || v.Mask[i*v.A+a] == 0 {
+			return fmt.Errorf("env: game %d: action %d (%s) for seat %d: %w",
+				i, a, encoding.ActionName(a), v.Agents[i], rules.ErrIllegalAction)
+		}
+	}
+	v.actions = actions
+	if v.workers <= 1 {
+		v.run(0, v.N)
+	} else {
+		v.wg.Add(v.workers)
+		for _, c := range v.start {
+			c <- struct{}{}
+		}
+		v.wg.Wait()
+	}
+	v.actions = nil
+	return nil
+}
+
+func (v *VecEnv) worker(w int) {
+	lo, hi := w*v.N/v.workers, (w+1)*v.N/v.workers
+	for range v.start[w] {
+		v.run(lo, hi)
+		v.wg.Done()
+	}
+}
+
+func (v *VecEnv) run(lo, hi int) {
+	for i := lo; i < hi; i++ {
+		e := v.envs[i]
+		e.step(v.actions[i])
+		v.Terminated[i], v.Truncated[i] = e.terminated, e.truncated
+		if e.Done() {
+			v.Scores[i] = e.scores
+			v.Episodes[i]++
+			// Keep the final rewards in the row across the reset.
+			var keep [rules.MaxPlayers]float32
+			copy(keep[:], e.rewards)
+			e.Reset(GameSeed(v.baseSeed, i, v.Episodes[i]))
+			copy(e.rewards, keep[:v.P])
+		}
+		v.Agents[i] = e.agent
+	}
+}
+
+// Close stops the worker goroutines. The VecEnv cannot step afterwards.
+func (v *VecEnv) Close() {
+	if v.closed {
+		return
+	}
+	v.closed = true
+	for _, c := range v.start {
+		close(c)
+	}
+}

@@ -1,0 +1,149 @@
+package env
+
+import (
+	"errors"
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/container-rl/container/env/rules"
+)
+
+// firstLegal is a deterministic policy reading the mask buffer: the k-th legal action with
+// k = (step + game) mod count.
+func vecActions(v *VecEnv, step int, dst []int) []int {
+	dst = dst[:0]
+	for i := 0; i < v.N; i++ {
+		row := v.Mask[i*v.A : (i+1)*v.A]
+		count := 0
+		for _, m := range row {
+			if m != 0 {
+				count++
+			}
+		}
+		k := (step + 7*i) % count
+		for id, m := range row {
+			if m != 0 {
+				if k == 0 {
+					dst = append(dst, id)
+					break
+				}
+				k--
+			}
+		}
+	}
+	return dst
+}
+
+func TestVecEnvIsTheSameWhateverTheWorkerCount(t *testing.T) {
+	o := Options{Rules: rules.Options{Players: 3}, Reward: Rank}
+	one, err := NewVec(6, o, 99, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	two, err := NewVec(6, o, 99, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer two.Close()
+	var a []int
+	for step := 0; step < 3000; step++ {
+		a = vecActions(one, step, a)
+		if err := one.Step(a); err != nil {
+			t.Fatal(err)
+		}
+		if err := two.Step(a); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(one.Obs, two.Obs) || !slices.Equal(one.Mask, two.Mask) || !slices.Equal(one.Rewards, two.Rewards) ||
+			!slices.Equal(one.Agents, two.Agents) || !slices.Equal(one.Terminated, two.Terminated) {
+			t.Fatalf("step %d: 1 and 2 workers disagree", step)
+		}
+	}
+	if slices.Max(one.Episodes) == 0 {
+		t.Fatal("no game finished in 3000 steps; the auto-reset was not exercised")
+	}
+}
+
+func TestVecEnvAutoResetsWithDerivedSeeds(t *testing.T) {
+	o := Options{Rules: rules.Options{Players: 4}, Reward: WinLoss}
+	v, err := NewVec(3, o, 5, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref, _ := New(o)
+	for i := 0; i < v.N; i++ {
+		obs, _ := ref.Reset(GameSeed(5, i, 0))
+		if !slices.Equal(obs, v.Obs[i*v.D:(i+1)*v.D]) || v.Agents[i] != ref.Agent() {
+			t.Fatalf("game %d does not start from GameSeed(5, %d, 0)", i, i)
+		}
+	}
+	var a []int
+	for step := 0; step < 20000; step++ {
+		a = vecActions(v, step, a)
+		if err := v.Step(a); err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < v.N; i++ {
+			if !v.Terminated[i] {
+				continue
+			}
+			row := v.Rewards[i*v.P : (i+1)*v.P]
+			sum := 0.0
+			for _, r := range row {
+				sum += float64(r)
+			}
+			if math.Abs(sum-1) > 1e-5 || len(v.Scores[i]) != 4 || v.Episodes[i] != 1 {
+				t.Fatalf("game %d ended with rewards %v, %d scores, episode %d", i, row, len(v.Scores[i]), v.Episodes[i])
+			}
+			obs, _ := ref.Reset(GameSeed(5, i, 1))
+			if !slices.Equal(obs, v.Obs[i*v.D:(i+1)*v.D]) || v.Agents[i] != ref.Agent() || v.State(i).Steps != 0 {
+				t.Fatalf("game %d was not reset from GameSeed(5, %d, 1)", i, i)
+			}
+			return
+		}
+	}
+	t.Fatal("no game ended in 20000 steps")
+}
+
+func TestVecEnvRefusesIllegalActionsWithoutMovingAnyGame(t *testing.T) {
+	v, err := NewVec(4, DefaultOptions(), 1, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+	a := vecActions(v, 0, nil)
+	before := slices.Clone(v.Obs)
+	a[2] = slices.Index(v.Mask[2*v.A:3*v.A], 0)
+	if err := v.Step(a); !errors.Is(err, rules.ErrIllegalAction) {
+		t.Fatalf("illegal action: %v", err)
+	}
+	if err := v.Step(a[:3]); !errors.Is(err, ErrInvalidOptions) {
+		t.Fatalf("short action list: %v", err)
+	}
+	if !slices.Equal(before, v.Obs) {
+		t.Fatal("a refused step moved a game")
+	}
+	if _, err := NewVec(0, DefaultOptions(), 1, 1); !errors.Is(err, ErrInvalidOptions) {
+		t.Fatalf("zero games: %v", err)
+	}
+	v.Close()
+	if err := v.Step(vecActions(v, 0, nil)); err == nil {
+		t.Fatal("step after Close accepted")
+	}
+}
+
+func TestGameSeedsAreDistinct(t *testing.T) {
+	seen := map[uint64]bool{}
+	for base := uint64(0); base < 4; base++ {
+		for g := 0; g < 50; g++ {
+			for ep := 0; ep < 50; ep++ {
+				s := GameSeed(base, g, ep)
+				if seen[s] {
+					t.Fatalf("GameSeed(%d, %d, %d) repeats a seed", base, g, ep)
+				}
+				seen[s] = true
+			}
+		}
+	}
+}
