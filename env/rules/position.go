@@ -216,7 +216,8 @@ func (p ShipPos) String() string {
 	return fmt.Sprintf("where(%d)", p.Where)
 }
 
-// ParseShipPos reads "ocean", "island", "bank" or "harbor N" (N the owner's seat).
+// ParseShipPos reads "ocean", "island", "bank" or "harbor N" (N the owner's seat index,
+// 0-based) or "harbor pN" (the owner as the move notation names seats, 1-based).
 func ParseShipPos(s string) (ShipPos, error) {
 	f := strings.Fields(strings.ToLower(s))
 	switch {
@@ -226,6 +227,11 @@ func ParseShipPos(s string) (ShipPos, error) {
 		return ShipPos{Where: AtIsland}, nil
 	case len(f) == 1 && f[0] == "bank":
 		return ShipPos{Where: AtBank}, nil
+	case len(f) == 2 && f[0] == "harbor" && strings.HasPrefix(f[1], "p"):
+		n, err := strconv.Atoi(f[1][1:])
+		if err == nil && n >= 1 && n <= MaxPlayers {
+			return ShipPos{Where: AtHarbor, Seat: int8(n - 1)}, nil
+		}
 	case len(f) == 2 && f[0] == "harbor":
 		n, err := strconv.Atoi(f[1])
 		if err == nil && n >= 0 && n < MaxPlayers {
@@ -515,6 +521,9 @@ func LoadPosition(data []byte) (*State, error) {
 			return nil, fmt.Errorf("%w: player %d: %d loans; a player has at most %d", ErrBadPosition, i, len(j.Loans), MaxLoans)
 		}
 		p.NumLoans = uint8(len(j.Loans))
+		for l := range p.Loans {
+			p.Loans[l] = Loan{Lender: -1}
+		}
 		copy(p.Loans[:], j.Loans)
 		if j.Trucks < 0 || j.Trucks > 255 {
 			return nil, fmt.Errorf("%w: player %d: %d trucks", ErrBadPosition, i, j.Trucks)
@@ -950,7 +959,7 @@ func (s *State) Validate() error {
 		for l := 0; l < MaxLoans; l++ {
 			loan := p.Loans[l]
 			if l >= int(p.NumLoans) {
-				if loan != (Loan{}) {
+				if loan != (Loan{}) && loan != (Loan{Lender: -1}) {
 					return where("loan slot %d is filled but num_loans is %d", l, p.NumLoans)
 				}
 				continue

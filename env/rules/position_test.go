@@ -98,7 +98,7 @@ func TestPositionFilesRoundTrip(t *testing.T) {
 // TestPositionRulebookScoringExample: the rulebook scoring example (p. 19) as a position file.
 func TestPositionRulebookScoringExample(t *testing.T) {
 	s := loadTestPosition(t, "rulebook-final-scoring.json")
-	sc := s.finalScores()
+	sc := s.Scores()
 	if sc[0].Total != 55 || sc[1].Total != 62 || sc[2].Total != 71 || !sc[2].Winner {
 		t.Errorf("totals %d %d %d, want 55 62 71 with blue winning", sc[0].Total, sc[1].Total, sc[2].Total)
 	}

@@ -195,14 +195,14 @@ func (s *State) resolveAuctionsForScoring(players *[MaxPlayers]Player) {
 	}
 }
 
-// finalScores (State.Scores) returns every seat's final-scoring breakdown as if the game ended now: open Bank
+// Scores returns every seat's final-scoring breakdown as if the game ended now: open Bank
 // auctions are first resolved (on a copy), then each seat discards its most common island
 // colour, scores its island with its card, scores leftovers ($3 ship and holding area, $2
 // harbor, $0 factory), and pays $11 per open Bank loan (a player loan costs its amount plus
 // $1, which its lender collects). The winner has the highest total; ties go to the most
 // containers in the factory district; still tied, the win is shared (every tied seat has
 // rank 1 and Winner set).
-func (s *State) finalScores() []Score {
+func (s *State) Scores() []Score {
 	n := s.numPlayers()
 	players := s.Players
 	s.resolveAuctionsForScoring(&players)

@@ -70,7 +70,7 @@ func TestFinalScoringExample_Rulebook_p19(t *testing.T) {
 	s.Bank.ContainerLots[1] = mustCounts(t, "gry")
 	s.Auctions[ContainerLotAuction] = Auction{Active: true, Target: 1, Bidder: 2, Cash: 4}
 
-	got := s.finalScores()
+	got := s.Scores()
 	want := []struct{ cash, island, leftover, loans, total, rank int }{
 		{8, 46, 12, -11, 55, 3},
 		{51, 5, 6, 0, 62, 2},
@@ -141,12 +141,12 @@ func TestFinalScoring_WinnerTieBreaks(t *testing.T) {
 	b := Player{Cash: 30}
 	b.FactoryLots[2] = mustCounts(t, "g")
 	c := Player{Cash: 29}
-	got := scoringState(a, b, c).finalScores()
+	got := scoringState(a, b, c).Scores()
 	if !got[0].Winner || got[0].Rank != 1 || got[1].Winner || got[1].Rank != 2 || got[2].Rank != 3 {
 		t.Fatalf("factory tie-break: %v / %v / %v", got[0], got[1], got[2])
 	}
 	b.FactoryLots[3] = mustCounts(t, "g")
-	got = scoringState(a, b, c).finalScores()
+	got = scoringState(a, b, c).Scores()
 	if !got[0].Winner || !got[1].Winner || got[0].Rank != 1 || got[1].Rank != 1 || got[2].Rank != 3 || got[2].Winner {
 		t.Fatalf("shared win: %v / %v / %v", got[0], got[1], got[2])
 	}
@@ -156,7 +156,7 @@ func TestFinalScoring_Leftovers(t *testing.T) {
 	p := Player{Cash: 0, Ship: mustCounts(t, "wg"), Holding: mustCounts(t, "r")}
 	p.HarborLots[4] = mustCounts(t, "bby")
 	p.FactoryLots[1] = mustCounts(t, "wwww")
-	sc := scoringState(p, Player{}, Player{}).finalScores()[0]
+	sc := scoringState(p, Player{}, Player{}).Scores()[0]
 	if sc.Leftover != 3*3+3*2 || sc.FactoryContainers != 4 {
 		t.Errorf("leftover %d factory %d, want 15 and 4", sc.Leftover, sc.FactoryContainers)
 	}
@@ -169,7 +169,7 @@ func TestFinalScoring_OpenCashLotAuction(t *testing.T) {
 	s := scoringState(Player{}, p, Player{})
 	s.Bank.CashLots = [BankLots]int32{1, 2, 7}
 	s.Auctions[CashLotAuction] = Auction{Active: true, Target: 2, Bidder: 1, FromFactory: mustCounts(t, "w"), FromHarbor: mustCounts(t, "g")}
-	sc := s.finalScores()[1]
+	sc := s.Scores()[1]
 	if sc.Cash != 12 || sc.Leftover != 0 {
 		t.Errorf("cash %d leftover %d, want 12 and 0", sc.Cash, sc.Leftover)
 	}
@@ -179,7 +179,7 @@ func TestFinalScoring_OpenCashLotAuction(t *testing.T) {
 // the lender collects it (More Containers "Interest and repayment").
 func TestFinalScoring_PlayerLoanRepaidToLender(t *testing.T) {
 	borrower := Player{Cash: 2, NumLoans: 2, Loans: [MaxLoans]Loan{{Lender: 2, Amount: 13}, {Lender: -1, Amount: 10}}}
-	got := scoringState(Player{}, borrower, Player{Cash: 1}).finalScores()
+	got := scoringState(Player{}, borrower, Player{Cash: 1}).Scores()
 	if got[1].Loans != -14-11 || got[1].Total != 2-25 {
 		t.Errorf("borrower loans %d total %d, want -25 and -23", got[1].Loans, got[1].Total)
 	}
@@ -235,6 +235,6 @@ func BenchmarkScores(b *testing.B) {
 		Player{Cash: 36, Card: 1, Island: mustCounts(b, "wwgrby")})
 	b.ReportAllocs()
 	for b.Loop() {
-		_ = s.finalScores()
+		_ = s.Scores()
 	}
 }

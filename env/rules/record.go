@@ -1,0 +1,314 @@
+package rules
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"strconv"
+)
+
+// Game records: options + seed + the moves determine a game completely, so a record stores
+// exactly that, plus a checksum (State.Hash of the final position) that catches a record
+// replayed by a different rules version.
+//
+// JSON form:
+//
+//	{"format": "container-game/1", "options": {...}, "seed": 7,
+//	 "moves": ["produce", "place w $2", ...], "checksum": "1a2b3c4d5e6f7081"}
+//
+// Binary form (MarshalBinary): magic "CTNR", version byte, options, seed, move count, then
+// per move uvarint(id+1), or 0 followed by the move's fields for a move without an id (an
+// amount above MaxAmountID), then the checksum and a CRC-32 of everything before it.
+
+// RecordFormat is the value of a JSON record's "format" field.
+const RecordFormat = "container-game/1"
+
+// ErrBadRecord is wrapped by every error reading, replaying or verifying a record returns.
+var ErrBadRecord = errors.New("rules: bad record")
+
+// Record is a complete game: what is needed to replay it and the checksum to verify.
+type Record struct {
+	Options  Options // Options.Seed is ignored: Seed is the setup seed
+	Seed     uint64
+	Moves    []Move
+	Checksum uint64 // State.Hash of the position after the last move
+}
+
+// NewRecord records the game that led to s: its options, the setup seed it was started from
+// (g.NewInitialStateSeed(seed)), its history and its hash.
+func NewRecord(s *State, seed uint64) *Record {
+	h := s.History()
+	r := &Record{Options: s.Game().Options(), Seed: seed, Moves: make([]Move, len(h)), Checksum: s.Hash()}
+	copy(r.Moves, h)
+	r.Options.Seed = seed
+	return r
+}
+
+// Replay plays the record from setup, calling step (when not nil) before each move with the
+// position it applies to (step must not modify it), and returns the final position. An
+// illegal move is an error naming its index; the checksum is not verified (see Verify).
+func (r *Record) Replay(step func(i int, s *State, m Move)) (*State, error) {
+	o := r.Options
+	o.Seed = r.Seed
+	g, err := NewGame(o)
+	if err != nil {
+		return nil, fmt.Errorf("%w: options: %w", ErrBadRecord, err)
+	}
+	s := g.NewInitialStateSeed(r.Seed)
+	for i, m := range r.Moves {
+		if s.IsTerminal() {
+			return nil, fmt.Errorf("%w: move %d (%s): the game is already over", ErrBadRecord, i, m)
+		}
+		if step != nil {
+			step(i, s, m)
+		}
+		if err := s.ApplyMoveChecked(m); err != nil {
+			return nil, fmt.Errorf("%w: move %d (%s): %w", ErrBadRecord, i, m, err)
+		}
+	}
+	return s, nil
+}
+
+// Verify replays the record and checks the checksum; it returns the final position.
+func (r *Record) Verify() (*State, error) {
+	s, err := r.Replay(nil)
+	if err != nil {
+		return nil, err
+	}
+	if h := s.Hash(); h != r.Checksum {
+		return nil, fmt.Errorf("%w: checksum %016x does not match the replayed position's %016x (after %d moves)", ErrBadRecord, r.Checksum, h, len(r.Moves))
+	}
+	return s, nil
+}
+
+type recordJSON struct {
+	Format   string      `json:"format"`
+	Options  optionsJSON `json:"options"`
+	Seed     uint64      `json:"seed"`
+	Moves    []string    `json:"moves"`
+	Checksum string      `json:"checksum"`
+}
+
+// MarshalRecord writes the record as JSON, the moves in the text notation (Move.String).
+func (r *Record) MarshalRecord() ([]byte, error) {
+	o := r.Options
+	o.Seed = 0
+	j := recordJSON{Format: RecordFormat, Options: optionsToJSON(o), Seed: r.Seed,
+		Moves: make([]string, len(r.Moves)), Checksum: fmt.Sprintf("%016x", r.Checksum)}
+	for i, m := range r.Moves {
+		j.Moves[i] = m.String()
+	}
+	var b bytes.Buffer
+	b.WriteString("{\n")
+	head, err := json.Marshal(j.Format)
+	if err != nil {
+		return nil, err
+	}
+	opts, err := json.Marshal(j.Options)
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(&b, "  \"format\": %s,\n  \"options\": %s,\n  \"seed\": %d,\n  \"moves\": [", head, opts, j.Seed)
+	for i, m := range j.Moves {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString("\n    ")
+		q, _ := json.Marshal(m)
+		b.Write(q)
+	}
+	if len(j.Moves) > 0 {
+		b.WriteString("\n  ")
+	}
+	fmt.Fprintf(&b, "],\n  \"checksum\": %q\n}\n", j.Checksum)
+	return b.Bytes(), nil
+}
+
+// LoadRecord reads a JSON record, replays it (parsing each move in the position it applies
+// to) and verifies the checksum. It returns the record and the final position.
+func LoadRecord(data []byte) (*Record, *State, error) {
+	var j recordJSON
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&j); err != nil {
+		return nil, nil, fmt.Errorf("%w: %v", ErrBadRecord, err)
+	}
+	if j.Format != RecordFormat {
+		return nil, nil, fmt.Errorf("%w: format %q (want %q)", ErrBadRecord, j.Format, RecordFormat)
+	}
+	o, err := j.Options.options()
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w: options: %w", ErrBadRecord, err)
+	}
+	sum, err := strconv.ParseUint(j.Checksum, 16, 64)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w: checksum %q is not 16 hex digits", ErrBadRecord, j.Checksum)
+	}
+	o.Seed = j.Seed
+	g, err := NewGame(o)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w: options: %w", ErrBadRecord, err)
+	}
+	r := &Record{Options: g.Options(), Seed: j.Seed, Moves: make([]Move, 0, len(j.Moves)), Checksum: sum}
+	s := g.NewInitialStateSeed(j.Seed)
+	for i, text := range j.Moves {
+		if s.IsTerminal() {
+			return nil, nil, fmt.Errorf("%w: move %d (%q): the game is already over", ErrBadRecord, i, text)
+		}
+		m, err := s.ParseMove(text)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%w: move %d (%q): %w", ErrBadRecord, i, text, err)
+		}
+		if err := s.ApplyMoveChecked(m); err != nil {
+			return nil, nil, fmt.Errorf("%w: move %d (%q): %w", ErrBadRecord, i, text, err)
+		}
+		r.Moves = append(r.Moves, m)
+	}
+	if h := s.Hash(); h != sum {
+		return nil, nil, fmt.Errorf("%w: checksum %016x does not match the replayed position's %016x (after %d moves)", ErrBadRecord, sum, h, len(r.Moves))
+	}
+	return r, s, nil
+}
+
+var recordMagic = []byte("CTNR")
+
+const recordBinaryVersion = 1
+
+// MarshalBinary writes the compact binary form. It replays the record to turn moves into
+// action ids (ids are relative to each move's decider), so an illegal record is an error.
+func (r *Record) MarshalBinary() ([]byte, error) {
+	o := r.Options
+	b := make([]byte, 0, 64+2*len(r.Moves))
+	b = append(b, recordMagic...)
+	b = append(b, recordBinaryVersion, byte(o.Players), byte(o.Length), byte(o.Variant), byte(o.Modules))
+	for _, v := range []int{o.ContainersPerColour, o.GoldContainers, o.Warehouses, o.FactoriesPerColour, o.TurnLimit} {
+		b = binary.AppendUvarint(b, uint64(v))
+	}
+	b = binary.AppendUvarint(b, r.Seed)
+	b = binary.AppendUvarint(b, uint64(len(r.Moves)))
+	_, err := r.Replay(func(i int, s *State, m Move) { b = appendBinaryMove(b, s, m) })
+	if err != nil {
+		return nil, err
+	}
+	b = binary.LittleEndian.AppendUint64(b, r.Checksum)
+	return binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(b)), nil
+}
+
+// UnmarshalBinary reads the binary form, replays it and verifies the checksum.
+func (r *Record) UnmarshalBinary(data []byte) error {
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("%w: binary: %s", ErrBadRecord, fmt.Sprintf(format, args...))
+	}
+	if len(data) < len(recordMagic)+5+8+4 || !bytes.Equal(data[:len(recordMagic)], recordMagic) {
+		return bad("not a Container game record (magic)")
+	}
+	body, tail := data[:len(data)-4], data[len(data)-4:]
+	if crc32.ChecksumIEEE(body) != binary.LittleEndian.Uint32(tail) {
+		return bad("CRC mismatch: the record is corrupt")
+	}
+	p := body[len(recordMagic):]
+	if p[0] != recordBinaryVersion {
+		return bad("version %d (want %d)", p[0], recordBinaryVersion)
+	}
+	o := Options{Players: int(p[1]), Length: Length(p[2]), Variant: Variant(p[3]), Modules: Modules(p[4])}
+	p = p[5:]
+	next := func() (uint64, error) {
+		v, n := binary.Uvarint(p)
+		if n <= 0 {
+			return 0, bad("truncated")
+		}
+		p = p[n:]
+		return v, nil
+	}
+	for _, f := range []*int{&o.ContainersPerColour, &o.GoldContainers, &o.Warehouses, &o.FactoriesPerColour, &o.TurnLimit} {
+		v, err := next()
+		if err != nil {
+			return err
+		}
+		if v > 1<<20 {
+			return bad("option value %d out of range", v)
+		}
+		*f = int(v)
+	}
+	seed, err := next()
+	if err != nil {
+		return err
+	}
+	count, err := next()
+	if err != nil {
+		return err
+	}
+	if count > uint64(len(p)) {
+		return bad("%d moves cannot fit in %d bytes", count, len(p))
+	}
+	o.Seed = seed
+	g, err := NewGame(o)
+	if err != nil {
+		return fmt.Errorf("%w: options: %w", ErrBadRecord, err)
+	}
+	s := g.NewInitialStateSeed(seed)
+	moves := make([]Move, 0, count)
+	for i := uint64(0); i < count; i++ {
+		if s.IsTerminal() {
+			return bad("move %d: the game is already over", i)
+		}
+		m, rest, err := readBinaryMove(p, s)
+		if err != nil {
+			return fmt.Errorf("%w: binary: move %d: %w", ErrBadRecord, i, err)
+		}
+		p = rest
+		if err := s.ApplyMoveChecked(m); err != nil {
+			return fmt.Errorf("%w: move %d (%s): %w", ErrBadRecord, i, m, err)
+		}
+		moves = append(moves, m)
+	}
+	if len(p) != 8 {
+		return bad("%d bytes left after the moves (want the 8-byte checksum)", len(p))
+	}
+	sum := binary.LittleEndian.Uint64(p)
+	if h := s.Hash(); h != sum {
+		return fmt.Errorf("%w: checksum %016x does not match the replayed position's %016x", ErrBadRecord, sum, h)
+	}
+	*r = Record{Options: g.Options(), Seed: seed, Moves: moves, Checksum: sum}
+	return nil
+}
+
+// appendBinaryMove appends m, a move of position s: uvarint(id+1), or 0 and the move's
+// fields (kind, colour, price, seat, index, varint amount) when it has no action id.
+func appendBinaryMove(b []byte, s *State, m Move) []byte {
+	if id, ok := s.MoveToAction(m); ok {
+		return binary.AppendUvarint(b, uint64(id)+1)
+	}
+	b = append(b, 0, byte(m.Kind), byte(m.Colour), m.Price, byte(m.Seat), m.Index)
+	return binary.AppendVarint(b, int64(m.Amount))
+}
+
+// readBinaryMove reads one move written by appendBinaryMove for position s and returns the
+// rest of p.
+func readBinaryMove(p []byte, s *State) (Move, []byte, error) {
+	v, n := binary.Uvarint(p)
+	if n <= 0 {
+		return Move{}, nil, errors.New("truncated")
+	}
+	p = p[n:]
+	if v > 0 {
+		if v-1 >= uint64(NumDistinctActions()) {
+			return Move{}, nil, fmt.Errorf("action id %d is out of range", v-1)
+		}
+		return s.ActionToMove(int(v - 1)), p, nil
+	}
+	if len(p) < 5 {
+		return Move{}, nil, errors.New("truncated")
+	}
+	m := Move{Kind: MoveKind(p[0]), Colour: Colour(p[1]), Price: p[2], Seat: int8(p[3]), Index: p[4]}
+	p = p[5:]
+	a, n := binary.Varint(p)
+	if n <= 0 || a < -1<<31 || a >= 1<<31 {
+		return Move{}, nil, errors.New("truncated")
+	}
+	m.Amount = int32(a)
+	return m, p[n:], nil
+}
