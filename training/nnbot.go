@@ -1,0 +1,221 @@
+package training
+
+import (
+	"bytes"
+	_ "embed"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"sync"
+
+	"github.com/container-rl/container/encoding"
+	"github.com/container-rl/container/env/bots"
+	"github.com/container-rl/container/env/rules"
+)
+
+// NetBot plays with an exported network through the bots.Bot interface: it encodes its
+// redacted view, masks the illegal actions and picks the argmax (Temperature 0) or samples
+// from the softmax at Temperature. It implements bots.BatchBot for batched inference across
+// games and bots.Seeder. One NetBot serves one goroutine; bots made from the same file share
+// the (read-only) weights.
+type NetBot struct {
+	name        string
+	file        *BotFile
+	net         *Net
+	Temperature float32
+
+	rng     *rand.Rand
+	enc     *encoding.Encoder
+	encOpts rules.Options
+	err     error
+	wss     []Workspace
+	obs     []float32
+	mask    []float32
+	logits  []float32
+}
+
+// NewNetBot makes a bot from a loaded bot file. opts, when non-nil, are checked against the
+// options the bot was trained for right away; otherwise the check happens on the first move.
+func NewNetBot(name string, f *BotFile, opts *rules.Options, seed uint64) (*NetBot, error) {
+	net, err := NewNet(f.Weights)
+	if err != nil {
+		return nil, err
+	}
+	b := &NetBot{name: name, file: f, net: net, wss: make([]Workspace, 2)}
+	b.Seed(seed)
+	if opts != nil {
+		g, err := rules.NewGame(*opts)
+		if err != nil {
+			return nil, fmt.Errorf("training: %w", err)
+		}
+		if err := b.useGame(g); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+// Name implements bots.Bot.
+func (b *NetBot) Name() string { return b.name }
+
+// Seed implements bots.Seeder.
+func (b *NetBot) Seed(seed uint64) { b.rng = rand.New(rand.NewPCG(seed, 0x6e6e626f74)) }
+
+// Err reports why the bot could not use its network (options it was not trained for); it
+// then plays its first legal action.
+func (b *NetBot) Err() error { return b.err }
+
+// File returns the bot file the bot plays.
+func (b *NetBot) File() *BotFile { return b.file }
+
+func sameGameOptions(a, o rules.Options) bool {
+	a.Seed, o.Seed = 0, 0
+	return a == o
+}
+
+// useGame prepares the encoder for g's options and checks the bot was trained for them.
+func (b *NetBot) useGame(g *rules.Game) error {
+	if b.enc != nil && sameGameOptions(b.encOpts, g.Options()) {
+		return b.err
+	}
+	enc := encoding.NewEncoder(g)
+	b.enc, b.encOpts = enc, g.Options()
+	b.err = b.file.CheckCompatible(encoding.Version, enc.Size(), CurrentActionLayout(), g.Options())
+	return b.err
+}
+
+func (b *NetBot) grow(rows int) {
+	cfg := b.net.Config()
+	if len(b.obs) < rows*cfg.ObsDim {
+		b.obs = make([]float32, rows*cfg.ObsDim)
+		b.mask = make([]float32, rows*cfg.NumActions)
+		b.logits = make([]float32, rows*cfg.NumActions)
+	}
+}
+
+// encodeRow writes row r's observation and mask; false when the network cannot be used.
+func (b *NetBot) encodeRow(r int, view *rules.State, legal []int) bool {
+	if b.useGame(view.Game()) != nil {
+		return false
+	}
+	cfg := b.net.Config()
+	d := view.Decision()
+	if err := b.enc.Encode(view, d.Decider, d, b.obs[r*cfg.ObsDim:(r+1)*cfg.ObsDim]); err != nil {
+		b.err = fmt.Errorf("training: bot %s: %w", b.name, err)
+		return false
+	}
+	m := b.mask[r*cfg.NumActions : (r+1)*cfg.NumActions]
+	clear(m)
+	for _, a := range legal {
+		if a >= 0 && a < len(m) {
+			m[a] = 1
+		}
+	}
+	return true
+}
+
+// choose picks an action from row r's masked logits.
+func (b *NetBot) choose(r int, legal []int) int {
+	A := b.net.Config().NumActions
+	l := b.logits[r*A : (r+1)*A]
+	if b.Temperature <= 0 {
+		best := legal[0]
+		for _, a := range legal {
+			if a >= 0 && a < A && l[a] > l[best] {
+				best = a
+			}
+		}
+		return best
+	}
+	SoftmaxRow(l, b.Temperature)
+	u := b.rng.Float32()
+	for _, a := range legal {
+		if a < 0 || a >= A {
+			continue
+		}
+		u -= l[a]
+		if u <= 0 {
+			return a
+		}
+	}
+	return legal[len(legal)-1]
+}
+
+// Act implements bots.Bot.
+func (b *NetBot) Act(view *rules.State, legal []int) int {
+	if len(legal) == 0 {
+		return -1
+	}
+	b.grow(1)
+	if !b.encodeRow(0, view, legal) {
+		return legal[0]
+	}
+	b.net.Forward(&b.wss[0], 1, b.obs, b.mask, b.logits, nil)
+	return b.choose(0, legal)
+}
+
+// ActBatch implements bots.BatchBot: one network call for all views.
+func (b *NetBot) ActBatch(views []*rules.State, legal [][]int, out []int) {
+	n := len(views)
+	b.grow(n)
+	ok := true
+	for i := range n {
+		if len(legal[i]) == 0 || !b.encodeRow(i, views[i], legal[i]) {
+			ok = false
+		}
+	}
+	if !ok {
+		for i := range n {
+			out[i] = b.Act(views[i], legal[i])
+		}
+		return
+	}
+	b.net.ForwardParallel(b.wss, n, b.obs, b.mask, b.logits, nil)
+	for i := range n {
+		out[i] = b.choose(i, legal[i])
+	}
+}
+
+// loadCache keeps bot files loaded by path so tournaments load each file once.
+var loadCache sync.Map // path -> *BotFile
+
+// LoadBotForGame loads the bot file at path (cached) and makes a bot for games with opts.
+func LoadBotForGame(path string, opts rules.Options, seed uint64) (*NetBot, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("training: %w", err)
+	}
+	key := fmt.Sprintf("%s|%d|%d", path, st.Size(), st.ModTime().UnixNano())
+	var f *BotFile
+	if v, ok := loadCache.Load(key); ok {
+		f = v.(*BotFile)
+	} else {
+		if f, err = ReadBotFile(path); err != nil {
+			return nil, err
+		}
+		loadCache.Store(key, f)
+	}
+	return NewNetBot(path, f, &opts, seed)
+}
+
+//go:embed default.bot
+var defaultBot []byte
+
+// DefaultBot returns the shipped trained bot file (embedded in the binary), or an error when
+// this build has none.
+func DefaultBot() (*BotFile, error) {
+	if len(defaultBot) == 0 {
+		return nil, fmt.Errorf("training: this build has no embedded default bot")
+	}
+	return ReadBot(bytes.NewReader(defaultBot))
+}
+
+func init() {
+	bots.RegisterFileLoader(func(path string, opts rules.Options, seed uint64) (bots.Bot, error) {
+		return LoadBotForGame(path, opts, seed)
+	})
+	if f, err := DefaultBot(); err == nil {
+		_ = bots.Register(bots.DefaultName, "the shipped trained network ("+f.Header.Training.Method+", "+f.Header.Name+"); plays 4-player base games",
+			func(seed uint64) (bots.Bot, error) { return NewNetBot(bots.DefaultName, f, nil, seed) })
+	}
+}
