@@ -124,3 +124,24 @@ func (b *board) factoryOwners(c rules.Colour, skip int) int {
 	}
 	return n
 }
+
+// actionsLeft is how many of the active player's two actions are left this turn.
+func (b *board) actionsLeft() int { return max(0, 2-int(b.view.Machine.ActionsUsed)) }
+
+// maxPrice is the highest price of a container in the bot's district d (0 if empty).
+func (b *board) maxPrice(d rules.District) int {
+	if d == rules.HarborDistrict {
+		for i := rules.HarborPrices - 1; i >= 0; i-- {
+			if b.p.HarborLots[i].Total() > 0 {
+				return rules.HarborPrice(i)
+			}
+		}
+		return 0
+	}
+	for i := rules.FactoryPrices - 1; i >= 0; i-- {
+		if b.p.FactoryLots[i].Total() > 0 {
+			return rules.FactoryPrice(i)
+		}
+	}
+	return 0
+}

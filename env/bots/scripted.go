@@ -32,6 +32,9 @@ type Scripted struct {
 	st  *style
 	rng *rand.Rand
 	bd  board
+	// Free actions taken in the current turn: a guard against ever cycling loans.
+	freeTurn int32
+	freeN    int
 }
 
 // Name implements Bot.
@@ -97,6 +100,9 @@ func (s *Scripted) Act(view *rules.State, legal []int) int {
 	}
 	bd := &s.bd
 	bd.fill(view, legal)
+	if bd.d.Phase == rules.PhaseTurn && view.Turn != s.freeTurn {
+		s.freeTurn, s.freeN = view.Turn, 0
+	}
 	best, bestScore := legal[0], math.Inf(-1)
 	for _, id := range legal {
 		m := view.ActionToMove(id)
@@ -106,7 +112,39 @@ func (s *Scripted) Act(view *rules.State, legal []int) int {
 		}
 	}
 	bd.view = nil
+	if bd.d.Phase == rules.PhaseTurn {
+		switch view.ActionToMove(best).Kind {
+		case rules.TakeLoan, rules.RepayLoan, rules.AcquireLuxury:
+			s.freeN++
+		}
+	}
 	return best
+}
+
+// stuckPrice is the price a bot drops to in a full district nobody buys from.
+func stuckPrice(d rules.District) int {
+	if d == rules.HarborDistrict {
+		return 3
+	}
+	return 2
+}
+
+// rearrangeScore lowers overpriced containers of a full district to the stuck price (pick up
+// now, placed at that price next) and otherwise closes the loop.
+func (s *Scripted) rearrangeScore(b *board, m rules.Move) float64 {
+	switch m.Kind {
+	case rules.Done:
+		return 0
+	case rules.PickFactory:
+		if b.ffree <= 0 && int(m.Price) > stuckPrice(rules.FactoryDistrict) {
+			return 1
+		}
+	case rules.PickHarbor:
+		if b.hfree <= 0 && int(m.Price) > stuckPrice(rules.HarborDistrict) {
+			return 1
+		}
+	}
+	return never
 }
 
 // score is the value of playing m now.
@@ -120,7 +158,7 @@ func (s *Scripted) score(b *board, m rules.Move) float64 {
 		}
 		return -math.Abs(float64(int(m.Price) - s.placePrice(b)))
 	case rules.PhaseRearrange:
-		return fallback(m)
+		return s.rearrangeScore(b, m)
 	case rules.PhaseBuyFactory:
 		return s.buyFactoryScore(b, m)
 	case rules.PhaseBuyHarbor:
@@ -129,7 +167,7 @@ func (s *Scripted) score(b *board, m rules.Move) float64 {
 		if m.Kind == rules.PickHolding {
 			return 1
 		}
-		return fallback(m)
+		return fallback(m) - 3 // Done: 0
 	case rules.PhaseDeliveryBid:
 		if m.Kind != rules.Amount {
 			return never
@@ -258,6 +296,9 @@ func (s *Scripted) placePrice(b *board) int {
 			break
 		}
 	}
+	if b.d.Phase == rules.PhasePlace && b.view.Machine.Action == rules.Reprice {
+		return stuckPrice(b.d.District)
+	}
 	if b.d.District == rules.HarborDistrict {
 		p := s.st.harborPrice
 		if col == rules.Gold {
@@ -313,10 +354,12 @@ func (s *Scripted) acceptScore(b *board, m rules.Move) float64 {
 
 // winningBid reads the bid the deliverer accepts or buys out.
 func winningBid(b *board) int {
-	if b.d.ToBeat > 0 {
-		return b.d.ToBeat
+	m := &b.view.Machine
+	w := int(m.Winner)
+	if w < 0 || w >= rules.MaxPlayers {
+		return 0
 	}
-	return b.d.MinAmount
+	return int(m.Bids[w] + m.Runoff[w])
 }
 
 // buyFactoryScore values taking one container from the seller's factory lot for the harbor.

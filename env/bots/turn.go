@@ -13,23 +13,37 @@ func (s *Scripted) turnScore(b *board, m rules.Move) float64 {
 	case rules.EndTurn:
 		return 0
 	case rules.RepayLoan:
-		// Hysteresis with TakeLoan (which needs cash below $22) so the two never cycle.
-		if b.cash >= 22 || (b.late && b.cash >= 10) {
+		// Hysteresis with TakeLoan (which leaves cash below $14 when actions are used up and
+		// below $22 otherwise) so the two never cycle.
+		if s.freeN >= 4 {
+			return never
+		}
+		if b.cash >= 22 || (b.late && b.cash >= 10) || (b.actionsLeft() == 0 && b.cash >= 14) {
 			return 50
 		}
 		return never
 	case rules.TakeLoan:
-		if b.late || p.NumLoans > 0 {
+		if b.late || s.freeN >= 4 || int(p.NumLoans) >= rules.MaxLoans {
 			return never
 		}
-		if b.cash < 2 {
+		if b.cash < 4 && (p.NumLoans == 0 || b.cash < 1) {
 			return 45
 		}
-		if b.nf < st.targetFactories && b.nf < rules.MaxFactories {
+		if p.NumLoans == 0 && b.actionsLeft() > 0 && b.nf < st.targetFactories && b.nf < rules.MaxFactories {
 			cost := rules.FactoryCost[b.nf+1]
 			if b.cash < cost && b.cash+10 >= cost && b.view.Turn < int32(4*b.players) {
 				return 45
 			}
+		}
+		return never
+	case rules.Reprice:
+		// A full district nobody buys from: drop the prices.
+		if rules.District(m.Index) == rules.FactoryDistrict {
+			if b.ffree <= 0 && !b.has(rules.Produce) && b.maxPrice(rules.FactoryDistrict) > stuckPrice(rules.FactoryDistrict) {
+				return st.wProduce - 5
+			}
+		} else if b.hfree <= 0 && b.maxPrice(rules.HarborDistrict) > stuckPrice(rules.HarborDistrict) {
+			return st.wFactoryPurchase - 5
 		}
 		return never
 	case rules.BuildFactory:
@@ -80,7 +94,7 @@ func (s *Scripted) turnScore(b *board, m rules.Move) float64 {
 	case rules.AcquireLuxury:
 		return s.luxuryScore(b, m)
 	}
-	return never // Reprice and anything unknown
+	return never
 }
 
 // factoryPurchaseValue is the expected profit of buying the cheap containers of seller's

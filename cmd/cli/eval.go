@@ -1,0 +1,302 @@
+package cli
+
+import (
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/container-rl/container/env/eval"
+	"github.com/container-rl/container/env/rules"
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+)
+
+// ErrEvalOptions is wrapped by every eval and rate option error.
+var ErrEvalOptions = errors.New("eval: invalid options")
+
+// tourneyOptions are the flags eval and rate share.
+type tourneyOptions struct {
+	agents    string
+	games     int
+	players   int
+	variant   string
+	length    string
+	modules   string
+	turnLimit int
+	seed      uint64
+	workers   int
+	json      bool
+	progress  io.Writer // progress bar destination (stderr); nil for none
+}
+
+func addTourneyFlags(cmd *cobra.Command, o *tourneyOptions) {
+	f := cmd.Flags()
+	f.StringVar(&o.agents, "agents", "", "comma-separated bot names or .bot files, 1 to 5 (see container bots); required")
+	f.StringVar(&o.agents, "bots", "", "alias of --agents")
+	f.IntVar(&o.games, "games", 100, "number of games (seat rotation is exact for a multiple of the number of agents)")
+	f.IntVar(&o.players, "players", 0, "players per game, 3 to 5 (0: the number of agents if 3 to 5, else 4)")
+	f.StringVar(&o.variant, "rules", "base", "rules variant: base (Off-Shore Bank) or classic")
+	f.StringVar(&o.length, "length", "standard", "game length: short, standard or extended")
+	f.StringVar(&o.modules, "modules", "", "More Containers modules, comma-separated (trucks, player-loans, luxury) or all")
+	f.IntVar(&o.turnLimit, "turn-limit", 0, "end a game after this many turns (0: the rules' default limit)")
+	f.Uint64Var(&o.seed, "seed", 1, "tournament seed: fixes every game's setup and every bot's seed")
+	f.IntVar(&o.workers, "workers", 0, "parallel games (0: one per CPU); results do not depend on it")
+	f.BoolVar(&o.json, "json", false, "print JSON instead of a table")
+}
+
+// tourneyConfig checks the shared flags and builds the tournament configuration.
+func tourneyConfig(o tourneyOptions) (eval.Config, error) {
+	var cfg eval.Config
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("%w: %s", ErrEvalOptions, fmt.Sprintf(format, args...))
+	}
+	for _, a := range strings.Split(o.agents, ",") {
+		if a = strings.TrimSpace(a); a != "" {
+			cfg.Agents = append(cfg.Agents, a)
+		}
+	}
+	if len(cfg.Agents) == 0 {
+		return cfg, bad("--agents is required (for example --agents valuer,shipper,manufacturer,random)")
+	}
+	if len(cfg.Agents) > rules.MaxPlayers {
+		return cfg, bad("--agents names %d bots; at most %d", len(cfg.Agents), rules.MaxPlayers)
+	}
+	if o.games < 1 {
+		return cfg, bad("--games %d is less than 1", o.games)
+	}
+	if o.workers < 0 {
+		return cfg, bad("--workers %d is negative", o.workers)
+	}
+	if o.turnLimit < 0 {
+		return cfg, bad("--turn-limit %d is negative", o.turnLimit)
+	}
+	opts := rules.DefaultOptions()
+	opts.Players = o.players
+	if opts.Players == 0 {
+		opts.Players = 4
+		if n := len(cfg.Agents); n >= 3 && n <= rules.MaxPlayers {
+			opts.Players = n
+		}
+	}
+	opts.TurnLimit = o.turnLimit
+	var err error
+	if opts.Variant, err = rules.ParseVariant(o.variant); err != nil {
+		return cfg, fmt.Errorf("%w: --rules: %w", ErrEvalOptions, err)
+	}
+	if opts.Length, err = rules.ParseLength(o.length); err != nil {
+		return cfg, fmt.Errorf("%w: --length: %w", ErrEvalOptions, err)
+	}
+	if opts.Modules, err = rules.ParseModules(o.modules); err != nil {
+		return cfg, fmt.Errorf("%w: --modules: %w", ErrEvalOptions, err)
+	}
+	if err := opts.Validate(); err != nil {
+		return cfg, fmt.Errorf("%w: %w", ErrEvalOptions, err)
+	}
+	cfg.Options, cfg.Games, cfg.Seed, cfg.Workers = opts, o.games, o.seed, o.workers
+	if o.progress != nil {
+		bar := progressbar.NewOptions(o.games,
+			progressbar.OptionSetWriter(o.progress),
+			progressbar.OptionSetDescription("games"),
+			progressbar.OptionShowCount(),
+			progressbar.OptionSetPredictTime(true),
+			progressbar.OptionThrottle(200*time.Millisecond),
+			progressbar.OptionClearOnFinish(),
+			progressbar.OptionOnCompletion(func() { fmt.Fprintln(o.progress) }),
+		)
+		cfg.Progress = func(done, _ int) { _ = bar.Set(done) }
+	}
+	return cfg, nil
+}
+
+// interruptible returns a context cancelled by Ctrl-C, so a long run prints what it has.
+func interruptible(cmd *cobra.Command) (context.Context, context.CancelFunc) {
+	parent := cmd.Context()
+	if parent == nil {
+		parent = context.Background()
+	}
+	return signal.NotifyContext(parent, os.Interrupt)
+}
+
+type evalOptions struct {
+	tourneyOptions
+	save string
+	csv  string
+}
+
+func newEvalCmd() *cobra.Command {
+	o := evalOptions{}
+	cmd := &cobra.Command{
+		Use:   "eval",
+		Short: "Play a tournament between bots and report win rates, scores and seat effects",
+		Long: `Play a tournament between bots. Seats are rotated so every agent plays every seat equally
+often (exactly so when --games is a multiple of the number of agents); with fewer agents than
+players an agent fills several seats. Every game's setup and every bot's seed come from --seed
+and the game's index, so the results are the same whatever --workers is.
+
+Per agent: games (seats played), wins (shared wins split), win rate with a 95% Wilson interval,
+mean and median final total, mean rank, and the mean score breakdown (cash, island, leftover
+containers, loans). Then the win rate of each seat (seat 0 moves first), game lengths and why
+the games ended. Ctrl-C stops early and prints the results so far.
+
+--save DIR writes every game as a game record (container-game/1 JSON) that container replay
+reads; --csv FILE writes the per-agent table as CSV.`,
+		Example: `  container eval --agents valuer,shipper,manufacturer,random --games 400
+  container eval --agents valuer,random --players 4 --games 200 --modules all --json
+  container eval --agents shipper,valuer,manufacturer --rules classic --games 90 --save runs/games`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			o.progress = cmd.ErrOrStderr()
+			ctx, stop := interruptible(cmd)
+			defer stop()
+			return runEval(ctx, o, cmd.OutOrStdout())
+		},
+	}
+	addTourneyFlags(cmd, &o.tourneyOptions)
+	cmd.Flags().StringVar(&o.save, "save", "", "directory to write every game's record to (created)")
+	cmd.Flags().StringVar(&o.csv, "csv", "", "file to write the per-agent results to as CSV")
+	return cmd
+}
+
+func init() { register(newEvalCmd) }
+
+func runEval(ctx context.Context, o evalOptions, out io.Writer) error {
+	cfg, err := tourneyConfig(o.tourneyOptions)
+	if err != nil {
+		return err
+	}
+	cfg.KeepRecords = o.save != ""
+	res, err := eval.Run(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	sum := eval.Summarize(res)
+	if o.save != "" {
+		if err := saveRecords(o.save, res); err != nil {
+			return err
+		}
+	}
+	if o.csv != "" {
+		if err := writeEvalCSV(o.csv, sum); err != nil {
+			return err
+		}
+	}
+	if o.json {
+		return writeJSON(out, struct {
+			Agents      []string      `json:"agents"`
+			Options     rules.Options `json:"options"`
+			Seed        uint64        `json:"seed"`
+			Requested   int           `json:"requested"`
+			Interrupted bool          `json:"interrupted"`
+			Summary     *eval.Summary `json:"summary"`
+		}{res.Agents, res.Options, res.Seed, res.Requested, res.Interrupted, sum})
+	}
+	writeEvalHeader(out, res)
+	writeEvalTable(out, sum)
+	if o.save != "" {
+		fmt.Fprintf(out, "games saved to %s\n", o.save)
+	}
+	return nil
+}
+
+func writeJSON(out io.Writer, v any) error {
+	enc := json.NewEncoder(out)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+func describeOptions(o rules.Options) string {
+	mods := o.Modules.String()
+	if mods == "" {
+		mods = "none"
+	}
+	return fmt.Sprintf("%d players, %s rules, %s length, modules: %s", o.Players, o.Variant, o.Length, mods)
+}
+
+func writeEvalHeader(out io.Writer, res *eval.Result) {
+	fmt.Fprintf(out, "%d games (%s), seed %d, seats rotated\n", len(res.Games), describeOptions(res.Options), res.Seed)
+	if res.Interrupted {
+		fmt.Fprintf(out, "interrupted: %d of %d games played; results so far\n", len(res.Games), res.Requested)
+	}
+}
+
+func pct(x float64) string { return strconv.FormatFloat(100*x, 'f', 1, 64) + "%" }
+
+func writeEvalTable(out io.Writer, sum *eval.Summary) {
+	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(w, "agent\tgames\twins\twin rate\t95% CI\tmean total\tmedian\tmean rank\tcash\tisland\tleftover\tloans\t")
+	for _, a := range sum.Agents {
+		fmt.Fprintf(w, "%s\t%d\t%.1f\t%s\t[%s, %s]\t%.1f\t%.1f\t%.2f\t%.1f\t%.1f\t%.1f\t%.1f\t\n",
+			a.Name, a.Games, a.Wins, pct(a.Rate.Rate), pct(a.Lo), pct(a.Hi), a.MeanTotal, a.MedianTotal, a.MeanRank,
+			a.MeanCash, a.MeanIsland, a.MeanLeftover, a.MeanLoans)
+	}
+	_ = w.Flush()
+	fmt.Fprint(out, "seat win rates (seat 0 moves first):")
+	for s, r := range sum.Seats {
+		fmt.Fprintf(out, "  %d: %s [%s, %s]", s, pct(r.Rate), pct(r.Lo), pct(r.Hi))
+	}
+	fmt.Fprintln(out)
+	fmt.Fprintf(out, "game length: %.0f decisions (median %.0f, %d-%d), %.1f turns (median %.0f, %d-%d)\n",
+		sum.Steps.Mean, sum.Steps.Median, sum.Steps.Min, sum.Steps.Max, sum.Turns.Mean, sum.Turns.Median, sum.Turns.Min, sum.Turns.Max)
+	fmt.Fprint(out, "game end:")
+	for _, k := range []string{"two-colours", "turn-limit", "not-ended", "other"} {
+		if n := sum.EndReason[k]; n > 0 {
+			fmt.Fprintf(out, " %s %d", k, n)
+		}
+	}
+	fmt.Fprintln(out)
+}
+
+func writeEvalCSV(path string, sum *eval.Summary) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("eval: %w", err)
+	}
+	w := csv.NewWriter(f)
+	_ = w.Write([]string{"agent", "games", "wins", "win_rate", "ci_lo", "ci_hi", "mean_total", "median_total", "mean_rank",
+		"mean_cash", "mean_island", "mean_leftover", "mean_loans"})
+	ff := func(x float64) string { return strconv.FormatFloat(x, 'f', 4, 64) }
+	for _, a := range sum.Agents {
+		_ = w.Write([]string{a.Name, strconv.Itoa(a.Games), ff(a.Wins), ff(a.Rate.Rate), ff(a.Lo), ff(a.Hi),
+			ff(a.MeanTotal), ff(a.MedianTotal), ff(a.MeanRank), ff(a.MeanCash), ff(a.MeanIsland), ff(a.MeanLeftover), ff(a.MeanLoans)})
+	}
+	w.Flush()
+	if err := w.Error(); err != nil {
+		f.Close()
+		return fmt.Errorf("eval: writing %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("eval: writing %s: %w", path, err)
+	}
+	return nil
+}
+
+// saveRecords writes game-NNNNN.json (a rules game record) for every game.
+func saveRecords(dir string, res *eval.Result) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("eval: --save: %w", err)
+	}
+	for _, g := range res.Games {
+		if g.Record == nil {
+			continue
+		}
+		data, err := g.Record.MarshalRecord()
+		if err != nil {
+			return fmt.Errorf("eval: game %d: %w", g.Index, err)
+		}
+		path := filepath.Join(dir, fmt.Sprintf("game-%05d.json", g.Index))
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			return fmt.Errorf("eval: --save: %w", err)
+		}
+	}
+	return nil
+}

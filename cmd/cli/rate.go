@@ -1,0 +1,73 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"text/tabwriter"
+
+	"github.com/container-rl/container/env/eval"
+	"github.com/container-rl/container/env/rules"
+	"github.com/spf13/cobra"
+)
+
+func newRateCmd() *cobra.Command {
+	o := tourneyOptions{}
+	cmd := &cobra.Command{
+		Use:   "rate",
+		Short: "Rate bots from multi-player games (Plackett-Luce / OpenSkill ratings)",
+		Long: `Play a tournament (as container eval does) and rate the agents from every game's full
+finishing order with the Weng-Lin Bayesian approximation of the Plackett-Luce model (the
+OpenSkill method): an N-player rating, not pairwise Elo. Each agent gets a mean skill mu and an
+uncertainty sigma (prior 25 and 25/3); agents are ranked by the conservative ordinal
+mu - 3 sigma. Shared ranks count as ties. Ctrl-C stops early and rates the games so far.`,
+		Example: `  container rate --agents valuer,shipper,manufacturer,random --games 400
+  container rate --agents valuer,shipper,manufacturer,random,random --players 5 --games 250 --json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			o.progress = cmd.ErrOrStderr()
+			ctx, stop := interruptible(cmd)
+			defer stop()
+			return runRate(ctx, o, cmd.OutOrStdout())
+		},
+	}
+	addTourneyFlags(cmd, &o)
+	return cmd
+}
+
+func init() { register(newRateCmd) }
+
+func runRate(ctx context.Context, o tourneyOptions, out io.Writer) error {
+	cfg, err := tourneyConfig(o)
+	if err != nil {
+		return err
+	}
+	res, err := eval.Run(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	ratings := eval.DefaultRatingModel.Rate(res)
+	sum := eval.Summarize(res)
+	if o.json {
+		return writeJSON(out, struct {
+			Agents      []string           `json:"agents"`
+			Options     rules.Options      `json:"options"`
+			Seed        uint64             `json:"seed"`
+			Games       int                `json:"games"`
+			Interrupted bool               `json:"interrupted"`
+			Ratings     []eval.AgentRating `json:"ratings"`
+			Summary     *eval.Summary      `json:"summary"`
+		}{res.Agents, res.Options, res.Seed, len(res.Games), res.Interrupted, ratings, sum})
+	}
+	writeEvalHeader(out, res)
+	win := map[string]eval.AgentStats{}
+	for _, a := range sum.Agents {
+		win[a.Name] = a
+	}
+	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(w, "rank\tagent\tordinal\tmu\tsigma\tgames\twin rate\t")
+	for i, r := range ratings {
+		fmt.Fprintf(w, "%d\t%s\t%.2f\t%.2f\t%.2f\t%d\t%s\t\n", i+1, r.Name, r.Ordinal, r.Mu, r.Sigma, r.Games, pct(win[r.Name].Rate.Rate))
+	}
+	return w.Flush()
+}

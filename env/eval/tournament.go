@@ -1,0 +1,276 @@
+package eval
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"sort"
+	"sync"
+
+	"github.com/container-rl/container/env/bots"
+	"github.com/container-rl/container/env/rules"
+)
+
+// Errors returned by Run.
+var (
+	// ErrConfig is wrapped by every error about a bad tournament configuration.
+	ErrConfig = errors.New("eval: invalid tournament")
+	// ErrIllegalBotAction is wrapped when a bot returns an action that is not legal.
+	ErrIllegalBotAction = errors.New("eval: bot played an illegal action")
+	// ErrGameTooLong is wrapped when a game exceeds the game's maximum length.
+	ErrGameTooLong = errors.New("eval: game exceeded its maximum length")
+)
+
+// NewBotFunc makes the bot called name for a game with the given options and seed.
+type NewBotFunc func(name string, opts rules.Options, seed uint64) (bots.Bot, error)
+
+// Config describes a tournament.
+type Config struct {
+	// Agents are bot names (see bots.New); 2 or more, each plays every seat equally often.
+	Agents []string
+	// Games is the number of games. Seat rotation is exactly balanced when Games is a
+	// multiple of len(Agents).
+	Games int
+	// Options are the game options; Options.Seed is ignored (each game gets its own seed).
+	Options rules.Options
+	// Seed determines every game's setup and every bot's seed.
+	Seed uint64
+	// Workers is the number of parallel games; 0 means GOMAXPROCS.
+	Workers int
+	// KeepRecords keeps each game's record (rules.Record: options, seed, moves, checksum),
+	// which rules.LoadRecord and container replay read back.
+	KeepRecords bool
+	// Progress, if set, is called after each finished game with the number done so far.
+	Progress func(done, total int)
+	// NewBot makes bots; nil means bots.New.
+	NewBot NewBotFunc
+}
+
+// GameResult is one finished game.
+type GameResult struct {
+	Index     int             `json:"index"`
+	Seed      uint64          `json:"seed"`
+	Agents    []int           `json:"agents"` // agent index per seat
+	Scores    []rules.Score   `json:"scores"`
+	Steps     int             `json:"steps"`
+	Turns     int             `json:"turns"`
+	EndReason rules.EndReason `json:"end_reason"`
+	Record    *rules.Record   `json:"-"`
+}
+
+// Result is a tournament's games, in game-index order.
+type Result struct {
+	Agents  []string      `json:"agents"`
+	Options rules.Options `json:"options"`
+	Seed    uint64        `json:"seed"`
+	// Requested is Config.Games; len(Games) is smaller when the run was interrupted.
+	Requested   int          `json:"requested"`
+	Interrupted bool         `json:"interrupted"`
+	Games       []GameResult `json:"games"`
+}
+
+// SeatAgents returns the agent index of each seat in game g: seat s plays agent
+// (s+g) mod agents, so over any agents consecutive games every agent sits in every seat
+// exactly once (an agent fills several seats of a game when there are fewer agents than seats).
+func SeatAgents(g, agents, players int, dst []int) []int {
+	dst = dst[:0]
+	for s := 0; s < players; s++ {
+		dst = append(dst, (s+g)%agents)
+	}
+	return dst
+}
+
+// mix is the SplitMix64 finaliser: independent-looking seeds from consecutive inputs.
+func mix(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
+	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
+	return x ^ (x >> 31)
+}
+
+// GameSeed is the setup seed of game g of a tournament with seed seed.
+func GameSeed(seed uint64, g int) uint64 { return mix(seed ^ mix(uint64(g))) }
+
+// BotSeed is the seed of the bot in seat s of a game with setup seed gameSeed.
+func BotSeed(gameSeed uint64, s int) uint64 { return mix(gameSeed + uint64(s+1)*0xd1b54a32d192ed03) }
+
+func (c *Config) check() (*rules.Game, error) {
+	if len(c.Agents) < 1 {
+		return nil, fmt.Errorf("%w: no agents", ErrConfig)
+	}
+	if c.Games < 1 {
+		return nil, fmt.Errorf("%w: %d games; need at least 1", ErrConfig, c.Games)
+	}
+	if c.Workers < 0 {
+		return nil, fmt.Errorf("%w: %d workers", ErrConfig, c.Workers)
+	}
+	if c.NewBot == nil {
+		for _, a := range c.Agents {
+			if err := bots.Resolve(a); err != nil {
+				return nil, fmt.Errorf("%w: %w", ErrConfig, err)
+			}
+		}
+	}
+	g, err := rules.NewGame(c.Options)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
+	}
+	return g, nil
+}
+
+// Run plays the tournament. When ctx is cancelled it stops starting games, finishes none of
+// the games in progress, and returns the games finished so far with Interrupted set (and no
+// error). A bot error or illegal action stops the tournament with an error.
+func Run(ctx context.Context, cfg Config) (*Result, error) {
+	game, err := cfg.check()
+	if err != nil {
+		return nil, err
+	}
+	newBot := cfg.NewBot
+	if newBot == nil {
+		newBot = bots.New
+	}
+	workers := cfg.Workers
+	if workers == 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = min(workers, cfg.Games)
+	opts := game.Options()
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	jobs := make(chan int)
+	type out struct {
+		r   GameResult
+		err error
+	}
+	outs := make(chan out, workers)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p := newPlayer(game, cfg, newBot)
+			for g := range jobs {
+				r, err := p.play(ctx, g)
+				outs <- out{r, err}
+			}
+		}()
+	}
+	go func() {
+		defer close(jobs)
+		for g := 0; g < cfg.Games; g++ {
+			select {
+			case jobs <- g:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() { wg.Wait(); close(outs) }()
+
+	res := &Result{Agents: append([]string(nil), cfg.Agents...), Options: opts, Seed: cfg.Seed, Requested: cfg.Games}
+	var firstErr error
+	for o := range outs {
+		if o.err != nil {
+			if firstErr == nil && !errors.Is(o.err, context.Canceled) {
+				firstErr = o.err
+				cancel()
+			}
+			continue
+		}
+		res.Games = append(res.Games, o.r)
+		if cfg.Progress != nil {
+			cfg.Progress(len(res.Games), cfg.Games)
+		}
+	}
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	sort.Slice(res.Games, func(i, j int) bool { return res.Games[i].Index < res.Games[j].Index })
+	res.Interrupted = len(res.Games) < cfg.Games
+	return res, nil
+}
+
+// player is one worker's game loop with its reusable buffers and bots.
+type player struct {
+	game   *rules.Game
+	cfg    Config
+	newBot NewBotFunc
+	opts   rules.Options
+	seats  []int
+	bots   []bots.Bot
+	cache  map[[2]int]bots.Bot // reseedable bots by (agent, seat)
+	legal  []int
+	view   rules.State
+}
+
+func newPlayer(game *rules.Game, cfg Config, newBot NewBotFunc) *player {
+	return &player{
+		game: game, cfg: cfg, newBot: newBot, opts: game.Options(),
+		cache: map[[2]int]bots.Bot{}, legal: make([]int, 0, 256),
+	}
+}
+
+func (p *player) botFor(agent, seat int, seed uint64) (bots.Bot, error) {
+	key := [2]int{agent, seat}
+	if b, ok := p.cache[key]; ok {
+		b.(bots.Seeder).Seed(seed)
+		return b, nil
+	}
+	b, err := p.newBot(p.cfg.Agents[agent], p.opts, seed)
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := b.(bots.Seeder); ok {
+		p.cache[key] = b
+	}
+	return b, nil
+}
+
+func (p *player) play(ctx context.Context, g int) (GameResult, error) {
+	if err := ctx.Err(); err != nil {
+		return GameResult{}, err
+	}
+	seed := GameSeed(p.cfg.Seed, g)
+	p.seats = SeatAgents(g, len(p.cfg.Agents), p.opts.Players, p.seats)
+	p.bots = p.bots[:0]
+	for s, a := range p.seats {
+		b, err := p.botFor(a, s, BotSeed(seed, s))
+		if err != nil {
+			return GameResult{}, err
+		}
+		p.bots = append(p.bots, b)
+	}
+	st := p.game.NewInitialStateSeed(seed)
+	maxLen := p.game.MaxGameLength()
+	steps := 0
+	for !st.IsTerminal() {
+		if steps >= maxLen {
+			return GameResult{}, fmt.Errorf("%w: game %d (seed %d) after %d decisions", ErrGameTooLong, g, seed, steps)
+		}
+		if steps&1023 == 0 && ctx.Err() != nil {
+			return GameResult{}, ctx.Err()
+		}
+		seat := st.CurrentPlayer()
+		p.legal = st.LegalActions(p.legal)
+		st.Redact(seat, &p.view)
+		a := p.bots[seat].Act(&p.view, p.legal)
+		if i := sort.SearchInts(p.legal, a); i >= len(p.legal) || p.legal[i] != a {
+			d := st.Decision()
+			return GameResult{}, fmt.Errorf("%w: %s (seat %d) chose %d in phase %s of game %d (seed %d), step %d",
+				ErrIllegalBotAction, p.cfg.Agents[p.seats[seat]], seat, a, d.Phase, g, seed, steps)
+		}
+		st.Apply(a)
+		steps++
+	}
+	r := GameResult{
+		Index: g, Seed: seed, Agents: append([]int(nil), p.seats...),
+		Scores: st.Scores(), Steps: steps, Turns: int(st.Turn) + 1, EndReason: st.Ended,
+	}
+	if p.cfg.KeepRecords {
+		r.Record = rules.NewRecord(st, seed)
+	}
+	return r, nil
+}
