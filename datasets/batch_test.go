@@ -121,17 +121,6 @@ func TestReturnsToGoSumsFutureRewardsPerSeat(t *testing.T) {
 	require.Equal(t, []float32{2, 0, 2, -1, 0, -1}, ret)
 }
 
-func TestGameSeedDependsOnlyOnRunSeedAndIndex(t *testing.T) {
-	require.Equal(t, GameSeed(42, 7), GameSeed(42, 7))
-	seen := map[uint64]bool{}
-	for s := uint64(0); s < 4; s++ {
-		for i := uint64(0); i < 1000; i++ {
-			seen[GameSeed(s, i)] = true
-		}
-	}
-	require.Len(t, seen, 4000, "no collisions between nearby run seeds and indices")
-}
-
 func TestStatsCountGamesStepsWinsAndProducedPrices(t *testing.T) {
 	dir := t.TempDir()
 	m := testMeta(false, false)

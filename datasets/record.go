@@ -73,12 +73,3 @@ func ReturnsToGo(rewards []float32, seats int, returns []float32) {
 		}
 	}
 }
-
-// GameSeed derives game i's seed from the run seed (SplitMix64 of seed and index), so a game's
-// content depends only on (seed, i), never on worker count or scheduling.
-func GameSeed(seed, i uint64) uint64 {
-	z := seed + (i+1)*0x9e3779b97f4a7c15
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
-	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
-	return z ^ (z >> 31)
-}

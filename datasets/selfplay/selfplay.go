@@ -1,0 +1,456 @@
+// Package selfplay plays games between bots and writes every decision to a dataset (package
+// datasets). It is the only part of the datasets tree that knows the rules, the environment,
+// the encoding and the bots; the datasets package itself takes plain records.
+//
+// A run of N games from seed S plays game i from seed env.GameSeed(S, i, 0) with bots seeded
+// from that game seed, and shard k always holds games [k*G, (k+1)*G). Workers take whole
+// shards, so every column except games.duration_us is the same whatever the worker count,
+// and a resumed run writes exactly the shards the manifest does not list yet.
+package selfplay
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/container-rl/container/datasets"
+	"github.com/container-rl/container/encoding"
+	"github.com/container-rl/container/env"
+	"github.com/container-rl/container/env/bots"
+	"github.com/container-rl/container/env/rules"
+)
+
+// ErrExists is returned when the output directory already holds a dataset and Resume is off.
+var ErrExists = errors.New("selfplay: output already holds a dataset (use resume to continue it)")
+
+// ErrPlanMismatch is returned when resuming with settings that differ from the manifest's.
+var ErrPlanMismatch = errors.New("selfplay: resume settings differ from the dataset's manifest")
+
+// DefaultGamesPerShard is the shard size used when Config.GamesPerShard is 0.
+const DefaultGamesPerShard = 256
+
+// Config describes a self-play run.
+type Config struct {
+	// Agents names the bot of every seat (len = Env.Rules.Players).
+	Agents []string
+	// Env holds the rules options and reward scheme (Env.Rules.Seed is ignored).
+	Env   env.Options
+	Games int
+	Seed  uint64
+	Out   string
+	Write datasets.WriteOptions
+	// Workers play shards in parallel (0 means 1).
+	Workers int
+	// GamesPerShard fixes the shard ranges (0 means DefaultGamesPerShard).
+	GamesPerShard int
+	// Resume continues a dataset already in Out; without it a manifest in Out is an error.
+	Resume bool
+	// ToolVersion is recorded in the metadata.
+	ToolVersion string
+	// OnGame, if set, is called after every finished game with its number of steps. It is
+	// called from worker goroutines.
+	OnGame func(steps int)
+}
+
+// Result summarises a run.
+type Result struct {
+	Manifest *datasets.Manifest
+	// Games and Steps count what this call played (resumed shards excluded).
+	Games   int
+	Steps   int64
+	Elapsed time.Duration
+}
+
+// NewMeta describes the dataset a run with these environment options writes.
+func NewMeta(o env.Options, toolVersion string) (*datasets.Meta, error) {
+	spec, err := encoding.NewSpec(o.Rules)
+	if err != nil {
+		return nil, err
+	}
+	ro := o.Rules
+	ro.Seed = 0
+	opts, err := json.Marshal(struct {
+		Rules       rules.Options `json:"rules"`
+		Reward      string        `json:"reward"`
+		MarginScale float64       `json:"margin_scale,omitempty"`
+		MaxSteps    int           `json:"max_steps,omitempty"`
+	}{ro, o.Reward.String(), o.MarginScale, o.MaxSteps})
+	if err != nil {
+		return nil, fmt.Errorf("selfplay: %w", err)
+	}
+	m := &datasets.Meta{
+		EncodingVersion: spec.Version,
+		ObsDim:          spec.Size,
+		NumActions:      rules.NumDistinctActions(),
+		ActionNames:     encoding.ActionNames(),
+		Seats:           o.Rules.Players,
+		RulesOptions:    opts,
+		ToolVersion:     toolVersion,
+	}
+	for _, f := range spec.Features {
+		m.Features = append(m.Features, datasets.Feature{Name: f.Name, Offset: f.Offset, Size: f.Size})
+	}
+	for p := rules.Phase(0); p < rules.NumPhases; p++ {
+		m.PhaseNames = append(m.PhaseNames, p.String())
+	}
+	return m, nil
+}
+
+func init() { datasets.RegisterEncoding(encoding.Version) }
+
+func (c *Config) check() error {
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("selfplay: %s", fmt.Sprintf(format, args...))
+	}
+	if err := c.Env.Validate(); err != nil {
+		return err
+	}
+	if len(c.Agents) != c.Env.Rules.Players {
+		return bad("%d agents for %d players", len(c.Agents), c.Env.Rules.Players)
+	}
+	for _, a := range c.Agents {
+		if err := bots.Resolve(a); err != nil {
+			return err
+		}
+	}
+	if c.Games < 1 {
+		return bad("%d games; want at least 1", c.Games)
+	}
+	if c.Out == "" {
+		return bad("no output directory")
+	}
+	if c.Workers < 1 {
+		c.Workers = 1
+	}
+	if c.GamesPerShard < 1 {
+		c.GamesPerShard = DefaultGamesPerShard
+	}
+	return nil
+}
+
+// planFor returns the manifest a fresh run would start with.
+func (c *Config) planFor(meta *datasets.Meta) *datasets.Manifest {
+	return &datasets.Manifest{
+		Version: datasets.ManifestVersion, Format: c.Write.Format, Compression: c.Write.Compression,
+		Seed: c.Seed, Games: c.Games, GamesPerShard: c.GamesPerShard,
+		Agents: slices.Clone(c.Agents), Meta: *meta,
+	}
+}
+
+// samePlan reports how an existing manifest differs from the run's plan ("" if it does not).
+func samePlan(old, plan *datasets.Manifest) string {
+	switch {
+	case old.Format != plan.Format:
+		return fmt.Sprintf("format %s, not %s", old.Format, plan.Format)
+	case old.Seed != plan.Seed:
+		return fmt.Sprintf("seed %d, not %d", old.Seed, plan.Seed)
+	case old.Games != plan.Games:
+		return fmt.Sprintf("%d games, not %d", old.Games, plan.Games)
+	case old.GamesPerShard != plan.GamesPerShard:
+		return fmt.Sprintf("%d games per shard, not %d", old.GamesPerShard, plan.GamesPerShard)
+	case !slices.Equal(old.Agents, plan.Agents):
+		return fmt.Sprintf("agents %v, not %v", old.Agents, plan.Agents)
+	case old.Meta.EncodingVersion != plan.Meta.EncodingVersion || old.Meta.ObsDim != plan.Meta.ObsDim:
+		return fmt.Sprintf("encoding %s/%d, not %s/%d", old.Meta.EncodingVersion, old.Meta.ObsDim, plan.Meta.EncodingVersion, plan.Meta.ObsDim)
+	case string(old.Meta.RulesOptions) != string(plan.Meta.RulesOptions):
+		return fmt.Sprintf("options %s, not %s", old.Meta.RulesOptions, plan.Meta.RulesOptions)
+	}
+	return ""
+}
+
+// Run plays the configured games (or, with Resume, those still missing) and writes them.
+// On cancellation or error, complete shards stay listed in the manifest and the shard in
+// progress is discarded.
+func Run(ctx context.Context, c Config) (*Result, error) {
+	start := time.Now()
+	if err := c.check(); err != nil {
+		return nil, err
+	}
+	var err error
+	if c.Write.Format, err = datasets.ParseFormat(string(c.Write.Format)); err != nil {
+		return nil, err
+	}
+	if c.Write.Compression == "" {
+		c.Write.Compression = "zstd"
+	}
+	meta, err := NewMeta(c.Env, c.ToolVersion)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(c.Out, 0o755); err != nil {
+		return nil, fmt.Errorf("selfplay: %w", err)
+	}
+	plan := c.planFor(meta)
+	man := plan
+	old, err := datasets.ReadManifest(c.Out)
+	switch {
+	case err == nil && !c.Resume:
+		return nil, fmt.Errorf("%w: %s", ErrExists, c.Out)
+	case err == nil:
+		if d := samePlan(old, plan); d != "" {
+			return nil, fmt.Errorf("%w: the dataset has %s", ErrPlanMismatch, d)
+		}
+		man = old
+	case errors.Is(err, datasets.ErrNoManifest):
+		if err := datasets.WriteManifest(c.Out, man); err != nil {
+			return nil, err
+		}
+	default:
+		return nil, err
+	}
+	if err := datasets.RemoveTemporaries(c.Out); err != nil {
+		return nil, err
+	}
+
+	todo := make(chan int, man.NumShards())
+	for k := 0; k < man.NumShards(); k++ {
+		if !man.HasShard(k) {
+			todo <- k
+		}
+	}
+	close(todo)
+
+	outer := ctx
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		mu       sync.Mutex
+		firstErr error
+		games    atomic.Int64
+		steps    atomic.Int64
+		wg       sync.WaitGroup
+	)
+	fail := func(err error) {
+		mu.Lock()
+		if firstErr == nil {
+			firstErr = err
+		}
+		mu.Unlock()
+		cancel()
+	}
+	for w := 0; w < c.Workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p, err := newPlayer(&c, meta)
+			if err != nil {
+				fail(err)
+				return
+			}
+			for k := range todo {
+				if ctx.Err() != nil {
+					return
+				}
+				info, err := p.playShard(ctx, man, k)
+				if err != nil {
+					fail(err)
+					return
+				}
+				games.Add(int64(info.Games))
+				steps.Add(info.Steps)
+				mu.Lock()
+				man.AddShard(info)
+				err = datasets.WriteManifest(c.Out, man)
+				mu.Unlock()
+				if err != nil {
+					fail(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	res := &Result{Manifest: man, Games: int(games.Load()), Steps: steps.Load(), Elapsed: time.Since(start)}
+	if firstErr == nil && !man.Complete() {
+		firstErr = fmt.Errorf("selfplay: stopped with %d of %d shards written: %w", len(man.Shards), man.NumShards(), context.Cause(outer))
+	}
+	return res, firstErr
+}
+
+// player is one worker's environment, bots and per-game buffers.
+type player struct {
+	cfg  *Config
+	meta *datasets.Meta
+	e    *env.Env
+	bots []bots.Bot
+	view *rules.State
+
+	obs      []float32
+	legal    []int
+	legalEnd []int
+	rewards  []float32
+	returns  []float32
+	texts    []string
+	phases   []uint8
+	turns    []int32
+	deciders []int8
+	actions  []int32
+	steps    []datasets.Step
+	scores   []datasets.Score
+}
+
+func newPlayer(c *Config, meta *datasets.Meta) (*player, error) {
+	e, err := env.New(c.Env)
+	if err != nil {
+		return nil, err
+	}
+	if e.ObsSize() != meta.ObsDim {
+		return nil, fmt.Errorf("selfplay: environment observes %d floats, the spec says %d", e.ObsSize(), meta.ObsDim)
+	}
+	return &player{cfg: c, meta: meta, e: e, bots: make([]bots.Bot, len(c.Agents)), view: new(rules.State)}, nil
+}
+
+// botSeed derives seat's bot seed from the game seed.
+func botSeed(gameSeed uint64, seat int) uint64 { return env.GameSeed(gameSeed, seat+1, 1) }
+
+func (p *player) playShard(ctx context.Context, man *datasets.Manifest, k int) (datasets.ShardInfo, error) {
+	first, n := man.ShardRange(k)
+	w, err := datasets.NewShardWriter(p.cfg.Out, k, first, p.meta, p.cfg.Write)
+	if err != nil {
+		return datasets.ShardInfo{}, err
+	}
+	for i := 0; i < n; i++ {
+		if ctx.Err() != nil {
+			w.Abort()
+			return datasets.ShardInfo{}, fmt.Errorf("selfplay: %w", context.Cause(ctx))
+		}
+		g, steps, err := p.playGame(first+uint64(i), env.GameSeed(man.Seed, int(first)+i, 0))
+		if err == nil {
+			err = w.WriteGame(g, steps)
+		}
+		if err != nil {
+			w.Abort()
+			return datasets.ShardInfo{}, err
+		}
+		if p.cfg.OnGame != nil {
+			p.cfg.OnGame(len(steps))
+		}
+	}
+	return w.Close()
+}
+
+// playGame plays one game and returns its records; the steps alias the player's buffers.
+func (p *player) playGame(id, seed uint64) (*datasets.Game, []datasets.Step, error) {
+	start := time.Now()
+	P, D := p.meta.Seats, p.meta.ObsDim
+	for s, name := range p.cfg.Agents {
+		if sd, ok := p.bots[s].(bots.Seeder); ok {
+			sd.Seed(botSeed(seed, s))
+			continue
+		}
+		b, err := bots.New(name, p.cfg.Env.Rules, botSeed(seed, s))
+		if err != nil {
+			return nil, nil, err
+		}
+		p.bots[s] = b
+	}
+	p.obs, p.legal, p.legalEnd, p.rewards = p.obs[:0], p.legal[:0], p.legalEnd[:0], p.rewards[:0]
+	p.texts, p.phases, p.turns, p.deciders, p.actions = p.texts[:0], p.phases[:0], p.turns[:0], p.deciders[:0], p.actions[:0]
+
+	obs, info := p.e.Reset(seed)
+	var res env.StepResult
+	for !p.e.Done() {
+		seat := p.e.Agent()
+		st := p.e.State()
+		lo := len(p.legal)
+		p.legal = append(p.legal, p.e.Encoder().Legal()...)
+		p.legalEnd = append(p.legalEnd, len(p.legal))
+		legal := p.legal[lo:]
+		st.Redact(seat, p.view)
+		a := p.bots[seat].Act(p.view, legal)
+		if !slices.Contains(legal, a) {
+			return nil, nil, fmt.Errorf("selfplay: game %d (seed %d) step %d: bot %s chose %d (%s), not a legal action",
+				id, seed, len(p.actions), p.cfg.Agents[seat], a, encoding.ActionName(a))
+		}
+		p.texts = append(p.texts, st.ActionToMove(a).String())
+		p.obs = append(p.obs, obs...)
+		p.phases = append(p.phases, uint8(info.Phase))
+		p.turns = append(p.turns, int32(info.Turn))
+		p.deciders = append(p.deciders, int8(seat))
+		p.actions = append(p.actions, int32(a))
+		var err error
+		if res, err = p.e.Step(a); err != nil {
+			return nil, nil, fmt.Errorf("selfplay: game %d (seed %d): %w", id, seed, err)
+		}
+		p.rewards = append(p.rewards, res.Rewards...)
+		obs, info = res.Obs, res.Info
+	}
+	T := len(p.actions)
+	if cap(p.returns) < T*P {
+		p.returns = make([]float32, T*P)
+	}
+	p.returns = p.returns[:T*P]
+	datasets.ReturnsToGo(p.rewards, P, p.returns)
+	if cap(p.steps) < T {
+		p.steps = make([]datasets.Step, T)
+	}
+	p.steps = p.steps[:T]
+	lo := 0
+	for t := range p.steps {
+		d := p.deciders[t]
+		p.steps[t] = datasets.Step{
+			GameID: id, Step: int32(t), Turn: p.turns[t], Decider: d, Phase: p.phases[t],
+			Obs: p.obs[t*D : (t+1)*D], Legal: p.legal[lo:p.legalEnd[t]],
+			Action: p.actions[t], ActionText: p.texts[t], Reward: p.rewards[t*P+int(d)],
+			Done: t == T-1, Returns: p.returns[t*P : (t+1)*P],
+		}
+		lo = p.legalEnd[t]
+	}
+	st := p.e.State()
+	g := &datasets.Game{
+		GameID: id, Seed: seed, Agents: p.cfg.Agents, Length: int32(T), Turns: st.Turn + 1,
+		EndReason: endReason(st, res.Truncated), Duration: time.Since(start),
+	}
+	o := p.cfg.Env.Rules
+	o.Seed = seed
+	if b, err := json.Marshal(o); err == nil {
+		g.Options = string(b)
+	}
+	scores := res.Info.Scores
+	if len(scores) != P {
+		return nil, nil, fmt.Errorf("selfplay: game %d (seed %d) ended with %d scores for %d seats", id, seed, len(scores), P)
+	}
+	p.scores = p.scores[:0]
+	for s, sc := range scores {
+		p.scores = append(p.scores, convertScore(sc))
+		if sc.Winner {
+			g.Winners = append(g.Winners, int8(s))
+		}
+	}
+	g.Scores = p.scores
+	return g, p.steps, nil
+}
+
+func colourName(c rules.Colour) string {
+	if c >= rules.NumColours {
+		return ""
+	}
+	return c.String()
+}
+
+func convertScore(s rules.Score) datasets.Score {
+	return datasets.Score{
+		Cash: int32(s.Cash), Island: int32(s.Island), Leftover: int32(s.Leftover), Loans: int32(s.Loans),
+		Total: int32(s.Total), Discarded: colourName(s.Discarded), DiscardedCount: int32(s.DiscardedCount),
+		GoldAs: colourName(s.GoldAs), AllColours: s.AllColours, FactoryContainers: int32(s.FactoryContainers),
+		Rank: int8(s.Rank), Winner: s.Winner,
+	}
+}
+
+func endReason(s *rules.State, truncated bool) string {
+	switch {
+	case truncated:
+		return "truncated"
+	case s.Ended == rules.EndTwoColours:
+		return "two-colours"
+	case s.Ended == rules.EndTurnLimit:
+		return "turn-limit"
+	}
+	return "unknown"
+}
