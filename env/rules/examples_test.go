@@ -183,7 +183,7 @@ func TestRulebookContainerBidExample(t *testing.T) {
 	}
 	// Purple wins at the start of its next turn: containers to the Bank container lots
 	// (lot I, II, III, colour chosen while they differ), cash lot III to hand.
-	s.Active = int8(purple - 1 + 4) % 4
+	s.Active = int8(purple-1+4) % 4
 	play(t, s, "end")
 	for s.Active != int8(purple) || s.Machine.Phase != PhaseBankPayColour {
 		if s.Machine.Phase == PhaseTurn {
