@@ -1,0 +1,104 @@
+package eval
+
+import (
+	"math"
+	"testing"
+
+	"github.com/container-rl/container/env/rules"
+)
+
+func near(t *testing.T, what string, got, want, tol float64) {
+	t.Helper()
+	if math.Abs(got-want) > tol {
+		t.Errorf("%s = %.6f, want %.6f", what, got, want)
+	}
+}
+
+// Known values of the 95% Wilson score interval (z = 1.96).
+func TestWilson_KnownValues(t *testing.T) {
+	cases := []struct {
+		wins   float64
+		n      int
+		lo, hi float64
+	}{
+		{50, 100, 0.403832, 0.596168},
+		{0, 10, 0, 0.277533},
+		{10, 10, 0.722467, 1},
+		{1, 2, 0.094531, 0.905469},
+		{25, 100, 0.175452, 0.343045},
+	}
+	for _, c := range cases {
+		lo, hi := Wilson(c.wins, c.n, Z95)
+		near(t, "lo", lo, c.lo, 1e-5)
+		near(t, "hi", hi, c.hi, 1e-5)
+	}
+	if lo, hi := Wilson(0, 0, Z95); lo != 0 || hi != 1 {
+		t.Errorf("no games: [%v, %v], want [0, 1]", lo, hi)
+	}
+}
+
+func score(total, rank int, winner bool) rules.Score {
+	return rules.Score{Total: total, Cash: total, Rank: rank, Winner: winner}
+}
+
+func TestSummarize_SharedWinsAreSplitAndSeatsCounted(t *testing.T) {
+	r := &Result{
+		Agents:  []string{"a", "b", "c"},
+		Options: rules.Options{Players: 3},
+		Games: []GameResult{
+			{Agents: []int{0, 1, 2}, Scores: []rules.Score{score(50, 1, true), score(40, 2, false), score(30, 3, false)}, Steps: 10, Turns: 4, EndReason: rules.EndTwoColours},
+			{Agents: []int{1, 2, 0}, Scores: []rules.Score{score(60, 1, true), score(60, 1, true), score(10, 3, false)}, Steps: 20, Turns: 6, EndReason: rules.EndTurnLimit},
+		},
+	}
+	s := Summarize(r)
+	want := map[string]float64{"a": 1, "b": 0.5, "c": 0.5}
+	for _, a := range s.Agents {
+		near(t, a.Name+" wins", a.Wins, want[a.Name], 1e-12)
+		if a.Games != 2 {
+			t.Errorf("%s games = %d, want 2", a.Name, a.Games)
+		}
+	}
+	near(t, "a mean total", s.Agents[0].MeanTotal, 30, 1e-12)
+	near(t, "a mean rank", s.Agents[0].MeanRank, 2, 1e-12)
+	near(t, "b median total", s.Agents[1].MedianTotal, 50, 1e-12)
+	near(t, "seat 0 wins", s.Seats[0].Wins, 1.5, 1e-12)
+	near(t, "seat 1 wins", s.Seats[1].Wins, 0.5, 1e-12)
+	near(t, "b in seat 0", s.Agents[1].PerSeat[0].Rate, 0.5, 1e-12)
+	if s.Steps.Mean != 15 || s.Steps.Min != 10 || s.Steps.Max != 20 || s.Turns.Median != 5 {
+		t.Errorf("lengths: %+v %+v", s.Steps, s.Turns)
+	}
+	if s.EndReason["two-colours"] != 1 || s.EndReason["turn-limit"] != 1 {
+		t.Errorf("end reasons: %v", s.EndReason)
+	}
+}
+
+func TestSeatAgents_EveryAgentPlaysEverySeatEqually(t *testing.T) {
+	for agents := 1; agents <= 5; agents++ {
+		for players := 3; players <= 5; players++ {
+			games := agents * 6
+			count := make([][]int, agents)
+			for i := range count {
+				count[i] = make([]int, players)
+			}
+			var seats []int
+			for g := 0; g < games; g++ {
+				seats = SeatAgents(g, agents, players, seats)
+				seen := map[int]bool{}
+				for s, a := range seats {
+					count[a][s]++
+					if agents >= players && seen[a] {
+						t.Fatalf("%d agents, %d players, game %d: agent %d sits twice", agents, players, g, a)
+					}
+					seen[a] = true
+				}
+			}
+			for a := range count {
+				for s := range count[a] {
+					if count[a][s] != games/agents {
+						t.Errorf("%d agents, %d players: agent %d in seat %d %d times, want %d", agents, players, a, s, count[a][s], games/agents)
+					}
+				}
+			}
+		}
+	}
+}
