@@ -15,7 +15,8 @@ const (
 	smallCashScale = 20  // Bank cash lots, frozen cash bids, company piles, loans
 	heapScale      = 10  // unbounded container heaps: Bank lots, holding, island, pending
 	maxCashFeature = 10  // cash-like features are clipped here ($1000 in hand)
-	turnCountScale = 100 // turn.count is min(turn, 100)/100
+	turnCountScale = 100  // turn.count is min(turn, 100)/100
+	stepsScale     = 2000 // turn.steps is min(steps, 2000)/2000
 )
 
 type auctionOffsets struct {
@@ -169,7 +170,7 @@ func newLayout(g *rules.Game) *layout {
 	// Counters and game-end proximity.
 	l.turnProgress = b.scalar("turn.progress", 1, l.turnLimit, "turns begun / turn limit")
 	l.turnCount = b.scalar("turn.count", 1, turnCountScale, "min(turns begun, 100) / 100")
-	l.turnSteps = b.scalar("turn.steps", 1, l.maxLen, "decisions applied / longest possible game")
+	l.turnSteps = b.scalar("turn.steps", 1, stepsScale, "min(decisions applied, 2000) / 2000")
 	l.turnFirst = b.oneHot("turn.first_player", seatLabels, "seat that took the first turn, relative to the observer")
 	l.turnActive = b.oneHot("turn.active", seatLabels, "seat whose turn it is, relative to the observer")
 	l.endTriggered = b.flag("end.triggered", "two colours ran out: the game ends after this turn")

@@ -72,16 +72,15 @@ func addMachineFeatures(b *builder, o rules.Options, nc int, maxHeap float32) ma
 	return m
 }
 
-func kindLabel(k rules.MoveKind) string {
-	first, _ := rules.KindBase(k)
-	name := actionNames[first]
-	for i, c := range name {
-		if c == ':' {
-			return name[:i]
-		}
-	}
-	return name
+// kindLabels name the move kinds in id order.
+var kindLabels = [rules.NumMoveKinds]string{
+	"end", "done", "loan", "repay", "build-factory", "build-warehouse", "produce", "buy-factory",
+	"buy-harbor", "reprice", "sail-ocean", "sail-island", "sail-bank", "sail-harbor", "bank-start",
+	"bank-raise", "truck-start", "luxury", "place", "pick-factory", "pick-harbor", "pick-ship",
+	"pick-holding", "pick-island", "colour", "amount", "yes", "no", "seat", "pay-interest",
 }
+
+func kindLabel(k rules.MoveKind) string { return kindLabels[k] }
 
 func (e *Encoder) encodeMachine(v *rules.State, observer int, dst []float32) {
 	m := &e.l.machine

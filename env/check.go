@@ -170,7 +170,7 @@ func (ck *checker) game(seed uint64) error {
 	if _, err := e.Step(0); !errors.Is(err, ErrEpisodeOver) {
 		return ck.fail(seed, len(ck.actions), "stepping a finished episode gave %v, want ErrEpisodeOver", err)
 	}
-	if e.Agent() != -1 || slices.ContainsFunc(e.Mask(), func(m float32) bool { return m != 0 }) {
+	if e.terminated && e.Agent() != -1 || e.terminated && slices.ContainsFunc(e.Mask(), func(m float32) bool { return m != 0 }) {
 		return ck.fail(seed, len(ck.actions), "finished episode has agent %d or a non-zero mask", e.Agent())
 	}
 	return ck.replay(seed)

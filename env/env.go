@@ -67,11 +67,13 @@ type Info struct {
 // StepResult is what Step returns. Its slices alias the environment's buffers and stay valid
 // until the next Step or Reset.
 type StepResult struct {
-	// Obs is the observation of the next decider (at the end: of the seat that moved last).
+	// Obs is the observation of the next decider (after the game's end: of the seat that
+	// moved last). After a truncation Obs, Mask and Agent describe the position where the
+	// episode stopped, so a learner can bootstrap from it.
 	Obs []float32
-	// Mask is the next decider's legal-action mask (all zero at the end).
+	// Mask is the next decider's legal-action mask (all zero after the game's end).
 	Mask []float32
-	// Agent is the next decider, or -1 at the end.
+	// Agent is the next decider, or -1 after the game's end.
 	Agent int
 	// Rewards holds this step's reward for every seat (length Players).
 	Rewards    []float32

@@ -227,7 +227,7 @@ func TestRewardSchemesSumAsDocumented(t *testing.T) {
 		{"clear winner", scores([]int{55, 62, 71}, []int{0, 0, 0}, 2), map[RewardScheme][]float32{
 			WinLoss:    {0, 0, 1},
 			Rank:       {-1, 0, 1},
-			CashMargin: {(55 - 66.5) / 100, (62 - 63) / 100, (71 - 58.5) / 100},
+			CashMargin: {(55 - 66.5) / 100, -0.01, (71 - 58.5) / 100},
 		}},
 		{"shared win", scores([]int{40, 40, 30, 20}, []int{2, 2, 1, 0}, 0, 1), map[RewardScheme][]float32{
 			WinLoss: {0.5, 0.5, 0, 0},
