@@ -11,10 +11,10 @@ import (
 
 // Scales (raw units per 1.0 of a feature).
 const (
-	cashScale      = 100 // cash in hand, bids, amounts
-	smallCashScale = 20  // Bank cash lots, frozen cash bids, company piles, loans
-	heapScale      = 10  // unbounded container heaps: Bank lots, holding, island, pending
-	maxCashFeature = 10  // cash-like features are clipped here ($1000 in hand)
+	cashScale      = 100  // cash in hand, bids, amounts
+	smallCashScale = 20   // Bank cash lots, frozen cash bids, company piles, loans
+	heapScale      = 10   // unbounded container heaps: Bank lots, holding, island, pending
+	maxCashFeature = 10   // cash-like features are clipped here ($1000 in hand)
 	turnCountScale = 100  // turn.count is min(turn, 100)/100
 	stepsScale     = 2000 // turn.steps is min(steps, 2000)/2000
 )
