@@ -102,6 +102,12 @@ func (s *State) ApplyMove(mv Move) {
 		m.ActionsUsed++
 		m.CalledBank = true
 		s.raiseBank(d, AuctionKind(mv.Index))
+	case TruckStart:
+		m.ActionsUsed++
+		m.CalledBank = true
+		s.startTruck(d, int(mv.Seat), mv.Index == 1)
+	case AcquireLuxury:
+		s.acquireLuxury(District(mv.Index))
 	case Place:
 		s.place(int(mv.Price))
 	case PickFactory, PickHarbor:
@@ -119,6 +125,8 @@ func (s *State) ApplyMove(mv Move) {
 			s.buyFromHarbor(mv.Colour, i)
 		case PhaseBankContainerBid:
 			s.bidContainer(dist, mv.Colour, i)
+		case PhaseLuxuryPick:
+			s.luxuryPick(mv.Colour, i)
 		case PhaseSeize:
 			s.seize(&s.Players[m.Counterpart].lots(dist)[i], mv.Colour)
 			s.runTurnStart()

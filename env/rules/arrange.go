@@ -92,6 +92,10 @@ func (s *State) place(price int) {
 	}
 	m.Fixed[i][c]++
 	if m.Pending.Total() == 0 {
+		if m.Action == AcquireLuxury {
+			s.toMenu() // the gold is placed; nothing else may be repriced
+			return
+		}
 		s.startRearrange()
 	}
 }

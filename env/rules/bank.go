@@ -49,6 +49,9 @@ func (s *State) canRaiseBank(seat int, kind AuctionKind) bool {
 	if !a.Active || int(a.Bidder) == seat {
 		return false
 	}
+	if kind == TruckAuction && s.Players[seat].Trucks >= TrucksPerPlayer {
+		return false
+	}
 	if kind == ContainerLotAuction || (kind == TruckAuction && a.Cash > 0) {
 		return s.Players[seat].Cash > a.Cash
 	}
@@ -64,16 +67,37 @@ func (s *State) startBank(seat, idx int) {
 		kind, target = CashLotAuction, idx-BankLots
 	}
 	s.Auctions[kind] = Auction{Active: true, Target: int8(target), Bidder: int8(seat)}
-	s.askBid(kind, 0)
+	s.askBid(kind, 0, kind == ContainerLotAuction)
 }
 
-// askBid asks the active seat for a bid on the auction of kind that beats toBeat.
-func (s *State) askBid(kind AuctionKind, toBeat int32) {
+// canStartTruck reports whether seat may start an auction on company's Truck Company with
+// an opening bid in cash (containers false) or containers (Truck Companies module): the
+// company is independent, the truck auction token is free, the bidder has a truck left.
+func (s *State) canStartTruck(seat, company int, containers bool) bool {
+	if !s.game.opts.Modules.Has(Trucks) || s.Auctions[TruckAuction].Active ||
+		s.Companies[company].Owner >= 0 || s.Players[seat].Trucks >= TrucksPerPlayer {
+		return false
+	}
+	if containers {
+		return s.ownValue(seat) > 0
+	}
+	return s.Players[seat].Cash >= 1
+}
+
+// startTruck starts an auction on company's Truck Company for seat.
+func (s *State) startTruck(seat, company int, containers bool) {
+	s.Auctions[TruckAuction] = Auction{Active: true, Target: int8(company), Bidder: int8(seat)}
+	s.askBid(TruckAuction, 0, !containers)
+}
+
+// askBid asks the active seat for a bid in cash or containers on the auction of kind that
+// beats toBeat.
+func (s *State) askBid(kind AuctionKind, toBeat int32, cash bool) {
 	m := &s.Machine
 	m.BidKind = kind
 	m.ToBeat = toBeat
 	m.Decider = s.Active
-	if kind == ContainerLotAuction {
+	if cash {
 		m.Phase = PhaseBankCashBid
 	} else {
 		m.Phase = PhaseBankContainerBid
@@ -87,11 +111,11 @@ func (s *State) raiseBank(seat int, kind AuctionKind) {
 	a := &s.Auctions[kind]
 	old := int(a.Bidder)
 	a.Bidder = int8(seat)
-	if kind == ContainerLotAuction {
+	if a.Cash > 0 { // a cash bid (outbids stay in the same currency)
 		s.Players[old].Cash += a.Cash
 		toBeat := a.Cash
 		a.Cash = 0
-		s.askBid(kind, toBeat)
+		s.askBid(kind, toBeat, true)
 		return
 	}
 	m := &s.Machine
@@ -116,7 +140,7 @@ func (s *State) continueReturn() {
 		m.District = HarborDistrict
 	default:
 		m.Returner = -1
-		s.askBid(m.BidKind, m.ToBeat)
+		s.askBid(m.BidKind, m.ToBeat, false)
 		return
 	}
 	m.Phase = PhaseReturnBid

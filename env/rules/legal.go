@@ -83,7 +83,6 @@ func (s *State) generate(k *sink) {
 	}
 	d := int(m.Decider)
 	p := &s.Players[d]
-	n := s.n()
 	switch m.Phase {
 	case PhaseTurn:
 		k.add(Move{Kind: EndTurn})
@@ -95,57 +94,98 @@ func (s *State) generate(k *sink) {
 				k.add(Move{Kind: RepayLoan, Index: uint8(i)})
 			}
 		}
-		if m.ActionsUsed >= 2 {
-			return
+		if m.ActionsUsed < 2 {
+			s.generateActions(k, d)
 		}
-		for c := Colour(0); c < NumNormalColours; c++ {
-			if s.canBuildFactory(d, c) {
-				k.add(Move{Kind: BuildFactory, Colour: c})
+		for dist := FactoryDistrict; dist <= HarborDistrict; dist++ {
+			if s.canAcquireLuxury(d, dist) {
+				k.add(Move{Kind: AcquireLuxury, Index: uint8(dist)})
 			}
 		}
-		if s.canBuildWarehouse(d) {
-			k.add(Move{Kind: BuildWarehouse})
+	case PhaseLuxuryPick:
+		kind := PickFactory
+		if m.District == HarborDistrict {
+			kind = PickHarbor
 		}
-		if s.canProduce(d) {
-			k.add(Move{Kind: Produce})
+		lots := p.lots(m.District)
+		for c := Colour(0); c < NumColours; c++ {
+			for i := range lots {
+				if s.canLuxuryPick(c, i) {
+					k.add(Move{Kind: kind, Colour: c, Price: uint8(lotPrice(m.District, i))})
+				}
+			}
 		}
+	default:
+		s.generateRest(k, d)
+	}
+}
+
+// generateActions emits the turn menu's actions (kinds BuildFactory .. TruckStart).
+func (s *State) generateActions(k *sink, d int) {
+	p := &s.Players[d]
+	n := s.n()
+	for c := Colour(0); c < NumNormalColours; c++ {
+		if s.canBuildFactory(d, c) {
+			k.add(Move{Kind: BuildFactory, Colour: c})
+		}
+	}
+	if s.canBuildWarehouse(d) {
+		k.add(Move{Kind: BuildWarehouse})
+	}
+	if s.canProduce(d) {
+		k.add(Move{Kind: Produce})
+	}
+	for r := 1; r < n; r++ {
+		if seller := (d + r) % n; s.canFactoryPurchase(d, seller) {
+			k.add(Move{Kind: FactoryPurchase, Seat: int8(seller)})
+		}
+	}
+	if s.canBuyHarbor(d) {
+		k.add(Move{Kind: HarborPurchase})
+	}
+	if p.factoryCount() > 0 {
+		k.add(Move{Kind: Reprice, Index: uint8(FactoryDistrict)})
+	}
+	if p.harborCount() > 0 {
+		k.add(Move{Kind: Reprice, Index: uint8(HarborDistrict)})
+	}
+	if p.ShipAt.Where != AtOcean {
+		k.add(Move{Kind: SailOcean})
+	} else {
+		if p.Ship.Total() > 0 {
+			k.add(Move{Kind: SailIsland})
+		}
+		k.add(Move{Kind: SailBank})
 		for r := 1; r < n; r++ {
-			if seller := (d + r) % n; s.canFactoryPurchase(d, seller) {
-				k.add(Move{Kind: FactoryPurchase, Seat: int8(seller)})
+			k.add(Move{Kind: SailHarbor, Seat: int8((d + r) % n)})
+		}
+	}
+	if s.canCallBank() {
+		for i := 0; i < 2*BankLots; i++ {
+			if s.canStartBank(d, i) {
+				k.add(Move{Kind: CallBankStart, Index: uint8(i)})
 			}
 		}
-		if s.canBuyHarbor(d) {
-			k.add(Move{Kind: HarborPurchase})
-		}
-		if p.factoryCount() > 0 {
-			k.add(Move{Kind: Reprice, Index: uint8(FactoryDistrict)})
-		}
-		if p.harborCount() > 0 {
-			k.add(Move{Kind: Reprice, Index: uint8(HarborDistrict)})
-		}
-		if p.ShipAt.Where != AtOcean {
-			k.add(Move{Kind: SailOcean})
-		} else {
-			if p.Ship.Total() > 0 {
-				k.add(Move{Kind: SailIsland})
-			}
-			k.add(Move{Kind: SailBank})
-			for r := 1; r < n; r++ {
-				k.add(Move{Kind: SailHarbor, Seat: int8((d + r) % n)})
+		for kind := AuctionKind(0); kind < NumAuctionKinds; kind++ {
+			if s.canRaiseBank(d, kind) {
+				k.add(Move{Kind: CallBankRaise, Index: uint8(kind)})
 			}
 		}
-		if s.canCallBank() {
-			for i := 0; i < 2*BankLots; i++ {
-				if s.canStartBank(d, i) {
-					k.add(Move{Kind: CallBankStart, Index: uint8(i)})
-				}
-			}
-			for kind := AuctionKind(0); kind < NumAuctionKinds; kind++ {
-				if s.canRaiseBank(d, kind) {
-					k.add(Move{Kind: CallBankRaise, Index: uint8(kind)})
+		for r := 0; r < n; r++ {
+			for cur := 0; cur < 2; cur++ {
+				if s.canStartTruck(d, (d+r)%n, cur == 1) {
+					k.add(Move{Kind: TruckStart, Seat: int8((d + r) % n), Index: uint8(cur)})
 				}
 			}
 		}
+	}
+}
+
+func (s *State) generateRest(k *sink, d int) {
+	m := &s.Machine
+	p := &s.Players[d]
+	n := s.n()
+	switch m.Phase {
 	case PhaseProduceColour:
 		cands, _ := s.producible(d)
 		for c := Colour(0); c < NumColours; c++ {

@@ -13,7 +13,7 @@ const maxRepaysPerTurn = 2
 
 // canLoan reports whether seat may request a loan now.
 func (s *State) canLoan(seat int) bool {
-	return s.Players[seat].NumLoans < MaxLoans && !s.Machine.LoansBlocked
+	return s.Players[seat].NumLoans < MaxLoans && s.Machine.LoanRejected&(1<<seat) == 0
 }
 
 // takeBankLoan lends seat $10 from the supply.

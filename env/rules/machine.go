@@ -16,13 +16,19 @@ type Machine struct {
 	Decider int8  `json:"decider"`
 
 	// Counters of the active player's turn.
-	ActionsUsed  uint8 `json:"actions_used"`
-	Produced     bool  `json:"produced"`
-	CalledBank   bool  `json:"called_bank"`
-	WonAuction   bool  `json:"won_auction"`
-	Repays       uint8 `json:"repays"`
-	LuxuryUsed   bool  `json:"luxury_used,omitempty"`
+	ActionsUsed uint8 `json:"actions_used"`
+	Produced    bool  `json:"produced"`
+	CalledBank  bool  `json:"called_bank"`
+	WonAuction  bool  `json:"won_auction"`
+	Repays      uint8 `json:"repays"`
+	LuxuryUsed  bool  `json:"luxury_used,omitempty"`
+	// LoansBlocked: the active player rejected a player loan this turn (no loan of any kind
+	// until the turn ends). LoanRejected has a bit per seat for the same (Player Loans).
 	LoansBlocked bool  `json:"loans_blocked,omitempty"`
+	LoanRejected uint8 `json:"loan_rejected,omitempty"`
+	// LuxFirst is 1 + the canonical index of the first container returned by Acquire Luxury
+	// (0 before the first pick).
+	LuxFirst uint8 `json:"lux_first,omitempty"`
 
 	// The action in progress: the turn-menu kind that started it, the district being
 	// arranged, the other seat involved, whether a harbor purchase is the free anchor action.

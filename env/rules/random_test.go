@@ -154,10 +154,14 @@ func checkInvariants(t *testing.T, s *State) {
 		tot.Add(&p.Holding)
 		tot.Add(&p.Island)
 	}
-	normal, _ := s.game.opts.containersPerColour()
-	for c := 0; c < NumNormalColours; c++ {
-		if int(tot[c]) != normal {
-			t.Fatalf("step %d: colour %v total %d, want %d (last move %v, phase %s)", s.Steps, Colour(c), tot[c], normal, s.history[len(s.history)-1], s.Machine.Phase)
+	normal, gold := s.game.opts.containersPerColour()
+	for c := 0; c < NumColours; c++ {
+		want := normal
+		if c == int(Gold) {
+			want = gold
+		}
+		if int(tot[c]) != want {
+			t.Fatalf("step %d: colour %v total %d, want %d (last move %v, phase %s)", s.Steps, Colour(c), tot[c], want, s.history[len(s.history)-1], s.Machine.Phase)
 		}
 	}
 }
@@ -167,14 +171,28 @@ func TestRandomGames(t *testing.T) {
 	if testing.Short() {
 		games = 4
 	}
-	for _, v := range []Variant{Base, Classic} {
-		for n := 3; n <= 5; n++ {
-			for seed := uint64(0); seed < uint64(games); seed++ {
-				s := playRandom(t, Options{Players: n, Variant: v}, seed, true)
-				if s.Ended == NotEnded {
-					t.Fatalf("not ended")
-				}
+	for _, o := range randomConfigs() {
+		for seed := uint64(0); seed < uint64(games); seed++ {
+			s := playRandom(t, o, seed, true)
+			if s.Ended == NotEnded {
+				t.Fatalf("not ended")
 			}
 		}
 	}
+}
+
+// randomConfigs lists the configurations random play covers: base and Classic for 3-5
+// players, and the modules alone and together.
+func randomConfigs() []Options {
+	var out []Options
+	for n := 3; n <= 5; n++ {
+		for _, v := range []Variant{Base, Classic} {
+			out = append(out, Options{Players: n, Variant: v})
+		}
+		for _, m := range []Modules{Trucks, PlayerLoans, Luxury, AllModules} {
+			out = append(out, Options{Players: n, Modules: m})
+		}
+		out = append(out, Options{Players: n, Variant: Classic, Modules: PlayerLoans | Luxury})
+	}
+	return out
 }

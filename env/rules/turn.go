@@ -7,7 +7,7 @@ package rules
 func (s *State) startTurn() {
 	m := &s.Machine
 	m.ActionsUsed, m.Produced, m.CalledBank, m.WonAuction = 0, false, false, false
-	m.Repays, m.LuxuryUsed, m.LoansBlocked = 0, false, false
+	m.Repays, m.LuxuryUsed, m.LoansBlocked, m.LoanRejected = 0, false, false, 0
 	m.Stage = stageInterest
 	s.runTurnStart()
 }
@@ -64,7 +64,7 @@ func (s *State) toMenu() {
 	m.Counterpart = -1
 	m.Free = false
 	m.Pending = Counts{}
-	m.Bought, m.PickLeft = 0, 0
+	m.Bought, m.PickLeft, m.LuxFirst = 0, 0, 0
 	m.Fixed = [HarborPrices]Counts{}
 }
 
