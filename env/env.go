@@ -27,6 +27,12 @@ type Options struct {
 	Reward RewardScheme `json:"reward"`
 	// MarginScale is the CashMargin divisor in dollars (0 means DefaultMarginScale).
 	MarginScale float64 `json:"margin_scale,omitempty"`
+	// Dense pays the scheme's reward as it changes instead of at the end: after every step
+	// each seat receives phi(now) - phi(before), where phi is the scheme applied to the
+	// scores as if the game ended now (State.Scores) and phi is 0 before the first step. The
+	// rewards of a finished episode therefore add up to the sparse final rewards. It costs a
+	// scoring pass (and an allocation) per step.
+	Dense bool `json:"dense,omitempty"`
 	// MaxSteps truncates an episode after this many decisions (0: never; the rules' turn
 	// limit still ends every game). A truncated episode gives zero rewards.
 	MaxSteps int `json:"max_steps,omitempty"`
@@ -93,6 +99,7 @@ type Env struct {
 
 	obs, mask    []float32
 	rewards, cum []float32
+	phi          []float32 // Dense: potential after the last step
 	scores       []rules.Score
 
 	agent, lastAgent      int
@@ -126,7 +133,7 @@ func newEnv(o Options, obs, mask, rewards []float32) (*Env, error) {
 		rewards = make([]float32, o.Rules.Players)
 	}
 	e := &Env{opts: o, game: g, enc: enc, obs: obs, mask: mask, rewards: rewards,
-		cum: make([]float32, o.Rules.Players), agent: -1, lastAgent: -1, terminated: true}
+		cum: make([]float32, o.Rules.Players), phi: make([]float32, o.Rules.Players), agent: -1, lastAgent: -1, terminated: true}
 	return e, nil
 }
 
@@ -172,6 +179,7 @@ func (e *Env) Reset(seed uint64) ([]float32, Info) {
 	e.terminated, e.truncated = false, false
 	clear(e.rewards)
 	clear(e.cum)
+	clear(e.phi)
 	e.scores = nil
 	e.lastAgent = -1
 	e.refresh()
@@ -226,10 +234,21 @@ func (e *Env) step(action int) {
 		e.terminated = true
 		e.scores = e.state.Scores()
 		FinalRewards(e.opts.Reward, e.opts.MarginScale, e.scores, e.rewards)
-		for i, r := range e.rewards {
-			e.cum[i] += r
+		if e.opts.Dense {
+			for i := range e.rewards {
+				e.rewards[i], e.phi[i] = e.rewards[i]-e.phi[i], e.rewards[i]
+			}
 		}
-	} else if e.opts.MaxSteps > 0 && int(e.state.Steps) >= e.opts.MaxSteps {
+	} else if e.opts.Dense {
+		FinalRewards(e.opts.Reward, e.opts.MarginScale, e.state.Scores(), e.rewards)
+		for i := range e.rewards {
+			e.rewards[i], e.phi[i] = e.rewards[i]-e.phi[i], e.rewards[i]
+		}
+	}
+	for i, r := range e.rewards {
+		e.cum[i] += r
+	}
+	if !e.terminated && e.opts.MaxSteps > 0 && int(e.state.Steps) >= e.opts.MaxSteps {
 		e.truncated = true
 		e.scores = e.state.Scores()
 	}

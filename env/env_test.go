@@ -63,6 +63,15 @@ func TestCheckPassesWithTruncation(t *testing.T) {
 	}
 }
 
+func TestCheckPassesWithDenseRewards(t *testing.T) {
+	for r := WinLoss; r < numRewardSchemes; r++ {
+		o := Options{Rules: rules.Options{Players: 3}, Reward: r, Dense: true}
+		if err := Check(o, CheckOptions{Games: 1, Seed: 8, LeakEvery: 50}); err != nil {
+			t.Fatalf("%s: %v", r, err)
+		}
+	}
+}
+
 func TestTruncationEndsTheEpisodeWithoutRewards(t *testing.T) {
 	e, err := New(Options{Rules: rules.DefaultOptions(), MaxSteps: 10})
 	if err != nil {
