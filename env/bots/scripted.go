@@ -43,9 +43,9 @@ func (s *Scripted) Name() string { return s.st.name }
 var (
 	manufacturer = style{
 		name:         "manufacturer",
-		description:  "builds factories early, produces every turn, prices to sell at $2, ships what it can on the side",
+		description:  "builds up to three factories early, produces every turn, prices to sell at $2, ships what it can on the side",
 		factoryPrice: 2, harborPrice: 4, resale: 4, shipResale: 4, deliverAt: 3, bidShare: 0.4,
-		targetFactories: 4, targetWarehouses: 2,
+		targetFactories: 3, targetWarehouses: 2,
 		wProduce: 30, wBuildFactory: 32, wBuildWarehouse: 5, wFactoryPurchase: 10, wShip: 12, wBank: 8,
 	}
 	shipper = style{
@@ -59,9 +59,9 @@ var (
 	valuer = style{
 		name:         "valuer",
 		description:  "values every container from its own scoring card with the discard and two-value rules; bids, buys, buys out and calls the Bank from that",
-		factoryPrice: 2, harborPrice: 4, resale: 4, shipResale: 4, deliverAt: 4, bidShare: 0.45, exact: true,
-		targetFactories: 3, targetWarehouses: 3,
-		wProduce: 24, wBuildFactory: 26, wBuildWarehouse: 12, wFactoryPurchase: 16, wShip: 20, wBank: 14,
+		factoryPrice: 2, harborPrice: 4, resale: 4, shipResale: 4, deliverAt: 3, bidShare: 0.45, exact: true,
+		targetFactories: 2, targetWarehouses: 3,
+		wProduce: 30, wBuildFactory: 26, wBuildWarehouse: 12, wFactoryPurchase: 24, wShip: 20, wBank: 26,
 		trucks: true, luxury: true,
 	}
 	styles = []*style{&manufacturer, &shipper, &valuer}

@@ -18,18 +18,19 @@ func (s *Scripted) turnScore(b *board, m rules.Move) float64 {
 		if s.freeN >= 4 {
 			return never
 		}
-		if b.cash >= 22 || (b.late && b.cash >= 10) || (b.actionsLeft() == 0 && b.cash >= 14) {
+		if b.cash >= 22 || ((b.late || b.actionsLeft() == 0) && b.cash >= 14) {
 			return 50
 		}
 		return never
 	case rules.TakeLoan:
-		if b.late || s.freeN >= 4 || int(p.NumLoans) >= rules.MaxLoans {
+		if s.freeN >= 4 || int(p.NumLoans) >= rules.MaxLoans {
 			return never
 		}
-		if b.cash < 4 && (p.NumLoans == 0 || b.cash < 1) {
+		// Broke: borrow to keep trading (a second loan only when nearly penniless).
+		if b.cash < 4 && (p.NumLoans == 0 || b.cash < 2) {
 			return 45
 		}
-		if p.NumLoans == 0 && b.actionsLeft() > 0 && b.nf < st.targetFactories && b.nf < rules.MaxFactories {
+		if !b.late && p.NumLoans == 0 && b.actionsLeft() > 0 && b.nf < st.targetFactories && b.nf < rules.MaxFactories {
 			cost := rules.FactoryCost[b.nf+1]
 			if b.cash < cost && b.cash+10 >= cost && b.view.Turn < int32(4*b.players) {
 				return 45
