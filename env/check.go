@@ -23,8 +23,9 @@ type CheckOptions struct {
 	// Seed is the seed of the first game; game k uses GameSeed(Seed, k, 0). Actions are
 	// drawn uniformly from the legal ones by a generator seeded from the game seed.
 	Seed uint64
-	// LeakEvery runs the hidden-information checks every LeakEvery-th step (0 means 1: every
-	// step). They encode every seat's view several times, so they dominate the cost.
+	// LeakEvery runs the scoring-card leak checks every LeakEvery-th step (0 means 1: every
+	// step). They encode every seat's view n times, so they dominate the cost. The sealed-bid
+	// checks run at every sealed-bid decision.
 	LeakEvery int
 }
 
@@ -35,32 +36,38 @@ type CheckOptions struct {
 //     the agent is the engine's current player, and an illegal action is refused without
 //     changing anything;
 //   - a clone encodes exactly like the original;
-//   - hidden information never leaks: changing an opponent's scoring card, or the amount of
-//     a sealed bid not yet revealed, leaves every other seat's observation identical;
+//   - hidden information never leaks: changing an opponent's scoring card (every LeakEvery
+//     steps), or the amount of a sealed bid not yet revealed (at every sealed-bid decision),
+//     leaves every other seat's observation identical;
 //   - rewards are finite, zero before the end, and sum as the scheme documents at the end;
 //     stepping a finished episode is an error; games end within MaxGameLength;
 //   - the same seed and actions reproduce every observation, mask and reward bit for bit.
 //
 // It returns nil or the first failure, wrapping ErrCheck.
 func Check(o Options, c CheckOptions) error {
-	if c.Games <= 0 {
-		c.Games = 3
+	ck, err := newChecker(o, c)
+	if err != nil {
+		return err
 	}
+	return ck.run(c)
+}
+
+func newChecker(o Options, c CheckOptions) (*checker, error) {
 	if c.LeakEvery <= 0 {
 		c.LeakEvery = 1
 	}
 	e, err := New(o)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	ck := &checker{env: e, spec: e.Spec(), every: c.LeakEvery}
 	ck.low, ck.high = ck.spec.Bounds()
 	ck.cols = ck.spec.Columns()
 	if ck.spec.Size != e.ObsSize() || len(ck.cols) != ck.spec.Size {
-		return fmt.Errorf("%w: spec size %d, %d column names, observation size %d", ErrCheck, ck.spec.Size, len(ck.cols), e.ObsSize())
+		return nil, fmt.Errorf("%w: spec size %d, %d column names, observation size %d", ErrCheck, ck.spec.Size, len(ck.cols), e.ObsSize())
 	}
 	if ck.spec.NumActions != rules.NumDistinctActions() || len(ck.spec.ActionNames) != ck.spec.NumActions {
-		return fmt.Errorf("%w: spec has %d actions and %d action names, engine %d", ErrCheck, ck.spec.NumActions, len(ck.spec.ActionNames), rules.NumDistinctActions())
+		return nil, fmt.Errorf("%w: spec has %d actions and %d action names, engine %d", ErrCheck, ck.spec.NumActions, len(ck.spec.ActionNames), rules.NumDistinctActions())
 	}
 	n := o.Rules.Players
 	ck.views = make([][]float32, n)
@@ -69,6 +76,13 @@ func Check(o Options, c CheckOptions) error {
 	}
 	ck.a, ck.b = make([]float32, e.ObsSize()), make([]float32, e.ObsSize())
 	ck.enc = encoding.NewEncoder(e.Game())
+	return ck, nil
+}
+
+func (ck *checker) run(c CheckOptions) error {
+	if c.Games <= 0 {
+		c.Games = 3
+	}
 	for k := 0; k < c.Games; k++ {
 		seed := GameSeed(c.Seed, k, 0)
 		if err := ck.game(seed); err != nil {
@@ -90,6 +104,9 @@ type checker struct {
 	legal     []int
 	actions   []int
 	trace     []uint64
+
+	// Counts of comparisons made, so tests can prove the leak checks ran.
+	cardChecks, bidChecks int
 }
 
 func (ck *checker) fail(seed uint64, step int, format string, args ...any) error {
@@ -146,9 +163,12 @@ func (ck *checker) game(seed uint64) error {
 			return err
 		}
 		if step%ck.every == 0 {
-			if err := ck.leaks(seed, step); err != nil {
+			if err := ck.cardLeaks(seed, step); err != nil {
 				return err
 			}
+		}
+		if err := ck.bidLeaks(seed, step); err != nil {
+			return err
 		}
 		if first {
 			first = false
@@ -263,8 +283,8 @@ func (ck *checker) illegalRefused(seed uint64, step int) error {
 	return nil
 }
 
-// leaks checks that opponents' secrets do not reach an observation.
-func (ck *checker) leaks(seed uint64, step int) error {
+// cardLeaks checks that opponents' scoring cards do not reach an observation.
+func (ck *checker) cardLeaks(seed uint64, step int) error {
 	s := ck.env.State()
 	n := ck.env.NumPlayers()
 	for o := 0; o < n; o++ {
@@ -281,12 +301,20 @@ func (ck *checker) leaks(seed uint64, step int) error {
 				continue
 			}
 			_ = ck.enc.Observe(c, o, ck.a)
+			ck.cardChecks++
 			if !slices.Equal(ck.a, ck.views[o]) {
 				return ck.fail(seed, step, "seat %d's scoring card leaks into seat %d's observation: %s", p, o, ck.firstDiff(ck.a, ck.views[o]))
 			}
 		}
 	}
-	// Sealed bids: two different amounts by the decider, while no bid is revealed yet.
+	return nil
+}
+
+// bidLeaks checks, at a sealed-bid decision, that two different amounts by the decider
+// give every other seat the same observation while the bids are not yet revealed.
+func (ck *checker) bidLeaks(seed uint64, step int) error {
+	s := ck.env.State()
+	n := ck.env.NumPlayers()
 	d := s.Decision()
 	if d.Phase != rules.PhaseDeliveryBid && d.Phase != rules.PhaseRunoffBid && d.Phase != rules.PhaseIncentiveBid {
 		return nil
@@ -317,6 +345,7 @@ func (ck *checker) leaks(seed uint64, step int) error {
 		}
 		_ = ck.enc.Observe(c1, o, ck.a)
 		_ = ck.enc.Observe(c2, o, ck.b)
+		ck.bidChecks++
 		if !slices.Equal(ck.a, ck.b) {
 			return ck.fail(seed, step, "seat %d's sealed %s of %s vs %s leaks into seat %d's observation: %s",
 				d.Decider, d.Phase, encoding.ActionName(lo), encoding.ActionName(hi), o, ck.firstDiff(ck.a, ck.b))

@@ -56,6 +56,27 @@ func TestCheckPassesOnEveryVariantAndModule(t *testing.T) {
 	}
 }
 
+// TestNoLeakChecksRun proves the checker's hidden-information comparisons really happen:
+// opponents' scoring cards at every step, and sealed bids changed while still unrevealed.
+func TestNoLeakChecksRun(t *testing.T) {
+	for _, o := range []rules.Options{{Players: 4}, {Players: 5, Variant: rules.Classic}, {Players: 4, Modules: rules.PlayerLoans}} {
+		ck, err := newChecker(Options{Rules: o}, CheckOptions{LeakEvery: 20})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Random players rarely deliver; play until some sealed bids were compared.
+		for k := 0; k < 40 && ck.bidChecks == 0; k++ {
+			if err := ck.run(CheckOptions{Games: 1, Seed: uint64(21 + k)}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		t.Logf("%s: %d scoring-card and %d sealed-bid comparisons", configName(o), ck.cardChecks, ck.bidChecks)
+		if ck.cardChecks == 0 || ck.bidChecks == 0 {
+			t.Errorf("%s: %d scoring-card and %d sealed-bid comparisons; want both above 0", configName(o), ck.cardChecks, ck.bidChecks)
+		}
+	}
+}
+
 func TestCheckPassesWithTruncation(t *testing.T) {
 	o := Options{Rules: rules.DefaultOptions(), Reward: Rank, MaxSteps: 25}
 	if err := Check(o, CheckOptions{Games: 2, Seed: 5}); err != nil {
