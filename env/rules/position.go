@@ -798,12 +798,15 @@ func (s *State) Validate() error {
 			return bad("%s auction: negative cash bid", AuctionKind(k))
 		}
 		cont := a.FromFactory.Total() + a.FromHarbor.Total()
+		// While a bid is being made (or an outbid player puts containers back first), the
+		// tile of that auction holds the partial bid: only target and bidder are checked.
+		building := s.bidInProgress(AuctionKind(k))
 		switch AuctionKind(k) {
 		case ContainerLotAuction:
 			if a.Target < 0 || a.Target >= BankLots {
 				return bad("container-lot auction: lot %d is not 0..2", a.Target)
 			}
-			if a.Cash < 1 || cont != 0 {
+			if (a.Cash < 1 && !building) || cont != 0 {
 				return bad("container-lot auction: the bid must be at least $1 in cash and no containers")
 			}
 			if s.Bank.ContainerLots[a.Target].Total() == 0 {
@@ -813,7 +816,7 @@ func (s *State) Validate() error {
 			if a.Target < 0 || a.Target >= BankLots {
 				return bad("cash-lot auction: lot %d is not 0..2", a.Target)
 			}
-			if a.Cash != 0 || cont < 1 {
+			if a.Cash != 0 || (cont < 1 && !building) {
 				return bad("cash-lot auction: the bid must be at least one container and no cash")
 			}
 			if s.Bank.CashLots[a.Target] == 0 {
@@ -826,7 +829,7 @@ func (s *State) Validate() error {
 			if s.Companies[a.Target].Owner >= 0 {
 				return bad("truck auction on company %d, which is owned", a.Target)
 			}
-			if (a.Cash > 0) == (cont > 0) {
+			if (a.Cash > 0 && cont > 0) || (a.Cash == 0 && cont == 0 && !building) {
 				return bad("truck auction: the bid must be cash or containers, not both or neither")
 			}
 		}

@@ -67,3 +67,14 @@ func (s *State) validateMachine() error {
 	}
 	return nil
 }
+
+// bidInProgress reports whether the machine is making a bid on the auction of kind (the tile
+// may hold a partial bid, or none yet).
+func (s *State) bidInProgress(kind AuctionKind) bool {
+	m := &s.Machine
+	switch m.Phase {
+	case PhaseBankCashBid, PhaseBankContainerBid, PhaseReturnBid:
+		return m.BidKind == kind
+	}
+	return false
+}
