@@ -61,7 +61,9 @@ func (s *State) ApplyMove(mv Move) {
 	case EndTurn:
 		s.endTurn()
 	case TakeLoan:
-		s.takeBankLoan(d)
+		s.requestLoan(d, resumeDecision)
+	case PayInterest:
+		s.payInterestChoice(int(mv.Index))
 	case RepayLoan:
 		s.repay(d, int(mv.Index))
 	case BuildFactory:
@@ -128,21 +130,17 @@ func (s *State) ApplyMove(mv Move) {
 		case PhaseLuxuryPick:
 			s.luxuryPick(mv.Colour, i)
 		case PhaseSeize:
-			s.seize(&s.Players[m.Counterpart].lots(dist)[i], mv.Colour)
-			s.runTurnStart()
+			s.seizeFrom(&s.Players[m.Counterpart].lots(dist)[i], mv.Colour)
 		}
 	case PickShip:
-		s.seize(&s.Players[m.Counterpart].Ship, mv.Colour)
-		s.runTurnStart()
+		s.seizeFrom(&s.Players[m.Counterpart].Ship, mv.Colour)
 	case PickIsland:
-		s.seize(&s.Players[m.Counterpart].Island, mv.Colour)
-		s.runTurnStart()
+		s.seizeFrom(&s.Players[m.Counterpart].Island, mv.Colour)
 	case PickHolding:
 		if m.Phase == PhaseLoadBank {
 			s.loadHolding(mv.Colour)
 		} else {
-			s.seize(&s.Players[m.Counterpart].Holding, mv.Colour)
-			s.runTurnStart()
+			s.seizeFrom(&s.Players[m.Counterpart].Holding, mv.Colour)
 		}
 	case PickColour:
 		if m.Phase == PhaseProduceColour {
@@ -161,11 +159,26 @@ func (s *State) ApplyMove(mv Move) {
 			s.runoffBid(mv.Amount)
 		case PhaseBankCashBid:
 			s.cashBid(mv.Amount)
+		case PhaseIncentiveBid:
+			s.incentiveBid(mv.Amount)
 		}
 	case Yes, No:
-		s.resolveDelivery(mv.Kind == Yes)
+		switch yes := mv.Kind == Yes; m.Phase {
+		case PhaseDeliveryAccept:
+			s.resolveDelivery(yes)
+		case PhaseLoanOffer:
+			s.loanOffer(yes)
+		case PhaseLoanAccept:
+			s.loanAccept(yes)
+		case PhaseLenderChoice:
+			s.lenderChoice(yes)
+		}
 	case ChooseSeat:
-		s.toAccept(int(mv.Seat))
+		if m.Phase == PhaseLoanTie {
+			s.toLoanAccept(int(mv.Seat))
+		} else {
+			s.toAccept(int(mv.Seat))
+		}
 	case Done:
 		switch m.Phase {
 		case PhaseBuyFactory:

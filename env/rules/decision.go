@@ -31,6 +31,10 @@ func (s *State) Decision() Decision {
 		d.ToBeat = int(m.ToBeat)
 	case PhaseBankPayColour:
 		d.Pending = m.Pay
+	case PhaseLoanOffer, PhaseIncentiveBid, PhaseLoanTie, PhaseLoanAccept:
+		d.Counterpart = int(m.Borrower)
+	case PhaseLenderChoice:
+		d.Counterpart = int(m.Counterpart)
 	}
 	if m.Phase == PhaseSeize {
 		d.District = seizeDistrict(m.SeizeAt)

@@ -85,6 +85,17 @@ func (s *State) seizeStep(seat int) bool {
 	return false
 }
 
+// seizeFrom takes the seizer's pick: to the lender's scoring area (Player Loans) or to the
+// Bank's seized pile; the turn start then continues.
+func (s *State) seizeFrom(area *Counts, c Colour) {
+	if s.Machine.SeizeAt == seizeAnywhere {
+		s.lenderSeize(area, c)
+		return
+	}
+	s.seize(area, c)
+	s.runTurnStart()
+}
+
 // seize moves one container of colour c from area to the seized pile.
 func (s *State) seize(area *Counts, c Colour) {
 	area[c]--

@@ -199,3 +199,36 @@ func TestTurnLimitEndsGame(t *testing.T) {
 		t.Fatalf("ended %v turn %d steps %d", s.Ended, s.Turn, s.Steps)
 	}
 }
+
+// Random play with every module visits the module phases (luxury, player loans, interest
+// choice between lenders) and keeps the invariants.
+func TestRandomPlayVisitsEveryModulePhase(t *testing.T) {
+	games := 80
+	if testing.Short() {
+		games = 25
+	}
+	seen := map[Phase]int{}
+	for n := 3; n <= 5; n++ {
+		g, err := NewGame(Options{Players: n, Modules: AllModules})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for seed := uint64(0); seed < uint64(games); seed++ {
+			s := g.NewInitialStateSeed(seed)
+			r := rand.New(rand.NewPCG(seed, 11))
+			ids := make([]int, 0, 256)
+			for !s.IsTerminal() {
+				seen[s.Machine.Phase]++
+				ids = s.LegalActions(ids)
+				s.Apply(biasedPick(r, ids))
+				checkInvariants(t, s)
+			}
+		}
+	}
+	for p := PhaseTurn; p < PhaseTerminal; p++ {
+		if seen[p] == 0 {
+			t.Errorf("phase %s never reached", p)
+		}
+	}
+	t.Logf("phases: %v", seen)
+}

@@ -74,5 +74,12 @@ func (s *State) Redact(seat int, dst *State) {
 			m.Runoff[i] = 0
 		}
 	}
-	m.Hidden = !m.Revealed || !m.RunoffRevealed
+	if !m.IncentiveRevealed {
+		for i := 0; i < s.n(); i++ {
+			if i != seat {
+				m.Incentives[i] = 0
+			}
+		}
+	}
+	m.Hidden = !m.Revealed || !m.RunoffRevealed || !m.IncentiveRevealed
 }

@@ -71,6 +71,8 @@ func (s *State) amountRange() (lo, hi int32, ok bool) {
 		return 0, cash - m.Bids[d], true
 	case PhaseBankCashBid:
 		return m.ToBeat + 1, cash, true
+	case PhaseIncentiveBid:
+		return 0, s.freeCash(d) - LoanAmount, true
 	}
 	return 0, 0, false
 }
@@ -292,8 +294,27 @@ func (s *State) generateRest(k *sink, d int) {
 				k.add(Move{Kind: PickColour, Colour: c})
 			}
 		}
+	case PhaseInterestChoice:
+		k.add(Move{Kind: PayInterest, Index: 0})
+		k.add(Move{Kind: PayInterest, Index: 1})
+	case PhaseLoanOffer, PhaseLoanAccept, PhaseLenderChoice:
+		k.add(Move{Kind: Yes})
+		k.add(Move{Kind: No})
+	case PhaseIncentiveBid:
+		lo, hi, _ := s.amountRange()
+		k.amounts(lo, hi)
+	case PhaseLoanTie:
+		for r := 1; r < n; r++ {
+			if i := (d + r) % n; m.LoanTied&(1<<i) != 0 {
+				k.add(Move{Kind: ChooseSeat, Seat: int8(i)})
+			}
+		}
 	case PhaseSeize:
 		v := &s.Players[m.Counterpart]
+		if m.SeizeAt == seizeAnywhere {
+			s.generateSeizeAnywhere(k, v)
+			return
+		}
 		switch m.SeizeAt {
 		case seizeIsland, seizeShip, seizeHolding:
 			area, kind := &v.Island, PickIsland
@@ -321,6 +342,34 @@ func (s *State) generateRest(k *sink, d int) {
 						k.add(Move{Kind: kind, Colour: c, Price: uint8(lotPrice(dist, i))})
 					}
 				}
+			}
+		}
+	}
+}
+
+// generateSeizeAnywhere emits every container of v a lender may take (Player Loans default).
+func (s *State) generateSeizeAnywhere(k *sink, v *Player) {
+	for c := Colour(0); c < NumColours; c++ {
+		for i := range v.FactoryLots {
+			if v.FactoryLots[i][c] > 0 {
+				k.add(Move{Kind: PickFactory, Colour: c, Price: uint8(FactoryPrice(i))})
+			}
+		}
+	}
+	for c := Colour(0); c < NumColours; c++ {
+		for i := range v.HarborLots {
+			if v.HarborLots[i][c] > 0 {
+				k.add(Move{Kind: PickHarbor, Colour: c, Price: uint8(HarborPrice(i))})
+			}
+		}
+	}
+	for _, a := range []struct {
+		area *Counts
+		kind MoveKind
+	}{{&v.Ship, PickShip}, {&v.Holding, PickHolding}, {&v.Island, PickIsland}} {
+		for c := Colour(0); c < NumColours; c++ {
+			if a.area[c] > 0 {
+				k.add(Move{Kind: a.kind, Colour: c})
 			}
 		}
 	}

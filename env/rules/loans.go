@@ -52,22 +52,49 @@ func (s *State) repay(seat, i int) {
 	s.Machine.Repays++
 }
 
-// payInterest charges seat $1 per loan at the start of its turn. Short of cash, a player
-// with fewer than 2 loans takes another loan at once; with 2, pays what it can and defaults
-// on the rest (Machine.Unpaid containers to seize).
-func (s *State) payInterest(seat int) {
+// payInterest charges the active seat $1 per loan due at the start of its turn (to the Bank,
+// or to the lending player). Short of cash, it pays what it can: the player chooses which
+// loan when the two have different lenders (PhaseInterestChoice; it returns true), and the
+// unpaid loans are marked in Machine.UnpaidLoans for the default.
+func (s *State) payInterest(seat int) bool {
+	m := &s.Machine
 	p := &s.Players[seat]
-	n := int32(p.NumLoans)
-	if n == 0 {
-		return
+	due := int(m.InterestDue)
+	if due == 2 && p.Cash == 1 && p.Loans[0].Lender != p.Loans[1].Lender {
+		m.Phase = PhaseInterestChoice
+		m.Decider = int8(seat)
+		return true
 	}
-	if p.Cash < n && p.NumLoans < MaxLoans {
-		s.takeBankLoan(seat)
+	bank := int32(0) // the interest owed to the Bank is one payment (Paying the Bank)
+	for i := 0; i < due; i++ {
+		if p.Cash >= 1 {
+			bank += s.payInterestOn(seat, i)
+		} else {
+			m.UnpaidLoans |= 1 << i
+		}
 	}
-	pay := min(p.Cash, n)
-	p.Cash -= pay
-	s.payBankCash(pay)
-	s.Machine.Unpaid = uint8(n - pay)
+	s.payBankCash(bank)
+	return false
+}
+
+// payInterestChoice pays the chosen loan and leaves the other unpaid.
+func (s *State) payInterestChoice(i int) {
+	a := int(s.Active)
+	s.payBankCash(s.payInterestOn(a, i))
+	s.Machine.UnpaidLoans = 1 << (1 - i)
+	s.runTurnStart()
+}
+
+// payInterestOn takes $1 interest on seat's loan slot i: to the lending player, or
+// returned as owed to the Bank (the caller pays the Bank).
+func (s *State) payInterestOn(seat, i int) int32 {
+	p := &s.Players[seat]
+	p.Cash--
+	if l := p.Loans[i].Lender; l >= 0 {
+		s.Players[l].Cash++
+		return 0
+	}
+	return 1
 }
 
 // payBankCash pays amount to the Bank cash lots, $1 at a time from lot I, skipping a lot

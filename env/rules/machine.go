@@ -83,6 +83,24 @@ type Machine struct {
 	// Hidden is set in a redacted view in which other seats' unrevealed bids read 0.
 	Hidden bool `json:"hidden,omitempty"`
 
+	// Interest at the turn start: loans due (those held when the turn began), and a bit per
+	// loan slot left unpaid.
+	InterestDue uint8 `json:"interest_due,omitempty"`
+	UnpaidLoans uint8 `json:"unpaid_loans,omitempty"`
+
+	// A loan request (Player Loans): the borrower, where to resume, the decision to return to,
+	// the seats that offered, the seat being asked, sealed incentive bids, ties, the winner.
+	Borrower          int8              `json:"borrower"`
+	LoanResume        uint8             `json:"loan_resume,omitempty"`
+	LoanReturnPhase   Phase             `json:"loan_return_phase,omitempty"`
+	LoanReturnDecider int8              `json:"loan_return_decider,omitempty"`
+	Offers            uint8             `json:"offers,omitempty"`
+	Incentives        [MaxPlayers]int32 `json:"incentives"`
+	HasIncentive      uint8             `json:"has_incentive,omitempty"`
+	IncentiveRevealed bool              `json:"incentive_revealed,omitempty"`
+	LoanTied          uint8             `json:"loan_tied,omitempty"`
+	Lender            int8              `json:"lender"`
+
 	// Cash ledger: every dollar that entered play from the supply or left play to it.
 	FromSupply int64 `json:"from_supply"`
 	ToSupply   int64 `json:"to_supply"`
@@ -90,9 +108,11 @@ type Machine struct {
 
 // Turn-start stages (Machine.Stage).
 const (
-	stageInterest uint8 = iota
-	stageSeize
-	stageWin
+	stageInterest    uint8 = iota // a loan forced by interest is requested
+	stageInterestPay              // interest paid (PhaseInterestChoice when it matters)
+	stageLenders                  // unpaid player loans: each lender seizes or forgives
+	stageSeize                    // unpaid Bank loans: containers seized
+	stageWin                      // auctions won
 	stageMenu
 )
 
@@ -110,6 +130,13 @@ const (
 	seizeHarbor
 	seizeFactory
 	seizeNothing
+	seizeAnywhere // Player Loans: a lender takes any container (not on a bid tile)
+)
+
+// Where a loan request resumes (Machine.LoanResume).
+const (
+	resumeDecision uint8 = iota // the decision during which the loan was requested
+	resumeInterest              // the turn start's interest payment
 )
 
 // CashFlow is the cash ledger: the cash that entered play from the supply and left play to

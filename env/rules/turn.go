@@ -1,5 +1,7 @@
 package rules
 
+import "math/bits"
+
 // This file runs the turn: its start (interest, default, auctions won), the turn menu's
 // simple actions (build, sail), the end of the turn and the end of the game.
 
@@ -20,8 +22,33 @@ func (s *State) runTurnStart() {
 	for {
 		switch m.Stage {
 		case stageInterest:
+			m.Stage = stageInterestPay
+			p := &s.Players[a]
+			m.InterestDue, m.UnpaidLoans = p.NumLoans, 0
+			if p.NumLoans > 0 && p.Cash < int32(p.NumLoans) && s.canLoan(a) {
+				if s.requestLoan(a, resumeInterest) {
+					return
+				}
+			}
+		case stageInterestPay:
+			m.Stage = stageLenders
+			if s.payInterest(a) {
+				return
+			}
+		case stageLenders:
+			if i := s.nextUnpaidPlayerLoan(a); i >= 0 {
+				m.UnpaidLoans &^= 1 << i
+				if s.seizeLocation(a) != seizeNothing {
+					m.Phase = PhaseLenderChoice
+					m.Decider = s.Players[a].Loans[i].Lender
+					m.Counterpart = int8(a)
+					return
+				}
+				continue // nothing to seize: forgiven
+			}
+			m.Unpaid = uint8(bits.OnesCount8(m.UnpaidLoans)) // the rest are Bank loans
+			m.UnpaidLoans = 0
 			m.Stage = stageSeize
-			s.payInterest(a)
 		case stageSeize:
 			for m.Unpaid > 0 {
 				if s.seizeStep(a) {

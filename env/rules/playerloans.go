@@ -1,0 +1,194 @@
+package rules
+
+// This file holds the Player Loans module (More Containers, Player Loans; CLARIFICATIONS,
+// "More Containers rulings"): every loan request, also one forced by interest, first goes
+// round the opponents clockwise from the borrower's left. An opponent with a loan card and
+// $10 in hand (cash committed to an unresolved delivery bid is not in hand) may offer. No
+// offer: a Bank loan. One offer: the borrower accepts or rejects it. Several: the offerers
+// make sealed incentive bids, the highest wins (the borrower breaks ties), and the borrower
+// accepts (receiving $10 plus the incentive, owed back in full) or rejects (no loan of any
+// kind for the rest of the active player's turn).
+
+// freeCash is seat's cash in hand less what it has committed to an unresolved delivery bid.
+func (s *State) freeCash(seat int) int32 {
+	m := &s.Machine
+	c := s.Players[seat].Cash
+	if m.Action == SailIsland && m.Phase >= PhaseDeliveryBid && m.Phase <= PhaseDeliveryAccept &&
+		m.HasBid&(1<<seat) != 0 {
+		c -= m.Bids[seat] + m.Runoff[seat]
+	}
+	return c
+}
+
+// canOffer reports whether seat may offer borrower a loan.
+func (s *State) canOffer(seat, borrower int) bool {
+	return seat != borrower && s.Players[seat].LoanCards > 0 && s.freeCash(seat) >= LoanAmount
+}
+
+// requestLoan handles a loan request of borrower: a Bank loan at once without the module or
+// without possible lenders (it returns false), else the offer round (it returns true; resume
+// says what continues after it).
+func (s *State) requestLoan(borrower int, resume uint8) bool {
+	m := &s.Machine
+	if s.game.opts.Modules.Has(PlayerLoans) {
+		for r := 1; r < s.n(); r++ {
+			if l := (borrower + r) % s.n(); s.canOffer(l, borrower) {
+				m.Borrower = int8(borrower)
+				m.LoanResume = resume
+				m.LoanReturnPhase, m.LoanReturnDecider = m.Phase, m.Decider
+				m.Offers, m.HasIncentive, m.LoanTied = 0, 0, 0
+				m.Incentives = [MaxPlayers]int32{}
+				m.IncentiveRevealed = false
+				m.Lender = -1
+				m.Phase = PhaseLoanOffer
+				m.Decider = int8(l)
+				return true
+			}
+		}
+	}
+	s.takeBankLoan(borrower)
+	return false
+}
+
+// loanDone returns to what the loan request interrupted.
+func (s *State) loanDone() {
+	m := &s.Machine
+	if m.LoanResume == resumeInterest {
+		m.LoanResume = resumeDecision
+		s.runTurnStart()
+		return
+	}
+	m.Phase, m.Decider = m.LoanReturnPhase, m.LoanReturnDecider
+}
+
+// nextAfter returns the next seat after from (clockwise, stopping before the borrower) in
+// mask, or -1.
+func (s *State) nextAfter(from int, mask uint8) int {
+	b := int(s.Machine.Borrower)
+	for i := (from + 1) % s.n(); i != b; i = (i + 1) % s.n() {
+		if mask&(1<<i) != 0 {
+			return i
+		}
+	}
+	return -1
+}
+
+// loanOffer records the decider's offer (yes) or refusal and asks the next opponent.
+func (s *State) loanOffer(yes bool) {
+	m := &s.Machine
+	d := int(m.Decider)
+	b := int(m.Borrower)
+	if yes {
+		m.Offers |= 1 << d
+	}
+	for i := (d + 1) % s.n(); i != b; i = (i + 1) % s.n() {
+		if s.canOffer(i, b) {
+			m.Decider = int8(i)
+			return
+		}
+	}
+	switch {
+	case m.Offers == 0:
+		s.takeBankLoan(b)
+		s.loanDone()
+	case m.Offers&(m.Offers-1) == 0:
+		s.toLoanAccept(s.nextAfter(b, m.Offers))
+	default:
+		m.Phase = PhaseIncentiveBid
+		m.Decider = int8(s.nextAfter(b, m.Offers))
+	}
+}
+
+// incentiveBid records the decider's sealed incentive and, after the last, reveals them.
+func (s *State) incentiveBid(amount int32) {
+	m := &s.Machine
+	d := int(m.Decider)
+	m.Incentives[d] = amount
+	m.HasIncentive |= 1 << d
+	if next := s.nextAfter(d, m.Offers); next >= 0 {
+		m.Decider = int8(next)
+		return
+	}
+	m.IncentiveRevealed = true
+	best := int32(-1)
+	for i := 0; i < s.n(); i++ {
+		if m.Offers&(1<<i) != 0 && m.Incentives[i] > best {
+			best = m.Incentives[i]
+		}
+	}
+	for i := 0; i < s.n(); i++ {
+		if m.Offers&(1<<i) != 0 && m.Incentives[i] == best {
+			m.LoanTied |= 1 << i
+		}
+	}
+	if m.LoanTied&(m.LoanTied-1) == 0 {
+		s.toLoanAccept(s.nextAfter(int(m.Borrower), m.LoanTied))
+		return
+	}
+	m.Phase = PhaseLoanTie
+	m.Decider = m.Borrower
+}
+
+// toLoanAccept asks the borrower to accept lender's loan or reject every loan.
+func (s *State) toLoanAccept(lender int) {
+	m := &s.Machine
+	m.Lender = int8(lender)
+	m.Phase = PhaseLoanAccept
+	m.Decider = m.Borrower
+}
+
+// loanAccept gives the borrower the lender's loan (yes) or rejects it (no loans this turn).
+func (s *State) loanAccept(yes bool) {
+	m := &s.Machine
+	b := int(m.Borrower)
+	if yes {
+		l := int(m.Lender)
+		amount := LoanAmount + m.Incentives[l]
+		s.Players[l].Cash -= amount
+		s.Players[l].LoanCards--
+		p := &s.Players[b]
+		p.Cash += amount
+		p.Loans[p.NumLoans] = Loan{Lender: int8(l), Amount: amount}
+		p.NumLoans++
+	} else {
+		m.LoanRejected |= 1 << b
+		if b == int(s.Active) {
+			m.LoansBlocked = true
+		}
+	}
+	s.loanDone()
+}
+
+// nextUnpaidPlayerLoan returns the unpaid player-loan slot whose lender comes first
+// clockwise from the defaulter's left, or -1.
+func (s *State) nextUnpaidPlayerLoan(a int) int {
+	m := &s.Machine
+	p := &s.Players[a]
+	for r := 1; r < s.n(); r++ {
+		l := (a + r) % s.n()
+		for i := 0; i < int(p.NumLoans); i++ {
+			if m.UnpaidLoans&(1<<i) != 0 && int(p.Loans[i].Lender) == l {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// lenderChoice: the lender seizes a container (yes: pick it next) or forgives (no).
+func (s *State) lenderChoice(yes bool) {
+	m := &s.Machine
+	if yes {
+		m.Phase = PhaseSeize
+		m.SeizeAt = seizeAnywhere
+		return
+	}
+	s.runTurnStart()
+}
+
+// lenderSeize moves the picked container of the defaulter to the lender's scoring area.
+func (s *State) lenderSeize(area *Counts, c Colour) {
+	area[c]--
+	s.Players[s.Machine.Decider].Island[c]++
+	s.runTurnStart()
+}
