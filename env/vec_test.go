@@ -147,3 +147,33 @@ func TestGameSeedsAreDistinct(t *testing.T) {
 		}
 	}
 }
+
+func TestVecEnvStepAllocatesOnlyAtGameEnds(t *testing.T) {
+	for _, w := range []int{1, 2} {
+		v, err := NewVec(8, DefaultOptions(), 3, w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var a []int
+		step := 0
+		ended := 0
+		allocs := testing.AllocsPerRun(500, func() {
+			a = vecActions(v, step, a)
+			step++
+			if err := v.Step(a); err != nil {
+				t.Fatal(err)
+			}
+			for _, d := range v.Terminated {
+				if d {
+					ended++
+				}
+			}
+		})
+		v.Close()
+		// A finished game allocates its score breakdown and a new initial state; nothing
+		// else may allocate.
+		if budget := float64(ended*8+1) / 500; allocs > budget {
+			t.Errorf("%d workers: %g allocations per step with %d game ends in 500 steps", w, allocs, ended)
+		}
+	}
+}
