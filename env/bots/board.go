@@ -128,20 +128,40 @@ func (b *board) factoryOwners(c rules.Colour, skip int) int {
 // actionsLeft is how many of the active player's two actions are left this turn.
 func (b *board) actionsLeft() int { return max(0, 2-int(b.view.Machine.ActionsUsed)) }
 
-// maxPrice is the highest price of a container in the bot's district d (0 if empty).
+// maxPrice is the highest price of a normal (not gold) container in the bot's district d
+// (0 if there is none).
 func (b *board) maxPrice(d rules.District) int {
+	normal := func(c *rules.Counts) bool { return c.Total() > int(c[rules.Gold]) }
 	if d == rules.HarborDistrict {
 		for i := rules.HarborPrices - 1; i >= 0; i-- {
-			if b.p.HarborLots[i].Total() > 0 {
+			if normal(&b.p.HarborLots[i]) {
 				return rules.HarborPrice(i)
 			}
 		}
 		return 0
 	}
 	for i := rules.FactoryPrices - 1; i >= 0; i-- {
-		if b.p.FactoryLots[i].Total() > 0 {
+		if normal(&b.p.FactoryLots[i]) {
 			return rules.FactoryPrice(i)
 		}
 	}
 	return 0
+}
+
+// goldIn reports whether the bot has a gold container in district d.
+func (b *board) goldIn(d rules.District) bool {
+	if d == rules.HarborDistrict {
+		for i := range b.p.HarborLots {
+			if b.p.HarborLots[i][rules.Gold] > 0 {
+				return true
+			}
+		}
+		return false
+	}
+	for i := range b.p.FactoryLots {
+		if b.p.FactoryLots[i][rules.Gold] > 0 {
+			return true
+		}
+	}
+	return false
 }

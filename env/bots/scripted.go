@@ -136,11 +136,11 @@ func (s *Scripted) rearrangeScore(b *board, m rules.Move) float64 {
 	case rules.Done:
 		return 0
 	case rules.PickFactory:
-		if b.ffree <= 0 && int(m.Price) > stuckPrice(rules.FactoryDistrict) {
+		if b.ffree <= 0 && m.Colour != rules.Gold && int(m.Price) > stuckPrice(rules.FactoryDistrict) {
 			return 1
 		}
 	case rules.PickHarbor:
-		if b.hfree <= 0 && int(m.Price) > stuckPrice(rules.HarborDistrict) {
+		if b.hfree <= 0 && m.Colour != rules.Gold && int(m.Price) > stuckPrice(rules.HarborDistrict) {
 			return 1
 		}
 	}

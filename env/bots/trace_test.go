@@ -44,8 +44,8 @@ func TestTrace(t *testing.T) {
 		if st.Turn != lastTurn {
 			lastTurn = st.Turn
 			p := &st.Players[st.Active]
-			fmt.Printf("--- turn %d seat %d (%s) cash %d loans %d fact %05b wh %d ship %v at %v hold %v isl %v supply %v\n",
-				st.Turn, st.Active, agents[st.Active], p.Cash, p.NumLoans, p.Factories, p.Warehouses, p.Ship, p.ShipAt, p.Holding, p.Island, st.Supply)
+			fmt.Printf("--- turn %d seat %d (%s) cash %d loans %d fact %05b wh %d ship %v at %v hold %v isl %v supply %v flots %v hlots %v\n",
+				st.Turn, st.Active, agents[st.Active], p.Cash, p.NumLoans, p.Factories, p.Warehouses, p.Ship, p.ShipAt, p.Holding, p.Island, st.Supply, p.FactoryLots, p.HarborLots)
 		}
 		seat := st.CurrentPlayer()
 		legal = st.LegalActions(legal)

@@ -279,13 +279,15 @@ func (s *Scripted) luxuryScore(b *board, m rules.Move) float64 {
 	if !s.st.luxury || b.view.Supply[rules.Gold] == 0 {
 		return never
 	}
+	// One gold at a time, only in a full district: two cheap containers that do not sell
+	// become one that sells dearer (gold is any colour on the buyer's island).
 	if rules.District(m.Index) == rules.FactoryDistrict {
-		if b.ffree > 0 || b.p.FactoryLots[0].Total()+b.p.FactoryLots[1].Total() < 2 || !s.st.exact {
+		if !s.st.exact || b.ffree > 0 || b.goldIn(rules.FactoryDistrict) || b.p.FactoryLots[0].Total()+b.p.FactoryLots[1].Total() < 2 {
 			return never
 		}
 		return 5
 	}
-	if b.hfree > 0 || b.p.HarborLots[0].Total()+b.p.HarborLots[1].Total()+b.p.HarborLots[2].Total() < 2 {
+	if b.hfree > 0 || b.goldIn(rules.HarborDistrict) || b.p.HarborLots[0].Total()+b.p.HarborLots[1].Total()+b.p.HarborLots[2].Total() < 2 {
 		return never
 	}
 	return 4
