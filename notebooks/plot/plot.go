@@ -40,13 +40,15 @@ type canvas struct {
 	ymin, ymax float64
 }
 
-func newCanvas(title string, ymin, ymax float64) *canvas {
+// newCanvas starts a chart; extra is added below the plot for long (vertical) x labels.
+func newCanvas(title string, ymin, ymax float64, extra int) *canvas {
 	c := &canvas{ymin: ymin, ymax: ymax}
 	if c.ymax <= c.ymin {
 		c.ymax = c.ymin + 1
 	}
-	fmt.Fprintf(&c.b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" %s>`, width, height, width, height, fontCSS)
-	fmt.Fprintf(&c.b, `<rect width="%d" height="%d" fill="white"/>`, width, height)
+	h := height + extra
+	fmt.Fprintf(&c.b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" %s>`, width, h, width, h, fontCSS)
+	fmt.Fprintf(&c.b, `<rect width="%d" height="%d" fill="white"/>`, width, h)
 	fmt.Fprintf(&c.b, `<text x="%d" y="20" font-size="14" font-weight="bold">%s</text>`, left, esc(title))
 	return c
 }
@@ -95,9 +97,18 @@ func Bars(title, ylabel string, labels []string, series ...Series) string {
 			lo, hi = math.Min(lo, v), math.Max(hi, v)
 		}
 	}
-	c := newCanvas(title, lo, niceCeil(hi))
-	c.yAxis(ylabel)
 	n := max(len(labels), 1)
+	vertical, extra := n > 12, 0
+	for _, l := range labels {
+		if w := 7*len(l) + 10 - (bottom - 14); len(l) > 0 && w > extra {
+			extra = w
+		}
+	}
+	if !vertical {
+		extra = 0
+	}
+	c := newCanvas(title, lo, niceCeil(hi), extra)
+	c.yAxis(ylabel)
 	group := float64(plotW) / float64(n)
 	bar := group * 0.8 / float64(max(len(series), 1))
 	for g, l := range labels {
@@ -112,8 +123,8 @@ func Bars(title, ylabel string, labels []string, series ...Series) string {
 				x0+float64(si)*bar, y0, math.Max(bar-1, 1), y1-y0, Colour(si), esc(s.Name), esc(l), formatTick(v))
 		}
 		cx := left + float64(g)*group + group/2
-		if n > 12 {
-			fmt.Fprintf(&c.b, `<text transform="translate(%.1f,%d) rotate(-45)" text-anchor="end">%s</text>`, cx, top+plotH+12, esc(l))
+		if vertical {
+			fmt.Fprintf(&c.b, `<text transform="translate(%.1f,%d) rotate(-90)" text-anchor="end" dominant-baseline="middle">%s</text>`, cx, top+plotH+6, esc(l))
 		} else {
 			fmt.Fprintf(&c.b, `<text x="%.1f" y="%d" text-anchor="middle">%s</text>`, cx, top+plotH+14, esc(l))
 		}
@@ -130,7 +141,7 @@ func Histogram(title, xlabel string, values []float64, bins int) string {
 	for _, k := range counts {
 		hi = math.Max(hi, float64(k))
 	}
-	c := newCanvas(title, 0, niceCeil(hi))
+	c := newCanvas(title, 0, niceCeil(hi), 0)
 	c.yAxis("count")
 	if len(counts) > 0 {
 		w := float64(plotW) / float64(len(counts))
@@ -191,7 +202,7 @@ func Lines(title, xlabel, ylabel string, x []float64, series ...Series) string {
 		lo, hi = 0, 1
 	}
 	pad := (hi - lo) * 0.05
-	c := newCanvas(title, lo-pad, hi+pad)
+	c := newCanvas(title, lo-pad, hi+pad, 0)
 	c.yAxis(ylabel)
 	xlo, xhi := 0.0, 1.0
 	if len(x) > 0 {
@@ -272,4 +283,30 @@ func formatTick(v float64) string {
 		return fmt.Sprintf("%d", int64(v))
 	}
 	return fmt.Sprintf("%.3g", v)
+}
+
+// Counts draws how often each whole number occurs in values (bids, prices): one bar per
+// number from the smallest to the largest, so gaps show as empty slots.
+func Counts(title, xlabel string, values []float64) string {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, v := range values {
+		if !isNaN(v) {
+			lo, hi = math.Min(lo, math.Round(v)), math.Max(hi, math.Round(v))
+		}
+	}
+	if math.IsInf(lo, 1) {
+		return Bars(title, "count", nil)
+	}
+	n := int(hi-lo) + 1
+	labels := make([]string, n)
+	counts := make([]float64, n)
+	for i := range labels {
+		labels[i] = formatTick(lo + float64(i))
+	}
+	for _, v := range values {
+		if !isNaN(v) {
+			counts[int(math.Round(v)-lo)]++
+		}
+	}
+	return Bars(title, "count", labels, Series{Name: xlabel, Values: counts})
 }

@@ -73,3 +73,20 @@ func TestTicksAreRoundAndInsideTheRange(t *testing.T) {
 	assert.Equal(t, 50.0, niceCeil(41))
 	assert.Equal(t, 1.0, niceCeil(0))
 }
+
+func TestCountsHasOneBarPerWholeNumberInTheRange(t *testing.T) {
+	n := wellFormed(t, Counts("bids", "dollars", []float64{0, 2, 2, 3}))
+	// background + bars for 0, 2, 2's count, 3 (1 is an empty slot drawn with zero height)
+	assert.Equal(t, 1+4, n["rect"])
+	wellFormed(t, Counts("none", "dollars", nil))
+}
+
+func TestBarsWithManyLabelsGrowsToFitThem(t *testing.T) {
+	labels := make([]string, 14)
+	for i := range labels {
+		labels[i] = "bank-container-bid"
+	}
+	svg := Bars("phases", "n", labels, Series{Values: make([]float64, 14)})
+	wellFormed(t, svg)
+	assert.NotContains(t, svg, `height="320"`, "the chart is taller than the default")
+}
