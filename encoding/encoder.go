@@ -274,9 +274,16 @@ func bidValue(a *rules.Auction) int {
 	return v
 }
 
+// putCounts writes c[:nc]/scale into dst. dst is already zero (Encode starts from the
+// template), so empty heaps, the common case, cost one comparison.
 func putCounts(dst []float32, c *rules.Counts, nc int, scale float32) {
-	for i := 0; i < nc; i++ {
-		dst[i] = float32(c[i]) / scale
+	if *c == (rules.Counts{}) {
+		return
+	}
+	inv := 1 / scale
+	dst = dst[:nc]
+	for i := range dst {
+		dst[i] = float32(c[i]) * inv
 	}
 }
 
