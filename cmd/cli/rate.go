@@ -60,14 +60,10 @@ func runRate(ctx context.Context, o tourneyOptions, out io.Writer) error {
 		}{res.Agents, res.Options, res.Seed, len(res.Games), res.Interrupted, ratings, sum})
 	}
 	writeEvalHeader(out, res)
-	win := map[string]eval.AgentStats{}
-	for _, a := range sum.Agents {
-		win[a.Name] = a
-	}
 	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(w, "rank\tagent\tordinal\tmu\tsigma\tgames\twin rate\t")
 	for i, r := range ratings {
-		fmt.Fprintf(w, "%d\t%s\t%.2f\t%.2f\t%.2f\t%d\t%s\t\n", i+1, r.Name, r.Ordinal, r.Mu, r.Sigma, r.Games, pct(win[r.Name].Rate.Rate))
+		fmt.Fprintf(w, "%d\t%s\t%.2f\t%.2f\t%.2f\t%d\t%s\t\n", i+1, r.Name, r.Ordinal, r.Mu, r.Sigma, r.Games, pct(sum.Agents[r.Agent].Rate.Rate))
 	}
 	return w.Flush()
 }

@@ -80,7 +80,8 @@ func (m RatingModel) Update(rs []Rating, ranks []int) []Rating {
 
 // AgentRating is one agent's rating after a tournament.
 type AgentRating struct {
-	Name string `json:"name"`
+	Agent int    `json:"agent"` // index in Result.Agents
+	Name  string `json:"name"`
 	Rating
 	Ordinal float64 `json:"ordinal"`
 	Games   int     `json:"games"`
@@ -121,7 +122,7 @@ func (m RatingModel) Rate(r *Result) []AgentRating {
 	}
 	out := make([]AgentRating, len(cur))
 	for i, rt := range cur {
-		out[i] = AgentRating{Name: r.Agents[i], Rating: rt, Ordinal: rt.Ordinal(), Games: games[i]}
+		out[i] = AgentRating{Agent: i, Name: r.Agents[i], Rating: rt, Ordinal: rt.Ordinal(), Games: games[i]}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Ordinal > out[j].Ordinal })
 	return out

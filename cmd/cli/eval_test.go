@@ -1,0 +1,150 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/container-rl/container/env/rules"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func smallEval(agents string) evalOptions {
+	return evalOptions{tourneyOptions: tourneyOptions{
+		agents: agents, games: 8, variant: "base", length: "short", seed: 3, workers: 2, turnLimit: 150,
+	}}
+}
+
+func TestEval_TableNamesEveryAgentAndTheSeats(t *testing.T) {
+	var out bytes.Buffer
+	require.NoError(t, runEval(context.Background(), smallEval("valuer,shipper,manufacturer,random"), &out))
+	s := out.String()
+	for _, want := range []string{"8 games (4 players, base rules, short length", "valuer", "shipper", "manufacturer", "random",
+		"95% CI", "seat win rates", "game length", "game end"} {
+		assert.Contains(t, s, want)
+	}
+}
+
+func TestEval_JSONIsTheSameWhateverTheWorkers(t *testing.T) {
+	var outs [2]bytes.Buffer
+	for i, w := range []int{1, 3} {
+		o := smallEval("valuer,random")
+		o.json, o.workers = true, w
+		require.NoError(t, runEval(context.Background(), o, &outs[i]))
+	}
+	assert.Equal(t, outs[0].String(), outs[1].String())
+	var got struct {
+		Options rules.Options
+		Summary struct {
+			Games  int
+			Agents []struct {
+				Name  string
+				Games int
+				CiLo  float64 `json:"ci_lo"`
+			}
+		}
+	}
+	require.NoError(t, json.Unmarshal(outs[0].Bytes(), &got))
+	assert.Equal(t, 8, got.Summary.Games)
+	assert.Equal(t, 4, got.Options.Players, "two agents fill a default 4-player table")
+	require.Len(t, got.Summary.Agents, 2)
+	assert.Equal(t, 16, got.Summary.Agents[0].Games, "each agent fills two seats of every game")
+}
+
+func TestEval_SaveWritesReplayableRecordsAndCSV(t *testing.T) {
+	dir := t.TempDir()
+	o := smallEval("valuer,shipper,manufacturer")
+	o.games = 3
+	o.save = filepath.Join(dir, "games")
+	o.csv = filepath.Join(dir, "eval.csv")
+	var out bytes.Buffer
+	require.NoError(t, runEval(context.Background(), o, &out))
+	files, err := filepath.Glob(filepath.Join(o.save, "game-*.json"))
+	require.NoError(t, err)
+	require.Len(t, files, 3)
+	data, err := os.ReadFile(files[0])
+	require.NoError(t, err)
+	rec, st, err := rules.LoadRecord(data)
+	require.NoError(t, err)
+	assert.True(t, st.IsTerminal())
+	assert.Equal(t, 3, rec.Options.Players)
+	csv, err := os.ReadFile(o.csv)
+	require.NoError(t, err)
+	assert.Equal(t, 4, strings.Count(string(csv), "\n"), "header and three agents")
+}
+
+func TestEval_BadOptionsAreOneLineErrors(t *testing.T) {
+	cases := map[string]func(*evalOptions){
+		"no agents":       func(o *evalOptions) { o.agents = "" },
+		"six agents":      func(o *evalOptions) { o.agents = "random,random,random,random,random,random" },
+		"zero games":      func(o *evalOptions) { o.games = 0 },
+		"bad rules":       func(o *evalOptions) { o.variant = "deluxe" },
+		"bad length":      func(o *evalOptions) { o.length = "epic" },
+		"bad module":      func(o *evalOptions) { o.modules = "pirates" },
+		"two players":     func(o *evalOptions) { o.players = 2 },
+		"negative worker": func(o *evalOptions) { o.workers = -1 },
+		"classic trucks":  func(o *evalOptions) { o.variant, o.modules = "classic", "trucks" },
+	}
+	for name, edit := range cases {
+		o := smallEval("random")
+		edit(&o)
+		err := runEval(context.Background(), o, &bytes.Buffer{})
+		if assert.Error(t, err, name) {
+			assert.True(t, errors.Is(err, ErrEvalOptions), "%s: %v", name, err)
+			assert.NotContains(t, err.Error(), "\n", name)
+		}
+	}
+	err := runEval(context.Background(), smallEval("valuer,nobody"), &bytes.Buffer{})
+	assert.ErrorContains(t, err, "nobody")
+}
+
+func TestEval_InterruptedRunPrintsTheGamesSoFar(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var out bytes.Buffer
+	require.NoError(t, runEval(ctx, smallEval("valuer,random"), &out))
+	assert.Contains(t, out.String(), "interrupted")
+}
+
+func TestRate_RanksTheAgents(t *testing.T) {
+	var out bytes.Buffer
+	o := smallEval("valuer,random").tourneyOptions
+	o.games = 12
+	require.NoError(t, runRate(context.Background(), o, &out))
+	s := out.String()
+	assert.Contains(t, s, "ordinal")
+	assert.Less(t, strings.Index(s, "valuer"), strings.Index(s, "random"), "valuer should rate above random:\n%s", s)
+}
+
+func TestBots_ListsTheScriptedBots(t *testing.T) {
+	var out bytes.Buffer
+	require.NoError(t, runBots(&out))
+	for _, n := range []string{"random", "manufacturer", "shipper", "valuer", "default", ".bot"} {
+		assert.Contains(t, out.String(), n)
+	}
+}
+
+func TestEvalCommands_HaveExamples(t *testing.T) {
+	root := NewRoot()
+	for _, name := range []string{"eval", "rate", "bots"} {
+		cmd, _, err := root.Find([]string{name})
+		require.NoError(t, err, name)
+		assert.Contains(t, cmd.Example, "container "+name, name)
+	}
+}
+
+func TestEvalCommand_RunsFromTheCommandLine(t *testing.T) {
+	var out, errOut bytes.Buffer
+	code := Main([]string{"eval", "--agents", "valuer,random", "--games", "2", "--length", "short", "--turn-limit", "100"}, nil, &out, &errOut)
+	assert.Equal(t, 0, code, errOut.String())
+	assert.Contains(t, out.String(), "valuer")
+	code = Main([]string{"eval", "--agents", "valuer", "--games", "-1"}, nil, &out, &errOut)
+	assert.Equal(t, 1, code)
+	assert.Contains(t, errOut.String(), "--games -1")
+}
