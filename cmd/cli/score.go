@@ -1,0 +1,85 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"text/tabwriter"
+
+	"github.com/container-rl/container/env/rules"
+	"github.com/spf13/cobra"
+)
+
+type scoreOptions struct {
+	json bool
+}
+
+func newScoreCmd() *cobra.Command {
+	o := scoreOptions{}
+	cmd := &cobra.Command{
+		Use:   "score FILE",
+		Short: "Score a position (or a game record's final position) as if the game ended now",
+		Long: `Read a position file (docs/POSITION.md) or a game record and print every seat's final-scoring
+breakdown as if the game ended now: open Bank auctions resolved, most common island colour
+discarded, island value by scoring card, leftovers ($3 ship and holding, $2 harbor), loans,
+total, rank and winners.`,
+		Example: `  container score env/rules/testdata/positions/rulebook-final-scoring.json
+  container score game.json --json`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runScore(args[0], o, cmd.OutOrStdout())
+		},
+	}
+	cmd.Flags().BoolVar(&o.json, "json", false, "print the breakdown as JSON")
+	return cmd
+}
+
+func init() { register(newScoreCmd) }
+
+func runScore(path string, o scoreOptions, out io.Writer) error {
+	s, _, err := loadStateFile(path)
+	if err != nil {
+		return err
+	}
+	scores := s.Scores()
+	if o.json {
+		b, err := json.MarshalIndent(scores, "", "  ")
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintf(out, "%s\n", b)
+		return err
+	}
+	return writeScores(out, s, scores)
+}
+
+// writeScores prints the score breakdown as a table.
+func writeScores(out io.Writer, s *rules.State, scores []rules.Score) error {
+	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(w, "seat\tcard\tcash\tisland\tleftover\tloans\ttotal\tdiscarded\tgold as\tall colours\tfactory\trank\t")
+	for i, sc := range scores {
+		disc := "-"
+		if sc.Discarded < rules.NumColours {
+			disc = fmt.Sprintf("%d %s", sc.DiscardedCount, sc.Discarded)
+		}
+		gold := "-"
+		if sc.GoldAs < rules.NumColours {
+			gold = sc.GoldAs.String()
+		}
+		rank := fmt.Sprint(sc.Rank)
+		if sc.Winner {
+			rank += " WINNER"
+		}
+		fmt.Fprintf(w, "p%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%v\t%d\t%s\t\n", i+1, s.Players[i].Card,
+			dollars(sc.Cash), dollars(sc.Island), dollars(sc.Leftover), dollars(sc.Loans), dollars(sc.Total), disc, gold, sc.AllColours, sc.FactoryContainers, rank)
+	}
+	return w.Flush()
+}
+
+// dollars writes an amount as $5 or -$11.
+func dollars(v int) string {
+	if v < 0 {
+		return fmt.Sprintf("-$%d", -v)
+	}
+	return fmt.Sprintf("$%d", v)
+}
