@@ -28,21 +28,24 @@ func (g *Game) Options() Options { return g.opts }
 func (g *Game) NumDistinctActions() int { return NumDistinctActions() }
 
 // MaxStepsPerTurn bounds the decisions of one turn (its own turn start included); see
-// docs/RULES.md, "Bounds", for the derivation. The random-play test checks it.
+// docs/RULES.md, "Bounds". The random-play tests check it on every turn.
 //
-//   - turn start: 2 seizure choices + 2 colour choices for seized containers + 2 auctions won
-//     x 13 colour choices (a container bid is at most 8 factory + 5 harbor containers) = 30;
-//   - loans: a player may hold 2 loans, and loans are repaid only on the owner's turn (at
-//     most 2 repayments a turn), so in one turn each seat takes at most 4 loans: 20, plus
-//     the 2 repayments;
-//   - each of the 2 actions: at most 8 picks + 8 places + 1 Done for a rearrange after at
-//     most 4 colour picks + 8 placements (Produce), or 13 returns + 13 picks + 1 Done (Call
-//     Bank), or 4 bids + 4 runoff additions + tie + accept (delivery): at most 40 each;
-//   - EndTurn: 1.
-const MaxStepsPerTurn = 30 + 22 + 2*40 + 1
+//   - turn start: 1 interest choice, 2 lender choices + 2 lender picks, 2 Bank seizure
+//     picks + 2 colour choices for them, and up to 3 auctions won (two Bank lots and a truck
+//     company) x 13 colour choices (a container bid holds at most 8 factory + 5 harbor
+//     containers): 48;
+//   - loan requests: a seat ends a request with a loan or with a rejection that blocks it for
+//     the rest of the turn; non-active seats cannot repay, so they make at most 2 + 1
+//     requests, the active seat (2 repayments) at most 4 + 1: 17 requests x (TakeLoan + 4
+//     offers + 4 incentive bids + tie + accept = 11) = 187, plus 2 repayments;
+//   - each of the 2 actions at most 40 decisions (the largest: a Call Bank outbid with 13
+//     containers put back and 13 picked, + Done; Produce: 4 colours + 4 placements + 8
+//     pick-ups + 8 placements + Done; a delivery: 4 bids + 4 runoff additions + tie + accept);
+//   - Acquire Luxury: 4; EndTurn: 1.
+const MaxStepsPerTurn = 48 + 187 + 2 + 2*40 + 4 + 1
 
 // maxEndSteps bounds the decisions after the last turn (open auctions won: colour choices).
-const maxEndSteps = 2 * 13
+const maxEndSteps = 3 * 13
 
 // MaxGameLength is an upper bound on the number of decisions in one game.
 func (g *Game) MaxGameLength() int {

@@ -62,24 +62,32 @@ func (s *State) Redact(seat int, dst *State) {
 			dst.Players[i].Card = Unknown
 		}
 	}
+	// Hidden is decided from public facts only (who has bid), never from the values.
 	m := &dst.Machine
-	for i := 0; i < s.n(); i++ {
-		if i == seat {
-			continue
+	others := uint8(1<<s.n()-1) &^ (1 << seat)
+	m.Hidden = false
+	if !m.Revealed {
+		m.Hidden = m.Hidden || m.HasBid&others != 0
+		for i := 0; i < s.n(); i++ {
+			if i != seat {
+				m.Bids[i] = 0
+			}
 		}
-		if !m.Revealed && m.Bids[i] != 0 {
-			m.Bids[i] = 0
-		}
-		if !m.RunoffRevealed && m.Runoff[i] != 0 {
-			m.Runoff[i] = 0
+	}
+	if !m.RunoffRevealed {
+		m.Hidden = m.Hidden || m.HasRunoff&others != 0
+		for i := 0; i < s.n(); i++ {
+			if i != seat {
+				m.Runoff[i] = 0
+			}
 		}
 	}
 	if !m.IncentiveRevealed {
+		m.Hidden = m.Hidden || m.HasIncentive&others != 0
 		for i := 0; i < s.n(); i++ {
 			if i != seat {
 				m.Incentives[i] = 0
 			}
 		}
 	}
-	m.Hidden = !m.Revealed || !m.RunoffRevealed || !m.IncentiveRevealed
 }
