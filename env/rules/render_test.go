@@ -1,6 +1,11 @@
 package rules
 
 import (
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -88,5 +93,94 @@ func BenchmarkRender(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		_ = s.Render(0)
+	}
+}
+
+var updateGolden = flag.Bool("update", false, "rewrite the golden playthrough files in testdata/playthroughs")
+
+// playthroughConfigs are the golden games: short turn limits keep the files readable.
+var playthroughConfigs = []struct {
+	name string
+	opts Options
+	seed uint64
+}{
+	{"3p-base-seed1", Options{Players: 3, TurnLimit: 8}, 1},
+	{"4p-classic-seed2", Options{Players: 4, Variant: Classic, TurnLimit: 8}, 2},
+	{"5p-base-short-seed3", Options{Players: 5, Length: Short, TurnLimit: 6}, 3},
+}
+
+// writePlaythrough plays a seeded random game and writes every step: the decider and
+// phase, the legal moves with their ids and notation, the chosen move and the omniscient
+// board after it (OpenSpiel-style playthroughs).
+func writePlaythrough(o Options, seed uint64) (string, error) {
+	g, err := NewGame(o)
+	if err != nil {
+		return "", err
+	}
+	s := g.NewInitialStateSeed(seed)
+	r := rand.New(rand.NewPCG(seed, 0x706c6179)) // "play"
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Playthrough: %d players, %s rules, %s length, seed %d, turn limit %d\n", o.Players, o.Variant, o.Length, seed, o.TurnLimit)
+	fmt.Fprintf(&b, "# Regenerate: go test ./env/rules/ -run Playthrough -update\n\n")
+	b.WriteString(s.Render(-1))
+	var ids []int
+	for step := 0; !s.IsTerminal(); step++ {
+		ids = s.LegalActions(ids)
+		d := s.Decision()
+		fmt.Fprintf(&b, "\n--- step %d: p%d decides %s\nlegal:", step, d.Decider+1, d.Phase)
+		for i, id := range ids {
+			if i%8 == 0 {
+				b.WriteString("\n ")
+			}
+			fmt.Fprintf(&b, " %d=%s", id, s.ActionToMove(id))
+		}
+		id := ids[r.IntN(len(ids))]
+		fmt.Fprintf(&b, "\nchosen: %d=%s\n", id, s.ActionToMove(id))
+		if err := s.ApplyChecked(id); err != nil {
+			return "", err
+		}
+		b.WriteString(s.Render(-1))
+	}
+	b.WriteString("\nFinal scores:\n")
+	for i, sc := range s.Scores() {
+		fmt.Fprintf(&b, "  p%d %s\n", i+1, sc)
+	}
+	return b.String(), nil
+}
+
+// TestPlaythroughGolden replays the golden games and compares every step with the files in
+// testdata/playthroughs; any change to rules, notation, action ids or rendering shows up as a
+// diff. Regenerate with -update after an intended change.
+func TestPlaythroughGolden(t *testing.T) {
+	for _, pc := range playthroughConfigs {
+		t.Run(pc.name, func(t *testing.T) {
+			got, err := writePlaythrough(pc.opts, pc.seed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join("testdata", "playthroughs", pc.name+".txt")
+			if *updateGolden {
+				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run with -update to create it)", err)
+			}
+			if got != string(want) {
+				gl, wl := strings.Split(got, "\n"), strings.Split(string(want), "\n")
+				for i := 0; i < len(gl) && i < len(wl); i++ {
+					if gl[i] != wl[i] {
+						t.Fatalf("%s differs at line %d:\n got: %s\nwant: %s\n(regenerate with -update if the change is intended)", path, i+1, gl[i], wl[i])
+					}
+				}
+				t.Fatalf("%s: %d lines, want %d (regenerate with -update if intended)", path, len(gl), len(wl))
+			}
+		})
 	}
 }
