@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -212,29 +213,55 @@ func (t *tableFile) abort() {
 // ShardWriter writes one shard: a steps file and a games file. Files are written under
 // temporary names and renamed by Close once both are complete, so a crash never leaves a
 // partial shard under its final name.
+//
+// The wide step columns (obs, legal_mask, returns, policy) are appended to plain Go buffers
+// that are reused from batch to batch and handed to Arrow without a copy; the narrow ones go
+// through typed builders.
 type ShardWriter struct {
 	meta  *Meta
 	opts  WriteOptions
 	index int
 
 	stepsFile, gamesFile *tableFile
-	steps, games         *array.RecordBuilder
+	stepsSchema          *arrow.Schema
+	games                *array.RecordBuilder
 	stepRows, gameRows   int
 
-	// Typed builders of the steps table, resolved once.
-	gameID                  *array.Uint64Builder
-	step, turn, action      *array.Int32Builder
-	decider                 *array.Int8Builder
-	phase                   *array.Uint8Builder
-	obs, returns, policy    *array.FixedSizeListBuilder
-	obsV, returnsV, policyV *array.Float32Builder
-	mask                    *array.FixedSizeBinaryBuilder
-	actionText              *array.StringBuilder
-	reward, value           *array.Float32Builder
-	done                    *array.BooleanBuilder
-	maskBuf                 []byte
-	info                    ShardInfo
-	closed                  bool
+	// Builders of the narrow steps columns, by schema position (nil for the raw columns).
+	cols       []array.Builder
+	gameID     *array.Uint64Builder
+	step, turn *array.Int32Builder
+	action     *array.Int32Builder
+	decider    *array.Int8Builder
+	phase      *array.Uint8Builder
+	actionText *array.StringBuilder
+	reward     *array.Float32Builder
+	value      *array.Float32Builder
+	done       *array.BooleanBuilder
+
+	// Raw columns.
+	obs, returns, policy rawFloats
+	mask                 []byte
+
+	info   ShardInfo
+	closed bool
+}
+
+// rawFloats accumulates a FixedSizeList<float32>[width] column.
+type rawFloats struct {
+	width int
+	buf   []float32
+}
+
+// array wraps the buffer (no copy) as an n-row column of type dt; the buffer must not change
+// until the array is released.
+func (r *rawFloats) array(dt arrow.DataType, n int) arrow.Array {
+	vals := array.NewData(arrow.PrimitiveTypes.Float32, n*r.width,
+		[]*memory.Buffer{nil, memory.NewBufferBytes(arrow.Float32Traits.CastToBytes(r.buf))}, nil, 0, 0)
+	defer vals.Release()
+	d := array.NewData(dt, n, []*memory.Buffer{nil}, []arrow.ArrayData{vals}, 0, 0)
+	defer d.Release()
+	return array.MakeFromData(d)
 }
 
 // ShardInfo describes a complete shard; the manifest lists one per shard.
@@ -260,7 +287,7 @@ func NewShardWriter(dir string, index int, firstGame uint64, meta *Meta, opts Wr
 		return nil, err
 	}
 	sName, gName := ShardFileNames(index, o.Format)
-	w := &ShardWriter{meta: meta, opts: o, index: index, maskBuf: make([]byte, meta.MaskBytes())}
+	w := &ShardWriter{meta: meta, opts: o, index: index}
 	w.info = ShardInfo{Index: index, FirstGame: firstGame, StepsFile: sName, GamesFile: gName}
 	ss, gs := StepsSchema(meta), GamesSchema(meta)
 	if w.stepsFile, err = createTable(filepath.Join(dir, sName), ss, o); err != nil {
@@ -270,37 +297,53 @@ func NewShardWriter(dir string, index int, firstGame uint64, meta *Meta, opts Wr
 		w.stepsFile.abort()
 		return nil, err
 	}
-	w.steps = array.NewRecordBuilder(o.Allocator, ss)
+	w.stepsSchema = ss
 	w.games = array.NewRecordBuilder(o.Allocator, gs)
-	w.resolveStepBuilders()
-	w.steps.Reserve(o.BatchRows)
+	w.newStepBuilders()
+	// The raw buffers hold one batch and are reused for every batch.
+	w.obs = rawFloats{width: meta.ObsDim, buf: make([]float32, 0, o.BatchRows*meta.ObsDim)}
+	w.returns = rawFloats{width: meta.Seats, buf: make([]float32, 0, o.BatchRows*meta.Seats)}
+	w.mask = make([]byte, 0, o.BatchRows*meta.MaskBytes())
+	w.policy = rawFloats{width: meta.NumActions}
+	if meta.Policy {
+		w.policy.buf = make([]float32, 0, o.BatchRows*meta.NumActions)
+	}
 	return w, nil
 }
 
-func (w *ShardWriter) resolveStepBuilders() {
-	f := w.steps.Fields()
-	w.gameID = f[0].(*array.Uint64Builder)
-	w.step = f[1].(*array.Int32Builder)
-	w.turn = f[2].(*array.Int32Builder)
-	w.decider = f[3].(*array.Int8Builder)
-	w.phase = f[4].(*array.Uint8Builder)
-	w.obs = f[5].(*array.FixedSizeListBuilder)
-	w.obsV = w.obs.ValueBuilder().(*array.Float32Builder)
-	w.mask = f[6].(*array.FixedSizeBinaryBuilder)
-	w.action = f[7].(*array.Int32Builder)
-	w.actionText = f[8].(*array.StringBuilder)
-	w.reward = f[9].(*array.Float32Builder)
-	w.done = f[10].(*array.BooleanBuilder)
-	w.returns = f[11].(*array.FixedSizeListBuilder)
-	w.returnsV = w.returns.ValueBuilder().(*array.Float32Builder)
-	i := 12
-	if w.meta.Policy {
-		w.policy = f[i].(*array.FixedSizeListBuilder)
-		w.policyV = w.policy.ValueBuilder().(*array.Float32Builder)
-		i++
-	}
-	if w.meta.Value {
-		w.value = f[i].(*array.Float32Builder)
+// newStepBuilders makes the builders of the narrow steps columns.
+func (w *ShardWriter) newStepBuilders() {
+	mem := w.opts.Allocator
+	w.cols = make([]array.Builder, w.stepsSchema.NumFields())
+	for i, f := range w.stepsSchema.Fields() {
+		switch f.Name {
+		case ColObs, ColLegalMask, ColReturns, ColPolicy:
+			continue
+		}
+		w.cols[i] = array.NewBuilder(mem, f.Type)
+		w.cols[i].Reserve(w.opts.BatchRows)
+		switch f.Name {
+		case ColGameID:
+			w.gameID = w.cols[i].(*array.Uint64Builder)
+		case ColStep:
+			w.step = w.cols[i].(*array.Int32Builder)
+		case ColTurn:
+			w.turn = w.cols[i].(*array.Int32Builder)
+		case ColDecider:
+			w.decider = w.cols[i].(*array.Int8Builder)
+		case ColPhase:
+			w.phase = w.cols[i].(*array.Uint8Builder)
+		case ColAction:
+			w.action = w.cols[i].(*array.Int32Builder)
+		case ColActionText:
+			w.actionText = w.cols[i].(*array.StringBuilder)
+		case ColReward:
+			w.reward = w.cols[i].(*array.Float32Builder)
+		case ColDone:
+			w.done = w.cols[i].(*array.BooleanBuilder)
+		case ColValue:
+			w.value = w.cols[i].(*array.Float32Builder)
+		}
 	}
 }
 
@@ -381,22 +424,21 @@ func (w *ShardWriter) appendStep(s *Step) {
 	w.turn.Append(s.Turn)
 	w.decider.Append(s.Decider)
 	w.phase.Append(s.Phase)
-	w.obs.Append(true)
-	w.obsV.AppendValues(s.Obs, nil)
-	clear(w.maskBuf)
+	w.obs.buf = append(w.obs.buf, s.Obs...)
+	n := len(w.mask)
+	w.mask = slices.Grow(w.mask, w.meta.MaskBytes())[:n+w.meta.MaskBytes()]
+	bits := w.mask[n:]
+	clear(bits)
 	for _, a := range s.Legal {
-		w.maskBuf[a>>3] |= 1 << (a & 7)
+		bits[a>>3] |= 1 << (a & 7)
 	}
-	w.mask.Append(w.maskBuf)
 	w.action.Append(s.Action)
 	w.actionText.Append(s.ActionText)
 	w.reward.Append(s.Reward)
 	w.done.Append(s.Done)
-	w.returns.Append(true)
-	w.returnsV.AppendValues(s.Returns, nil)
-	if w.policy != nil {
-		w.policy.Append(true)
-		w.policyV.AppendValues(s.Policy, nil)
+	w.returns.buf = append(w.returns.buf, s.Returns...)
+	if w.meta.Policy {
+		w.policy.buf = append(w.policy.buf, s.Policy...)
 	}
 	if w.value != nil {
 		w.value.Append(s.Value)
@@ -450,13 +492,38 @@ func (w *ShardWriter) appendGame(g *Game) {
 }
 
 func (w *ShardWriter) flushSteps() error {
-	if w.stepRows == 0 {
+	n := w.stepRows
+	if n == 0 {
 		return nil
 	}
-	rec := w.steps.NewRecordBatch()
-	defer rec.Release()
+	cols := make([]arrow.Array, len(w.cols))
+	for i, f := range w.stepsSchema.Fields() {
+		switch f.Name {
+		case ColObs:
+			cols[i] = w.obs.array(f.Type, n)
+		case ColReturns:
+			cols[i] = w.returns.array(f.Type, n)
+		case ColPolicy:
+			cols[i] = w.policy.array(f.Type, n)
+		case ColLegalMask:
+			d := array.NewData(f.Type, n, []*memory.Buffer{nil, memory.NewBufferBytes(w.mask)}, nil, 0, 0)
+			cols[i] = array.MakeFromData(d)
+			d.Release()
+		default:
+			cols[i] = w.cols[i].NewArray()
+			w.cols[i].Reserve(w.opts.BatchRows)
+		}
+	}
+	rec := array.NewRecordBatch(w.stepsSchema, cols, int64(n))
+	for _, c := range cols {
+		c.Release()
+	}
+	err := w.stepsFile.sink.write(rec)
+	rec.Release()
+	// The writer has consumed the batch: the raw buffers can be refilled.
 	w.stepRows = 0
-	if err := w.stepsFile.sink.write(rec); err != nil {
+	w.obs.buf, w.returns.buf, w.policy.buf, w.mask = w.obs.buf[:0], w.returns.buf[:0], w.policy.buf[:0], w.mask[:0]
+	if err != nil {
 		return fmt.Errorf("datasets: shard %d: writing steps: %w", w.index, err)
 	}
 	return nil
@@ -516,6 +583,14 @@ func (w *ShardWriter) Abort() {
 
 func (w *ShardWriter) release() {
 	w.closed = true
-	w.steps.Release()
+	for _, b := range w.cols {
+		if b != nil {
+			b.Release()
+		}
+	}
 	w.games.Release()
 }
+
+// CheckWriteOptions normalises and checks write options without writing anything
+// (command lines use it to reject a bad --format/--compression pair early).
+func CheckWriteOptions(o WriteOptions) (WriteOptions, error) { return o.normalize() }

@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func testConfig(t *testing.T, out string, games, workers int, f datasets.Format) Config {
+func testConfig(_ testing.TB, out string, games, workers int, f datasets.Format) Config {
 	o := env.DefaultOptions()
 	o.Rules.Players = 3
 	return Config{Agents: []string{"random", "random", "random"}, Env: o, Games: games, Seed: 11,

@@ -1,0 +1,240 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/container-rl/container/datasets"
+	"github.com/container-rl/container/datasets/selfplay"
+	"github.com/container-rl/container/env"
+	"github.com/container-rl/container/env/rules"
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+)
+
+// ErrSelfplayOptions is wrapped by every selfplay option error.
+var ErrSelfplayOptions = errors.New("selfplay: invalid options")
+
+type selfplayOptions struct {
+	agents      string
+	games       int
+	out         string
+	format      string
+	compression string
+	workers     int
+	seed        uint64
+	resume      bool
+	players     int
+	variant     string
+	length      string
+	modules     string
+	turnLimit   int
+	reward      string
+	shardGames  int
+	progress    io.Writer // progress bar destination (stderr); nil for none
+}
+
+func newSelfplayCmd() *cobra.Command {
+	o := selfplayOptions{}
+	var quiet bool
+	cmd := &cobra.Command{
+		Use:   "selfplay",
+		Short: "Play games between bots and write every decision as an Arrow or Parquet dataset",
+		Long: `Play games between bots and record every decision: the decider's observation, its legal-action
+mask, the action, the rewards and every seat's return-to-go, plus one row per game with the
+final score breakdown and winners. The output directory holds shards (steps-NNNNN and
+games-NNNNN files) and a manifest.json; docs/DATASETS.md describes the columns.
+
+Game i is played from a seed derived from --seed and i, and shard k always holds the same
+range of games, so the data is the same whatever --workers is (only the games' duration_us
+column differs). A shard is written under a temporary name and renamed when complete; after
+an interruption, --resume plays exactly the shards the manifest does not list yet.
+
+With fewer agents than players, the agents fill the seats in turn (a,b -> a,b,a,b).`,
+		Example: `  container selfplay --agents random,random,random,random --games 1000 --out runs/random
+  container selfplay --agents valuer,shipper,manufacturer,random --games 20000 --workers 2 --format parquet --out runs/scripted
+  container selfplay --agents valuer --players 5 --modules all --games 500 --seed 7 --out runs/v5
+  container selfplay --agents valuer,shipper,manufacturer,random --games 20000 --out runs/scripted --resume`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if !quiet {
+				o.progress = cmd.ErrOrStderr()
+			}
+			ctx, stop := interruptible(cmd)
+			defer stop()
+			return runSelfplay(ctx, o, cmd.OutOrStdout())
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.agents, "agents", "", "comma-separated bot names or .bot files, one per seat (see container bots); required")
+	f.StringVar(&o.agents, "bots", "", "alias of --agents")
+	f.IntVar(&o.games, "games", 100, "number of games")
+	f.StringVar(&o.out, "out", "", "dataset directory (created); required")
+	f.StringVar(&o.format, "format", "arrow", "shard format: arrow (Arrow IPC file) or parquet")
+	f.StringVar(&o.compression, "compression", "zstd", "compression: none, zstd, lz4 (or snappy for parquet)")
+	f.IntVar(&o.workers, "workers", 0, "parallel workers, one shard each (0: one per CPU); the data does not depend on it")
+	f.Uint64Var(&o.seed, "seed", 1, "run seed: fixes every game's setup and every bot's seed")
+	f.BoolVar(&o.resume, "resume", false, "continue the dataset in --out, playing only the shards its manifest lacks")
+	f.IntVar(&o.players, "players", 0, "players per game, 3 to 5 (0: the number of agents if 3 to 5, else 4)")
+	f.StringVar(&o.variant, "rules", "base", "rules variant: base (Off-Shore Bank) or classic")
+	f.StringVar(&o.length, "length", "standard", "game length: short, standard or extended")
+	f.StringVar(&o.modules, "modules", "", "More Containers modules, comma-separated (trucks, player-loans, luxury) or all")
+	f.IntVar(&o.turnLimit, "turn-limit", 0, "end a game after this many turns (0: the rules' default limit)")
+	f.StringVar(&o.reward, "reward", "win-loss", "reward scheme for rewards and returns: win-loss, rank or cash-margin")
+	f.IntVar(&o.shardGames, "shard-games", selfplay.DefaultGamesPerShard, "games per shard")
+	f.BoolVarP(&quiet, "quiet", "q", false, "no progress bar")
+	return cmd
+}
+
+func init() { register(newSelfplayCmd) }
+
+// selfplayConfig checks the flags and builds the run's configuration.
+func selfplayConfig(o selfplayOptions) (selfplay.Config, error) {
+	var c selfplay.Config
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("%w: %s", ErrSelfplayOptions, fmt.Sprintf(format, args...))
+	}
+	var agents []string
+	for _, a := range strings.Split(o.agents, ",") {
+		if a = strings.TrimSpace(a); a != "" {
+			agents = append(agents, a)
+		}
+	}
+	switch {
+	case len(agents) == 0:
+		return c, bad("--agents is required (for example --agents random,random,random,random)")
+	case len(agents) > rules.MaxPlayers:
+		return c, bad("--agents names %d bots; at most %d", len(agents), rules.MaxPlayers)
+	case o.out == "":
+		return c, bad("--out is required")
+	case o.games < 1:
+		return c, bad("--games %d is less than 1", o.games)
+	case o.workers < 0:
+		return c, bad("--workers %d is negative", o.workers)
+	case o.shardGames < 1:
+		return c, bad("--shard-games %d is less than 1", o.shardGames)
+	case o.turnLimit < 0:
+		return c, bad("--turn-limit %d is negative", o.turnLimit)
+	}
+	eo := env.DefaultOptions()
+	eo.Rules.Players = o.players
+	if eo.Rules.Players == 0 {
+		eo.Rules.Players = 4
+		if n := len(agents); n >= 3 {
+			eo.Rules.Players = n
+		}
+	}
+	if len(agents) > eo.Rules.Players {
+		return c, bad("--agents names %d bots for %d players", len(agents), eo.Rules.Players)
+	}
+	eo.Rules.TurnLimit = o.turnLimit
+	var err error
+	if eo.Rules.Variant, err = rules.ParseVariant(o.variant); err != nil {
+		return c, fmt.Errorf("%w: --rules: %w", ErrSelfplayOptions, err)
+	}
+	if eo.Rules.Length, err = rules.ParseLength(o.length); err != nil {
+		return c, fmt.Errorf("%w: --length: %w", ErrSelfplayOptions, err)
+	}
+	if eo.Rules.Modules, err = rules.ParseModules(o.modules); err != nil {
+		return c, fmt.Errorf("%w: --modules: %w", ErrSelfplayOptions, err)
+	}
+	if eo.Reward, err = env.ParseRewardScheme(o.reward); err != nil {
+		return c, fmt.Errorf("%w: --reward: %w", ErrSelfplayOptions, err)
+	}
+	if err := eo.Validate(); err != nil {
+		return c, fmt.Errorf("%w: %w", ErrSelfplayOptions, err)
+	}
+	format, err := datasets.ParseFormat(o.format)
+	if err != nil {
+		return c, fmt.Errorf("%w: --format: %w", ErrSelfplayOptions, err)
+	}
+	c.Write = datasets.WriteOptions{Format: format, Compression: datasets.Compression(o.compression)}
+	if _, err := datasets.CheckWriteOptions(c.Write); err != nil {
+		return c, fmt.Errorf("%w: --compression: %w", ErrSelfplayOptions, err)
+	}
+	for s := 0; s < eo.Rules.Players; s++ {
+		c.Agents = append(c.Agents, agents[s%len(agents)])
+	}
+	c.Env, c.Games, c.Seed, c.Out, c.Resume = eo, o.games, o.seed, o.out, o.resume
+	c.Workers = o.workers
+	if c.Workers == 0 {
+		c.Workers = runtime.NumCPU()
+	}
+	c.GamesPerShard = o.shardGames
+	c.ToolVersion = Version
+	return c, nil
+}
+
+func runSelfplay(ctx context.Context, o selfplayOptions, out io.Writer) error {
+	c, err := selfplayConfig(o)
+	if err != nil {
+		return err
+	}
+	var bar *progressbar.ProgressBar
+	if o.progress != nil {
+		done := 0
+		if m, err := datasets.ReadManifest(o.out); err == nil && o.resume {
+			done, _ = m.GamesDone()
+		}
+		bar = progressbar.NewOptions(o.games,
+			progressbar.OptionSetWriter(o.progress),
+			progressbar.OptionSetDescription("games"),
+			progressbar.OptionShowCount(),
+			progressbar.OptionSetPredictTime(true),
+			progressbar.OptionThrottle(250*time.Millisecond),
+			progressbar.OptionClearOnFinish(),
+		)
+		_ = bar.Set(done)
+		var (
+			mu    sync.Mutex
+			steps atomic.Int64
+			start = time.Now()
+			last  time.Time
+		)
+		c.OnGame = func(n int) {
+			s := steps.Add(int64(n))
+			mu.Lock()
+			defer mu.Unlock()
+			_ = bar.Add(1)
+			if now := time.Now(); now.Sub(last) > 250*time.Millisecond {
+				last = now
+				bar.Describe(fmt.Sprintf("games (%s steps/s)", humanRate(float64(s)/now.Sub(start).Seconds())))
+			}
+		}
+	}
+	res, err := selfplay.Run(ctx, c)
+	if bar != nil {
+		_ = bar.Finish()
+	}
+	if res == nil {
+		return err
+	}
+	games, steps := res.Manifest.GamesDone()
+	rate := float64(res.Steps) / res.Elapsed.Seconds()
+	fmt.Fprintf(out, "played %d games (%d steps) in %s: %s steps/s, %.0f games/s\n",
+		res.Games, res.Steps, res.Elapsed.Round(time.Millisecond), humanRate(rate), float64(res.Games)/res.Elapsed.Seconds())
+	fmt.Fprintf(out, "%s: %d of %d games (%d steps) in %d of %d shards, %s/%s, encoding %s\n",
+		c.Out, games, res.Manifest.Games, steps, len(res.Manifest.Shards), res.Manifest.NumShards(),
+		res.Manifest.Format, res.Manifest.Compression, res.Manifest.Meta.EncodingVersion)
+	if err != nil && !res.Manifest.Complete() {
+		fmt.Fprintf(out, "interrupted; continue with the same flags and --resume\n")
+	}
+	return err
+}
+
+func humanRate(x float64) string {
+	switch {
+	case x >= 1e6:
+		return fmt.Sprintf("%.2fM", x/1e6)
+	case x >= 1e3:
+		return fmt.Sprintf("%.1fk", x/1e3)
+	}
+	return fmt.Sprintf("%.0f", x)
+}
