@@ -80,7 +80,7 @@ func (m RatingModel) Update(rs []Rating, ranks []int) []Rating {
 
 // AgentRating is one agent's rating after a tournament.
 type AgentRating struct {
-	Agent int    `json:"agent"` // index in Result.Agents
+	Agent int    `json:"agent"` // index in the names of Result.Players (and Summary.Agents)
 	Name  string `json:"name"`
 	Rating
 	Ordinal float64 `json:"ordinal"`
@@ -88,20 +88,21 @@ type AgentRating struct {
 }
 
 // Rate rates the agents of a tournament by applying Update to every game in game-index order.
-// Each seat is a player in the update; an agent that fills several seats of one game gets the
-// sum of its seats' mean changes and the product of their variance factors. The result is
+// Each seat is a player in the update; an agent (a name) that fills several seats of one game
+// gets the sum of its seats' mean changes and the product of their variance factors. The result is
 // sorted by Ordinal, best first.
 func (m RatingModel) Rate(r *Result) []AgentRating {
-	cur := make([]Rating, len(r.Agents))
-	games := make([]int, len(r.Agents))
+	names, of := r.Players()
+	cur := make([]Rating, len(names))
+	games := make([]int, len(names))
 	for i := range cur {
 		cur[i] = m.Prior()
 	}
 	for _, g := range r.Games {
 		rs := make([]Rating, len(g.Agents))
 		ranks := make([]int, len(g.Agents))
-		for s, a := range g.Agents {
-			rs[s] = cur[a]
+		for s, ga := range g.Agents {
+			rs[s] = cur[of[ga]]
 			ranks[s] = g.Scores[s].Rank
 		}
 		up := m.Update(rs, ranks)
@@ -110,7 +111,8 @@ func (m RatingModel) Rate(r *Result) []AgentRating {
 		for i := range varFactor {
 			varFactor[i] = 1
 		}
-		for s, a := range g.Agents {
+		for s, ga := range g.Agents {
+			a := of[ga]
 			next[a].Mu += up[s].Mu - rs[s].Mu
 			varFactor[a] *= (up[s].Sigma * up[s].Sigma) / (rs[s].Sigma * rs[s].Sigma)
 			games[a]++
@@ -122,7 +124,7 @@ func (m RatingModel) Rate(r *Result) []AgentRating {
 	}
 	out := make([]AgentRating, len(cur))
 	for i, rt := range cur {
-		out[i] = AgentRating{Agent: i, Name: r.Agents[i], Rating: rt, Ordinal: rt.Ordinal(), Games: games[i]}
+		out[i] = AgentRating{Agent: i, Name: names[i], Rating: rt, Ordinal: rt.Ordinal(), Games: games[i]}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Ordinal > out[j].Ordinal })
 	return out

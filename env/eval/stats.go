@@ -43,7 +43,8 @@ func newRate(wins float64, n int) Rate {
 	return r
 }
 
-// AgentStats summarises one agent over all the seats it played.
+// AgentStats summarises one agent (all entries of Agents with its name) over all the seats
+// it played.
 type AgentStats struct {
 	Name string `json:"name"`
 	Rate
@@ -141,7 +142,8 @@ func Summarize(r *Result) *Summary {
 		seatWins                              []float64
 		seatN                                 []int
 	}
-	accs := make([]acc, len(r.Agents))
+	names, of := r.Players()
+	accs := make([]acc, len(names))
 	for i := range accs {
 		accs[i].seatWins = make([]float64, players)
 		accs[i].seatN = make([]int, players)
@@ -152,7 +154,7 @@ func Summarize(r *Result) *Summary {
 	for _, g := range r.Games {
 		shares = winShares(g.Scores, shares)
 		for s, sc := range g.Scores {
-			a := &accs[g.Agents[s]]
+			a := &accs[of[g.Agents[s]]]
 			a.wins += shares[s]
 			a.rank += float64(sc.Rank)
 			a.cash += float64(sc.Cash)
@@ -174,7 +176,7 @@ func Summarize(r *Result) *Summary {
 	}
 	for i, a := range accs {
 		n := len(a.totals)
-		st := AgentStats{Name: r.Agents[i], Rate: newRate(a.wins, n), MedianTotal: median(a.totals)}
+		st := AgentStats{Name: names[i], Rate: newRate(a.wins, n), MedianTotal: median(a.totals)}
 		if n > 0 {
 			nf := float64(n)
 			t := 0.0

@@ -102,3 +102,23 @@ func TestSeatAgents_EveryAgentPlaysEverySeatEqually(t *testing.T) {
 		}
 	}
 }
+
+func TestSummarize_RepeatedNamesArePooled(t *testing.T) {
+	r := &Result{
+		Agents:  []string{"x", "random", "random"},
+		Options: rules.Options{Players: 3},
+		Games: []GameResult{
+			{Agents: []int{0, 1, 2}, Scores: []rules.Score{score(50, 1, true), score(40, 2, false), score(30, 3, false)}},
+			{Agents: []int{1, 2, 0}, Scores: []rules.Score{score(60, 1, true), score(20, 2, false), score(10, 3, false)}},
+		},
+	}
+	s := Summarize(r)
+	if len(s.Agents) != 2 || s.Agents[1].Name != "random" || s.Agents[1].Games != 4 {
+		t.Fatalf("agents %+v, want x and random (4 seats)", s.Agents)
+	}
+	near(t, "random wins", s.Agents[1].Wins, 1, 1e-12)
+	rt := DefaultRatingModel.Rate(r)
+	if len(rt) != 2 || rt[0].Games+rt[1].Games != 6 {
+		t.Fatalf("ratings %+v", rt)
+	}
+}

@@ -274,3 +274,20 @@ func (p *player) play(ctx context.Context, g int) (GameResult, error) {
 	}
 	return r, nil
 }
+
+// Players returns the distinct agent names in order of first appearance and, for each entry
+// of Agents, the index of its name: an agent listed several times (random,random,random) is
+// one player for the statistics and ratings.
+func (r *Result) Players() (names []string, of []int) {
+	idx := map[string]int{}
+	for _, a := range r.Agents {
+		i, ok := idx[a]
+		if !ok {
+			i = len(names)
+			idx[a] = i
+			names = append(names, a)
+		}
+		of = append(of, i)
+	}
+	return names, of
+}
