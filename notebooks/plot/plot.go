@@ -91,7 +91,12 @@ func (c *canvas) String() string { return c.b.String() + "</svg>" }
 
 // Bars draws a grouped bar chart: one group per label, one bar per series in each group.
 func Bars(title, ylabel string, labels []string, series ...Series) string {
-	lo, hi := 0.0, 0.0
+	return bars(title, ylabel, labels, 0, series)
+}
+
+// bars is Bars with the axis reaching at least up to atLeast.
+func bars(title, ylabel string, labels []string, atLeast float64, series []Series) string {
+	lo, hi := 0.0, atLeast
 	for _, s := range series {
 		for _, v := range s.Values {
 			lo, hi = math.Min(lo, v), math.Max(hi, v)
@@ -309,4 +314,32 @@ func Counts(title, xlabel string, values []float64) string {
 		}
 	}
 	return Bars(title, "count", labels, Series{Name: xlabel, Values: counts})
+}
+
+// IntervalBars draws one bar per label with a whisker from lo[i] to hi[i] (a confidence
+// interval, for example).
+func IntervalBars(title, ylabel string, labels []string, values, lo, hi []float64) string {
+	top := 0.0
+	for i := range values {
+		top = math.Max(top, values[i])
+		if i < len(hi) && !isNaN(hi[i]) {
+			top = math.Max(top, hi[i])
+		}
+	}
+	svg := bars(title, ylabel, labels, top, []Series{{Name: ylabel, Values: values}})
+	// The scale bars used (values are rates or counts, so it starts at 0).
+	c := &canvas{ymin: 0, ymax: niceCeil(top)}
+	var b strings.Builder
+	group := float64(plotW) / float64(max(len(labels), 1))
+	for i := range labels {
+		if i >= len(lo) || i >= len(hi) || isNaN(lo[i]) || isNaN(hi[i]) {
+			continue
+		}
+		cx := left + float64(i)*group + group/2
+		y0, y1 := c.y(lo[i]), c.y(hi[i])
+		fmt.Fprintf(&b, `<g stroke="#333" stroke-width="1.5"><line x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f"/>`, cx, cx, y0, y1)
+		fmt.Fprintf(&b, `<line x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f"/><line x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f"/></g>`,
+			cx-6, cx+6, y0, y0, cx-6, cx+6, y1, y1)
+	}
+	return strings.TrimSuffix(svg, "</svg>") + b.String() + "</svg>"
 }

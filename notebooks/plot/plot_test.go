@@ -90,3 +90,15 @@ func TestBarsWithManyLabelsGrowsToFitThem(t *testing.T) {
 	wellFormed(t, svg)
 	assert.NotContains(t, svg, `height="320"`, "the chart is taller than the default")
 }
+
+func TestIntervalBarsDrawsAWhiskerPerInterval(t *testing.T) {
+	n := wellFormed(t, IntervalBars("win rate", "rate", []string{"a", "b", "c"},
+		[]float64{0.5, 0.2, 0.1}, []float64{0.4, 0.1, math.NaN()}, []float64{0.6, 0.3, math.NaN()}))
+	assert.Equal(t, 2, n["g"], "no whisker for the NaN interval")
+	assert.Equal(t, 1+3, n["rect"])
+}
+
+func TestIntervalBarsAxisCoversTheWhiskers(t *testing.T) {
+	svg := IntervalBars("r", "rate", []string{"a"}, []float64{0.1}, []float64{0.05}, []float64{0.9})
+	assert.Contains(t, svg, ">1</text>", "the axis reaches 1 so the whisker to 0.9 fits")
+}
