@@ -17,6 +17,9 @@ type machineOffsets struct {
 	unpaid, seizeAt, seized                                                         int
 	pay, payer, payPlaced                                                           int
 	bids, runoff, hasBid, tied, hasRunoff, revealed, runoffRevealed, winner         int
+	interestDue, unpaidLoans                                                        int
+	// Player Loans (-1 when the module is off).
+	loanRejected, borrower, offers, incentives, hasIncentive, incentiveRevealed, loanTied, lender int
 }
 
 // seizeLocations names Machine.SeizeAt values in the engine's default order.
@@ -69,6 +72,22 @@ func addMachineFeatures(b *builder, o rules.Options, nc int, maxHeap float32) ma
 	m.revealed = b.flag("delivery.revealed", "first-round bids are revealed")
 	m.runoffRevealed = b.flag("delivery.runoff_revealed", "runoff additions are revealed")
 	m.winner = b.oneHot("delivery.winner", seatNoneLabels, "winning bidder once decided")
+
+	m.interestDue = b.scalar("interest.due", 1, rules.MaxLoans, "loans due interest at this turn's start")
+	m.unpaidLoans = b.add("interest.unpaid", []string{"0", "1"}, 0, 1, 0, "loan slots whose interest went unpaid")
+
+	m.loanRejected, m.borrower, m.offers, m.incentives = -1, -1, -1, -1
+	m.hasIncentive, m.incentiveRevealed, m.loanTied, m.lender = -1, -1, -1, -1
+	if o.Modules.Has(rules.PlayerLoans) {
+		m.loanRejected = b.add("loan_request.rejected", seatLabels, 0, 1, 0, "seats that rejected a player loan this turn")
+		m.borrower = b.oneHot("loan_request.borrower", seatNoneLabels, "seat asking for a loan")
+		m.offers = b.add("loan_request.offers", seatLabels, 0, 1, 0, "seats that offered a loan")
+		m.incentives = b.add("loan_request.incentives", seatLabels, 0, maxCashFeature, smallCashScale, "sealed incentive bids (own, and everyone's once revealed; clipped)")
+		m.hasIncentive = b.add("loan_request.has_incentive", seatLabels, 0, 1, 0, "seat has placed its incentive bid")
+		m.incentiveRevealed = b.flag("loan_request.incentive_revealed", "incentive bids are revealed")
+		m.loanTied = b.add("loan_request.tied", seatLabels, 0, 1, 0, "lenders tied on the best incentive")
+		m.lender = b.oneHot("loan_request.lender", seatNoneLabels, "chosen lender")
+	}
 	return m
 }
 
@@ -148,6 +167,26 @@ func (e *Encoder) encodeMachine(v *rules.State, observer int, dst []float32) {
 	flag(m.revealed, mc.Revealed)
 	flag(m.runoffRevealed, mc.RunoffRevealed)
 	seatOrNone(m.winner, mc.Winner)
+
+	dst[m.interestDue] = clip(float32(mc.InterestDue)/rules.MaxLoans, 1)
+	flag(m.unpaidLoans, mc.UnpaidLoans&1 != 0)
+	flag(m.unpaidLoans+1, mc.UnpaidLoans&2 != 0)
+
+	if m.borrower < 0 {
+		return
+	}
+	seatOrNone(m.borrower, mc.Borrower)
+	seatOrNone(m.lender, mc.Lender)
+	flag(m.incentiveRevealed, mc.IncentiveRevealed)
+	for seat := 0; seat < n; seat++ {
+		r := rel(seat)
+		bit := uint8(1) << seat
+		flag(m.loanRejected+r, mc.LoanRejected&bit != 0)
+		flag(m.offers+r, mc.Offers&bit != 0)
+		flag(m.hasIncentive+r, mc.HasIncentive&bit != 0)
+		flag(m.loanTied+r, mc.LoanTied&bit != 0)
+		dst[m.incentives+r] = clip(float32(mc.Incentives[seat])/smallCashScale, maxCashFeature)
+	}
 }
 
 func lotIndexLabels(lots, nc int) []string {
