@@ -97,7 +97,7 @@ func demoSteps(o demoOptions) []demoStep {
 		{
 			title: "self-play between the scripted bots",
 			args: []string{"selfplay", "--bots", strings.Join(seats, ","), "--games", strconv.Itoa(o.games),
-				"--seed", seed, "--out", p.dataset},
+				"--seed", seed, "--shard-games", strconv.Itoa(shardGames(o.games)), "--quiet", "--out", p.dataset},
 			artifact: p.dataset,
 		},
 		{
@@ -127,6 +127,10 @@ func demoSteps(o demoOptions) []demoStep {
 		},
 	}
 }
+
+// shardGames splits the self-play games into at least four shards so both cores of a small
+// machine work (a shard is one worker's unit).
+func shardGames(games int) int { return max(1, (games+3)/4) }
 
 func (o demoOptions) validate() error {
 	switch {

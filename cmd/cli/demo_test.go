@@ -58,7 +58,7 @@ func TestDemoRunsEveryStepInPipelineOrder(t *testing.T) {
 	for _, a := range []string{p.dataset, p.train, p.bot, p.eval} {
 		assert.Contains(t, out.String(), a, "the summary names every artifact")
 	}
-	assert.Contains(t, out.String(), "$ container selfplay --bots valuer,shipper,manufacturer,valuer --games 4")
+	assert.Contains(t, out.String(), "$ container selfplay --bots valuer,shipper,manufacturer,valuer --games 4 --seed 1 --shard-games 1 --quiet")
 	assert.NotContains(t, out.String(), "Skipped")
 }
 

@@ -59,9 +59,9 @@ Input is read line by line from stdin, so a game can be scripted.`,
 	f.IntVar(&o.seat, "seat", 0, "your seat, 0 (first player) to players-1")
 	f.StringVar(&o.opponents, "opponents", bots.DefaultName, "opponent bots: one name for all, or players-1 comma-separated names (see container bots)")
 	f.Uint64Var(&o.seed, "seed", 1, "setup seed (the game is fully determined by the options, the seed and the moves)")
-	f.StringVar(&o.variant, "variant", "base", "rules variant: base or classic")
+	f.StringVar(&o.variant, "rules", "base", "rules variant: base (Off-Shore Bank) or classic")
 	f.StringVar(&o.length, "length", "standard", "game length: short, standard or extended")
-	f.StringVar(&o.modules, "modules", "", "More Containers modules, comma-separated (trucks, loans, luxury) or all")
+	f.StringVar(&o.modules, "modules", "", "More Containers modules, comma-separated (trucks, player-loans, luxury) or all")
 	f.IntVar(&o.turnLimit, "turn-limit", 0, "end the game after this many turns (0: the rules' default limit)")
 	return cmd
 }
@@ -193,11 +193,11 @@ func runPlay(o playOptions, in io.Reader, out io.Writer) error {
 			return fmt.Errorf("play: %w", err)
 		}
 	}
-	fmt.Fprintf(out, "Container, %d players (%s rules, %s game), seed %d. You are seat %d.\n",
-		opts.Players, opts.Variant, opts.Length, opts.Seed, o.seat)
-	for s, n := range names {
-		if n != "" {
-			fmt.Fprintf(out, "  seat %d: %s\n", s, n)
+	fmt.Fprintf(out, "Container, %d players (%s rules, %s game), seed %d. You are p%d (seat %d).\n",
+		opts.Players, opts.Variant, opts.Length, opts.Seed, o.seat+1, o.seat)
+	for s := range names {
+		if s != o.seat {
+			fmt.Fprintf(out, "  %s\n", p.seatName(s))
 		}
 	}
 	sc := bufio.NewScanner(in)
@@ -357,11 +357,11 @@ func (p *playGame) closeSealed() {
 	if len(closed) == 0 {
 		return
 	}
-	fmt.Fprintf(p.out, "Sealed bids revealed (%s):", closed[0].phase)
-	for _, e := range closed {
-		fmt.Fprintf(p.out, " %s $%d;", p.seatName(e.decider), e.move.Amount)
+	bids := make([]string, len(closed))
+	for i, e := range closed {
+		bids[i] = fmt.Sprintf("%s $%d", p.seatName(e.decider), e.move.Amount)
 	}
-	fmt.Fprintln(p.out)
+	fmt.Fprintf(p.out, "Sealed bids revealed (%s): %s\n", closed[0].phase, strings.Join(bids, ", "))
 	p.sealed = append(p.sealed[:0], open...)
 }
 
@@ -388,11 +388,12 @@ func (p *playGame) undo() error {
 	return nil
 }
 
+// seatName names a seat the way the board does (p1 is seat 0).
 func (p *playGame) seatName(s int) string {
 	if s == p.seat {
-		return fmt.Sprintf("you (seat %d)", s)
+		return fmt.Sprintf("you (p%d)", s+1)
 	}
-	return fmt.Sprintf("seat %d (%s)", s, p.names[s])
+	return fmt.Sprintf("p%d (%s)", s+1, p.names[s])
 }
 
 // printBoard shows the human's redacted view.
