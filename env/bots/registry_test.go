@@ -81,3 +81,41 @@ func TestRegistry_FileLoaderHook(t *testing.T) {
 		t.Errorf("loader error not reported with the path: %v", err)
 	}
 }
+
+// A reseeded bot plays exactly as a fresh one made with that seed, whatever it played before.
+func TestSeed_ReseededBotPlaysLikeAFreshOne(t *testing.T) {
+	o := rules.DefaultOptions()
+	for _, name := range []string{"random", "manufacturer", "shipper", "valuer"} {
+		used, _ := New(name, o, 99)
+		playWith(t, o, 5, used) // leave state behind
+		used.(Seeder).Seed(7)
+		fresh, _ := New(name, o, 7)
+		a := playWith(t, o, 11, used)
+		b := playWith(t, o, 11, fresh)
+		if len(a) != len(b) {
+			t.Fatalf("%s: reseeded game has %d moves, fresh %d", name, len(a), len(b))
+		}
+		for i := range a {
+			if a[i] != b[i] {
+				t.Fatalf("%s: move %d differs", name, i)
+			}
+		}
+	}
+}
+
+// playWith plays a game with b in every seat and returns its moves.
+func playWith(t *testing.T, o rules.Options, seed uint64, b Bot) []rules.Move {
+	g, err := rules.NewGame(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := g.NewInitialStateSeed(seed)
+	var view rules.State
+	var legal []int
+	for !st.IsTerminal() {
+		legal = st.LegalActions(legal)
+		st.Redact(st.CurrentPlayer(), &view)
+		st.Apply(b.Act(&view, legal))
+	}
+	return append([]rules.Move(nil), st.History()...)
+}

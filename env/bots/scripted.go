@@ -68,7 +68,7 @@ var (
 )
 
 func newScripted(st *style, seed uint64) *Scripted {
-	return &Scripted{st: st, rng: rand.New(rand.NewPCG(seed, 0x5c1a7ed))}
+	return &Scripted{st: st, rng: rand.New(rand.NewPCG(seed, 0x5c1a7ed)), freeTurn: -1}
 }
 
 // NewManufacturer, NewShipper and NewValuer return the scripted bots.
@@ -405,4 +405,4 @@ func (s *Scripted) buyHarborScore(b *board, m rules.Move) float64 {
 }
 
 // Seed implements Seeder.
-func (s *Scripted) Seed(seed uint64) { s.rng = rand.New(rand.NewPCG(seed, 0x5c1a7ed)) }
+func (s *Scripted) Seed(seed uint64) { *s = *newScripted(s.st, seed) }
