@@ -1,0 +1,68 @@
+// Reads an Arrow IPC dataset with the apache-arrow JavaScript library (an independent Arrow
+// reader; zstd and lz4 buffers are decoded with fzstd / a small LZ4 frame decoder) and checks
+// it against `container dataset stats --json`.
+// Usage: node arrow_check.mjs DATASET_DIR STATS_JSON
+import { readFileSync } from 'node:fs';
+import { tableFromIPC, compressionRegistry, CompressionType } from 'apache-arrow';
+import { decompress as zstdDecompress } from 'fzstd';
+import { Checker, readManifest, seatArray, shardFiles } from './common.mjs';
+
+// fzstd may return a view into a larger buffer; typed arrays over it need an aligned start,
+// so every decoded buffer gets its own ArrayBuffer.
+compressionRegistry.set(CompressionType.ZSTD, { decode: (data) => Uint8Array.from(zstdDecompress(data)) });
+
+const [dir, statsPath] = process.argv.slice(2);
+if (!dir || !statsPath) {
+  console.error('usage: node arrow_check.mjs DATASET_DIR STATS_JSON');
+  process.exit(2);
+}
+const stats = JSON.parse(readFileSync(statsPath, 'utf8'));
+const m = readManifest(dir);
+if (m.format !== 'arrow') throw new Error(`${dir}: format ${m.format}, want arrow`);
+if (m.compression === 'lz4') throw new Error('this check decodes zstd or uncompressed Arrow files; write the dataset with --compression zstd or none');
+
+const c = new Checker('apache-arrow');
+let games = 0;
+let lengths = 0;
+const winsBySeat = {};
+const winsByAgent = {};
+for (const f of shardFiles(dir, m, 'games')) {
+  const t = tableFromIPC(readFileSync(f));
+  games += t.numRows;
+  for (const row of t) {
+    lengths += row.length;
+    const agents = [...row.agents];
+    for (const w of row.winners) {
+      winsBySeat[w] = (winsBySeat[w] ?? 0) + 1;
+      winsByAgent[agents[w]] = (winsByAgent[agents[w]] ?? 0) + 1;
+    }
+  }
+}
+let steps = 0;
+let done = 0;
+let obsWidth = null;
+let encoding = null;
+for (const f of shardFiles(dir, m, 'steps')) {
+  const t = tableFromIPC(readFileSync(f));
+  encoding = t.schema.metadata.get('container.encoding_version');
+  const obsType = t.schema.fields.find((x) => x.name === 'obs').type;
+  obsWidth = obsType.listSize;
+  steps += t.numRows;
+  const d = t.getChild('done');
+  for (let i = 0; i < d.length; i++) if (d.get(i)) done++;
+  if (t.numRows > 0) {
+    const first = t.getChild('obs').get(0);
+    if (first.length !== obsWidth) throw new Error(`${f}: first observation has ${first.length} floats`);
+  }
+}
+c.equal('games', games, stats.games);
+c.equal('steps', steps, stats.steps);
+c.equal('sum of game lengths = steps', lengths, stats.steps);
+c.equal('one done step per game', done, stats.games);
+c.equal('wins by seat', seatArray(winsBySeat, stats.seats), stats.wins_by_seat);
+const wantAgentWins = Object.fromEntries(Object.keys(stats.by_agent).sort().map((a) => [a, stats.by_agent[a].wins]));
+const gotAgentWins = Object.fromEntries(Object.keys(wantAgentWins).map((a) => [a, winsByAgent[a] ?? 0]));
+c.equal('wins by agent', gotAgentWins, wantAgentWins);
+c.equal('observation width (FixedSizeList size)', obsWidth, m.meta.obs_dim);
+c.equal('encoding version in the schema metadata', encoding, stats.encoding_version);
+c.finish();
