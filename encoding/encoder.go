@@ -117,12 +117,15 @@ func (e *Encoder) Encode(view *rules.State, observer int, d rules.Decision, dst 
 	var onTileF, onTileH [rules.MaxPlayers]int
 	for k := range l.auctions {
 		a := &view.Auctions[k]
-		if a.Active && a.Bidder >= 0 && int(a.Bidder) < n {
+		if !a.Active {
+			continue
+		}
+		if a.Bidder >= 0 && int(a.Bidder) < n {
 			onTileF[a.Bidder] += a.FromFactory.Total()
 			onTileH[a.Bidder] += a.FromHarbor.Total()
 		}
 		ao := &l.auctions[k]
-		if ao.active < 0 || !a.Active {
+		if ao.active < 0 {
 			continue
 		}
 		dst[ao.active] = 1
@@ -174,16 +177,14 @@ func (e *Encoder) Encode(view *rules.State, observer int, d rules.Decision, dst 
 		dst[po.warehouses] = float32(p.Warehouses) / rules.MaxWarehouses
 		stored := 0
 		for pr := 0; pr < rules.FactoryPrices; pr++ {
-			putCounts(dst[po.factoryLots+pr*nc:], &p.FactoryLots[pr], nc, 2*rules.MaxFactories)
-			stored += p.FactoryLots[pr].Total()
+			stored += putCounts(dst[po.factoryLots+pr*nc:], &p.FactoryLots[pr], nc, 2*rules.MaxFactories)
 		}
 		dst[po.factoryUse] = float32(stored) / (2 * rules.MaxFactories)
 		dst[po.factoryUse+1] = float32(onTileF[seat]) / (2 * rules.MaxFactories)
 		dst[po.factoryUse+2] = float32(2*nf) / (2 * rules.MaxFactories)
 		stored = 0
 		for pr := 0; pr < rules.HarborPrices; pr++ {
-			putCounts(dst[po.harborLots+pr*nc:], &p.HarborLots[pr], nc, rules.MaxWarehouses)
-			stored += p.HarborLots[pr].Total()
+			stored += putCounts(dst[po.harborLots+pr*nc:], &p.HarborLots[pr], nc, rules.MaxWarehouses)
 		}
 		dst[po.harborUse] = float32(stored) / rules.MaxWarehouses
 		dst[po.harborUse+1] = float32(onTileH[seat]) / rules.MaxWarehouses
@@ -274,17 +275,21 @@ func bidValue(a *rules.Auction) int {
 	return v
 }
 
-// putCounts writes c[:nc]/scale into dst. dst is already zero (Encode starts from the
-// template), so empty heaps, the common case, cost one comparison.
-func putCounts(dst []float32, c *rules.Counts, nc int, scale float32) {
+// putCounts writes c[:nc]/scale into dst and returns the number of containers written.
+// dst is already zero (Encode starts from the template), so empty heaps, the common case,
+// cost one comparison.
+func putCounts(dst []float32, c *rules.Counts, nc int, scale float32) int {
 	if *c == (rules.Counts{}) {
-		return
+		return 0
 	}
 	inv := 1 / scale
 	dst = dst[:nc]
+	total := 0
 	for i := range dst {
 		dst[i] = float32(c[i]) * inv
+		total += int(c[i])
 	}
+	return total
 }
 
 func clip(v, hi float32) float32 {
