@@ -18,6 +18,9 @@ var (
 	ErrConfig = errors.New("eval: invalid tournament")
 	// ErrIllegalBotAction is wrapped when a bot returns an action that is not legal.
 	ErrIllegalBotAction = errors.New("eval: bot played an illegal action")
+	// ErrNoLegalAction is wrapped when the rules engine offers no legal action in a position
+	// that is not terminal (an engine bug, reported with the game's seed and step).
+	ErrNoLegalAction = errors.New("eval: no legal action in a non-terminal position")
 	// ErrGameTooLong is wrapped when a game exceeds the game's maximum length.
 	ErrGameTooLong = errors.New("eval: game exceeded its maximum length")
 )
@@ -255,6 +258,10 @@ func (p *player) play(ctx context.Context, g int) (GameResult, error) {
 		}
 		seat := st.CurrentPlayer()
 		p.legal = st.LegalActions(p.legal)
+		if len(p.legal) == 0 {
+			return GameResult{}, fmt.Errorf("%w: phase %s, seat %d, game %d (options %+v, seed %d), step %d",
+				ErrNoLegalAction, st.Decision().Phase, seat, g, p.opts, seed, steps)
+		}
 		st.Redact(seat, &p.view)
 		a := p.bots[seat].Act(&p.view, p.legal)
 		if i := sort.SearchInts(p.legal, a); i >= len(p.legal) || p.legal[i] != a {
