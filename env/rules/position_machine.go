@@ -78,3 +78,20 @@ func (s *State) bidInProgress(kind AuctionKind) bool {
 	}
 	return false
 }
+
+// machineDistrictContainers calls add for the containers the machine holds that still
+// belong to a seat's district (waiting to be placed after producing or buying, or an outbid
+// player's returned bid), so scoring "as if the game ended now" counts them there.
+func (s *State) machineDistrictContainers(add func(seat int, d District, c *Counts)) {
+	m := &s.Machine
+	switch m.Phase {
+	case PhasePlace, PhaseReturnBid:
+		add(int(m.Decider), m.District, &m.Pending)
+	case PhaseProduceColour, PhaseBuyFactory:
+		add(int(s.Active), m.District, &m.Pending)
+	}
+	if m.Returner >= 0 {
+		add(int(m.Returner), FactoryDistrict, &m.ReturnFactory)
+		add(int(m.Returner), HarborDistrict, &m.ReturnHarbor)
+	}
+}

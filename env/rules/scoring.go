@@ -177,6 +177,9 @@ func (s *State) resolveAuctionsForScoring(players *[MaxPlayers]Player) {
 		if !a.Active || a.Bidder < 0 || int(a.Bidder) >= MaxPlayers {
 			continue
 		}
+		if a.Cash == 0 && a.FromFactory.Total()+a.FromHarbor.Total() == 0 {
+			continue // a bid still being made: nothing on the tile yet
+		}
 		p := &players[a.Bidder]
 		switch AuctionKind(k) {
 		case ContainerLotAuction:
@@ -196,7 +199,9 @@ func (s *State) resolveAuctionsForScoring(players *[MaxPlayers]Player) {
 }
 
 // Scores returns every seat's final-scoring breakdown as if the game ended now: open Bank
-// auctions are first resolved (on a copy), then each seat discards its most common island
+// auctions are first resolved (on a copy; an auction whose opening bid is still being made
+// is dropped), containers a pending decision holds for a district (being placed, or an
+// outbid player's returned bid) count in that district, then each seat discards its most common island
 // colour, scores its island with its card, scores leftovers ($3 ship and holding area, $2
 // harbor, $0 factory), and pays $11 per open Bank loan (a player loan costs its amount plus
 // $1, which its lender collects). The winner has the highest total; ties go to the most
@@ -206,6 +211,17 @@ func (s *State) Scores() []Score {
 	n := s.numPlayers()
 	players := s.Players
 	s.resolveAuctionsForScoring(&players)
+	var extraFactory, extraHarbor [MaxPlayers]int
+	s.machineDistrictContainers(func(seat int, d District, c *Counts) {
+		if seat < 0 || seat >= MaxPlayers {
+			return
+		}
+		if d == FactoryDistrict {
+			extraFactory[seat] += c.Total()
+		} else {
+			extraHarbor[seat] += c.Total()
+		}
+	})
 	lux := s.luxuryOn()
 	out := make([]Score, n)
 	for i := 0; i < n; i++ {
@@ -215,7 +231,7 @@ func (s *State) Scores() []Score {
 		is := ScoreIslandDetail(int(p.Card), p.Island, lux)
 		sc.Island = is.Value
 		sc.Discarded, sc.DiscardedCount, sc.GoldAs, sc.AllColours = is.Discarded, is.DiscardedCount, is.GoldAs, is.AllColours
-		factory, harbor := 0, 0
+		factory, harbor := extraFactory[i], extraHarbor[i]
 		for _, lot := range p.FactoryLots {
 			factory += lot.Total()
 		}

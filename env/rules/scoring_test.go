@@ -238,3 +238,34 @@ func BenchmarkScores(b *testing.B) {
 		_ = s.Scores()
 	}
 }
+
+// TestScoresCountPendingPlacements: containers produced or bought but not yet placed count in
+// their district when scoring mid-decision.
+func TestScoresCountPendingPlacements(t *testing.T) {
+	g, err := NewGame(Options{Players: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for seed := uint64(1); seed < 30; seed++ {
+		s := g.NewInitialStateSeed(seed)
+		var ids []int
+		for step := 0; step < 3000 && !s.IsTerminal(); step++ {
+			d := s.Decision()
+			if d.Phase == PhasePlace && d.District == HarborDistrict && d.Pending.Total() > 0 {
+				p := &s.Players[d.Decider]
+				harbor := 0
+				for k := range p.HarborLots {
+					harbor += p.HarborLots[k].Total()
+				}
+				want := LeftoverShipValue*(p.Ship.Total()+p.Holding.Total()) + LeftoverHarborValue*(harbor+d.Pending.Total())
+				if got := s.Scores()[d.Decider].Leftover; got != want {
+					t.Fatalf("seed %d step %d: leftover %d, want %d (pending %s counted in the harbor)", seed, step, got, want, d.Pending.Letters())
+				}
+				return
+			}
+			ids = s.LegalActions(ids)
+			s.Apply(ids[(step*13+int(seed))%len(ids)])
+		}
+	}
+	t.Fatal("no harbor placement reached")
+}
