@@ -213,6 +213,9 @@ func runSelfplay(ctx context.Context, o selfplayOptions, out io.Writer) error {
 	if bar != nil {
 		_ = bar.Finish()
 	}
+	if errors.Is(err, selfplay.ErrExists) {
+		err = fmt.Errorf("%w; add --resume to continue it or pick another --out", err)
+	}
 	if res == nil {
 		return err
 	}

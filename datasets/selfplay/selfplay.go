@@ -27,7 +27,7 @@ import (
 )
 
 // ErrExists is returned when the output directory already holds a dataset and Resume is off.
-var ErrExists = errors.New("selfplay: output already holds a dataset (use resume to continue it)")
+var ErrExists = errors.New("selfplay: output directory already holds a dataset")
 
 // ErrPlanMismatch is returned when resuming with settings that differ from the manifest's.
 var ErrPlanMismatch = errors.New("selfplay: resume settings differ from the dataset's manifest")
