@@ -51,3 +51,19 @@ func TestConformanceLengthsAndOverrides(t *testing.T) {
 		})
 	}
 }
+
+func TestConformanceModules(t *testing.T) {
+	games := gamesPerConfig(t)
+	for _, o := range []rules.Options{
+		{Players: 5, Modules: rules.Luxury, Seed: 11},
+		{Players: 5, Modules: rules.Trucks, Seed: 12},
+		{Players: 4, Modules: rules.PlayerLoans, Seed: 13},
+		{Players: 3, Modules: rules.AllModules, Seed: 14},
+		{Players: 4, Variant: rules.Classic, Modules: rules.PlayerLoans | rules.Luxury, Seed: 15},
+	} {
+		t.Run(fmt.Sprintf("%dp-%s-%s", o.Players, o.Variant, o.Modules), func(t *testing.T) {
+			t.Parallel()
+			Run(t, o, games)
+		})
+	}
+}
