@@ -9,14 +9,18 @@ type card struct {
 	two   rules.Colour
 }
 
-// cards are the five final scoring cards in the order of
-// reference-game-end-and-scoring.txt ("Scoring cards"), which is the order of Player.Card.
-var cards = [5]card{
-	{value: [5]int{rules.White: 10, rules.Red: 6, rules.Blue: 4, rules.Yellow: 2}, two: rules.Green},
-	{value: [5]int{rules.Blue: 10, rules.White: 6, rules.Green: 4, rules.Red: 2}, two: rules.Yellow},
-	{value: [5]int{rules.Green: 10, rules.Blue: 6, rules.Yellow: 4, rules.White: 2}, two: rules.Red},
-	{value: [5]int{rules.Red: 10, rules.Yellow: 6, rules.White: 4, rules.Green: 2}, two: rules.Blue},
-	{value: [5]int{rules.Yellow: 10, rules.Green: 6, rules.Red: 4, rules.Blue: 2}, two: rules.White},
+// cards are the five final scoring cards, read from the rules engine (Player.Card indexes them).
+var cards [rules.NumScoringCards]card
+
+func init() {
+	for i := range cards {
+		v, two, ok := rules.ScoringCardValues(i)
+		if !ok {
+			panic("bots: scoring card missing from the rules engine")
+		}
+		v[two] = 0
+		cards[i] = card{value: v, two: two}
+	}
 }
 
 // islandScore is what the scoring area isl is worth with scoring card c at final scoring

@@ -1,6 +1,7 @@
 package bots
 
 import (
+	"math/rand/v2"
 	"testing"
 
 	"github.com/container-rl/container/env/rules"
@@ -56,5 +57,24 @@ func TestIslandScore_UnknownCardIsTheMeanOfTheCards(t *testing.T) {
 	}
 	if got := islandScore(&isl, rules.Unknown); got != sum/5 {
 		t.Errorf("unknown card = %d, want %d", got, sum/5)
+	}
+}
+
+// The bots' island valuation agrees with the rules engine's final scoring on random areas.
+func TestIslandScore_AgreesWithTheRulesEngine(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := 0; i < 20000; i++ {
+		var isl rules.Counts
+		for c := range isl {
+			isl[c] = uint8(rng.IntN(4))
+		}
+		if rng.IntN(2) == 0 {
+			isl[rules.Gold] = 0
+		}
+		card := uint8(rng.IntN(5))
+		want, _, _, _ := rules.ScoreIsland(int(card), isl, true)
+		if got := islandScore(&isl, card); got != want {
+			t.Fatalf("island %v card %d: bots value %d, rules %d", isl, card, got, want)
+		}
 	}
 }
