@@ -33,12 +33,13 @@ func BenchmarkEnvStep(b *testing.B) {
 	}
 }
 
-// BenchmarkVecEnv steps 64 4-player games in lockstep on 1 and 2 workers; steps/s counts
-// game steps (64 per VecEnv.Step). The policy picks a random legal action per game.
+// BenchmarkVecEnv steps benchGames 4-player games in lockstep on 1 and 2 workers; steps/s
+// counts game steps (benchGames per VecEnv.Step). The policy picks a random legal action
+// per game.
 func BenchmarkVecEnv(b *testing.B) {
 	for _, w := range []int{1, 2} {
 		b.Run(fmt.Sprintf("workers=%d", w), func(b *testing.B) {
-			v, err := NewVec(64, DefaultOptions(), 1, w)
+			v, err := NewVec(benchGames, DefaultOptions(), 1, w)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -60,3 +61,6 @@ func BenchmarkVecEnv(b *testing.B) {
 		})
 	}
 }
+
+// benchGames is the number of games BenchmarkVecEnv steps at once.
+var benchGames = 64

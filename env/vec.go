@@ -2,13 +2,14 @@ package env
 
 import (
 	"fmt"
-	"sync"
+	"runtime"
+	"sync/atomic"
 
 	"github.com/container-rl/container/encoding"
 	"github.com/container-rl/container/env/rules"
 )
 
-// VecEnv runs N games in lockstep, each step spread over worker goroutines, and writes every
+// VecEnv runs N games in lockstep, each step shared among worker goroutines, and writes every
 // game's next observation and mask into contiguous [N x D] and [N x A] float32 buffers ready
 // for one batched network call. A finished game is reset at once with the next seed of its
 // own sequence (GameSeed), so the buffers always describe N live positions.
@@ -40,8 +41,10 @@ type VecEnv struct {
 	workers  int
 	actions  []int
 	start    []chan struct{}
-	wg       sync.WaitGroup
-	closed   bool
+	// Work sharing: workers claim batches of games from next and count finished games in
+	// done, so a worker the OS delays holds up at most one batch.
+	next, done atomic.Int64
+	closed     bool
 }
 
 // GameSeed is the seed of game i's episode-th episode (0-based) in a VecEnv or dataset run
@@ -92,10 +95,12 @@ func NewVec(n int, o Options, baseSeed uint64, workers int) (*VecEnv, error) {
 	}
 	v.Reset()
 	if workers > 1 {
-		v.start = make([]chan struct{}, workers)
+		// The caller's goroutine works too; workers-1 helpers join it.
+		v.next.Store(int64(n))
+		v.start = make([]chan struct{}, workers-1)
 		for w := range v.start {
-			v.start[w] = make(chan struct{})
-			go v.worker(w)
+			v.start[w] = make(chan struct{}, 1)
+			go v.helper(v.start[w])
 		}
 	}
 	return v, nil
@@ -147,21 +152,46 @@ func (v *VecEnv) Step(actions []int) error {
 	if v.workers <= 1 {
 		v.run(0, v.N)
 	} else {
-		v.wg.Add(v.workers)
+		v.done.Store(0)
+		v.next.Store(0) // publishes v.actions to the helpers
 		for _, c := range v.start {
-			c <- struct{}{}
+			select {
+			case c <- struct{}{}:
+			default: // already signalled: it will look for work anyway
+			}
 		}
-		v.wg.Wait()
+		v.drain()
+		for spins := 0; v.done.Load() < int64(v.N); spins++ {
+			if spins%16 == 15 {
+				runtime.Gosched()
+			}
+		}
 	}
 	v.actions = nil
 	return nil
 }
 
-func (v *VecEnv) worker(w int) {
-	lo, hi := w*v.N/v.workers, (w+1)*v.N/v.workers
-	for range v.start[w] {
-		v.run(lo, hi)
-		v.wg.Done()
+// vecBatch is the number of games a worker claims at a time.
+const vecBatch = 8
+
+// helper steps games whenever it is signalled, until Close.
+func (v *VecEnv) helper(start chan struct{}) {
+	for range start {
+		v.drain()
+	}
+}
+
+// drain claims and steps batches of games until none are left in this step.
+func (v *VecEnv) drain() {
+	n := int64(v.N)
+	for {
+		lo := v.next.Add(vecBatch) - vecBatch
+		if lo >= n {
+			return
+		}
+		hi := min(lo+vecBatch, n)
+		v.run(int(lo), int(hi))
+		v.done.Add(hi - lo)
 	}
 }
 
