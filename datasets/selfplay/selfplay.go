@@ -293,6 +293,9 @@ type player struct {
 	actions  []int32
 	steps    []datasets.Step
 	scores   []datasets.Score
+	// moveText caches Move.String of action id a decided by seat s at [s][a]: a move's text
+	// depends only on the id and the decider, so after warm-up no step allocates a string.
+	moveText [][]string
 }
 
 func newPlayer(c *Config, meta *datasets.Meta) (*player, error) {
@@ -303,7 +306,22 @@ func newPlayer(c *Config, meta *datasets.Meta) (*player, error) {
 	if e.ObsSize() != meta.ObsDim {
 		return nil, fmt.Errorf("selfplay: environment observes %d floats, the spec says %d", e.ObsSize(), meta.ObsDim)
 	}
-	return &player{cfg: c, meta: meta, e: e, bots: make([]bots.Bot, len(c.Agents)), view: new(rules.State)}, nil
+	p := &player{cfg: c, meta: meta, e: e, bots: make([]bots.Bot, len(c.Agents)), view: new(rules.State)}
+	p.moveText = make([][]string, meta.Seats)
+	for s := range p.moveText {
+		p.moveText[s] = make([]string, meta.NumActions)
+	}
+	return p, nil
+}
+
+// text returns the notation of action a for the current decider seat of st.
+func (p *player) text(st *rules.State, seat, a int) string {
+	t := p.moveText[seat][a]
+	if t == "" {
+		t = st.ActionToMove(a).String()
+		p.moveText[seat][a] = t
+	}
+	return t
 }
 
 // botSeed derives seat's bot seed from the game seed.
@@ -368,7 +386,7 @@ func (p *player) playGame(id, seed uint64) (*datasets.Game, []datasets.Step, err
 			return nil, nil, fmt.Errorf("selfplay: game %d (seed %d) step %d: bot %s chose %d (%s), not a legal action",
 				id, seed, len(p.actions), p.cfg.Agents[seat], a, encoding.ActionName(a))
 		}
-		p.texts = append(p.texts, st.ActionToMove(a).String())
+		p.texts = append(p.texts, p.text(st, seat, a))
 		p.obs = append(p.obs, obs...)
 		p.phases = append(p.phases, uint8(info.Phase))
 		p.turns = append(p.turns, int32(info.Turn))
