@@ -179,6 +179,9 @@ func runEval(ctx context.Context, o evalOptions, out io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if res.Interrupted && o.progress != nil {
+		fmt.Fprintln(o.progress) // end the progress bar's line
+	}
 	sum := eval.Summarize(res)
 	if o.save != "" {
 		if err := saveRecords(o.save, res); err != nil {

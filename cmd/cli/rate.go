@@ -46,6 +46,9 @@ func runRate(ctx context.Context, o tourneyOptions, out io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if res.Interrupted && o.progress != nil {
+		fmt.Fprintln(o.progress) // end the progress bar's line
+	}
 	ratings := eval.DefaultRatingModel.Rate(res)
 	sum := eval.Summarize(res)
 	if o.json {

@@ -26,8 +26,9 @@ func (s *Scripted) turnScore(b *board, m rules.Move) float64 {
 		if s.freeN >= 4 || int(p.NumLoans) >= rules.MaxLoans {
 			return never
 		}
-		// Broke: borrow to keep trading (a second loan only when nearly penniless).
-		if b.cash < 4 && (p.NumLoans == 0 || b.cash < 2) {
+		// Broke: borrow to keep trading (a second loan only when nearly penniless), but only
+		// with something to do with the money: room to produce, cargo, or room to buy for resale.
+		if b.cash < 4 && (p.NumLoans == 0 || b.cash < 2) && (b.ffree > 0 || b.shipN > 0 || b.hfree > 0) {
 			return 45
 		}
 		if !b.late && p.NumLoans == 0 && b.actionsLeft() > 0 && b.nf < st.targetFactories && b.nf < rules.MaxFactories {
