@@ -3,6 +3,7 @@ package rules
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -181,4 +182,25 @@ func BenchmarkMarshalPosition(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+func ExampleLoadPosition() {
+	s, err := LoadPosition([]byte(`{
+		"options": {"players": 3},
+		"players": [
+			{"cash": 12, "card": 1, "factories": "b", "island": "wwgrby", "ship": "ry"},
+			{"factories": "g", "factory_lots": {"2": "gg"}},
+			{"factories": "w", "loans": 1}
+		]}`))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for i, sc := range s.Scores() {
+		fmt.Printf("p%d %s\n", i+1, sc)
+	}
+	// Output:
+	// p1 cash $12 + island $26 + leftover $6 + loans $0 = $44 (discarded 2 white, all colours) rank 1 WINNER
+	// p2 cash $20 + island $0 + leftover $0 + loans $0 = $20 rank 2
+	// p3 cash $20 + island $0 + leftover $0 + loans -$11 = $9 rank 3
 }

@@ -274,7 +274,7 @@ func rankScores(out []Score) {
 
 // String writes one seat's breakdown on one line.
 func (sc Score) String() string {
-	s := fmt.Sprintf("cash $%d + island $%d + leftover $%d + loans $%d = $%d", sc.Cash, sc.Island, sc.Leftover, sc.Loans, sc.Total)
+	s := fmt.Sprintf("cash %s + island %s + leftover %s + loans %s = %s", money(sc.Cash), money(sc.Island), money(sc.Leftover), money(sc.Loans), money(sc.Total))
 	if sc.Discarded < NumColours {
 		s += fmt.Sprintf(" (discarded %d %s", sc.DiscardedCount, sc.Discarded)
 		if sc.GoldAs < NumColours {
@@ -290,4 +290,12 @@ func (sc Score) String() string {
 		s += " WINNER"
 	}
 	return s
+}
+
+// money writes an amount as $5 or -$11.
+func money(v int) string {
+	if v < 0 {
+		return fmt.Sprintf("-$%d", -v)
+	}
+	return fmt.Sprintf("$%d", v)
 }

@@ -1,6 +1,9 @@
 package rules
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 // mustCounts reads container letters ("wwgo": two white, one green, one gold).
 func mustCounts(t testing.TB, s string) Counts {
@@ -268,4 +271,14 @@ func TestScoresCountPendingPlacements(t *testing.T) {
 		}
 	}
 	t.Fatal("no harbor placement reached")
+}
+
+// Scoring card 0 (white $10, two-value green, red $6, blue $4, yellow $2): whites and blues
+// tie for most common, so the cheaper blues are discarded; yellow is missing, so the greens
+// are worth $5 each.
+func ExampleScoreIsland() {
+	island, _ := ParseCounts("3w 2g r 3b")
+	value, discarded, _, all := ScoreIsland(0, island, false)
+	fmt.Println(value, discarded, all)
+	// Output: 46 blue false
 }
