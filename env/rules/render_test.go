@@ -184,3 +184,36 @@ func TestPlaythroughGolden(t *testing.T) {
 		})
 	}
 }
+
+// TestRenderGoldenBoards draws every example position (omniscient and from seat 0) and
+// compares with testdata/boards; regenerate with -update.
+func TestRenderGoldenBoards(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("testdata", "positions", "*.json"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no example positions: %v", err)
+	}
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".json")
+		t.Run(name, func(t *testing.T) {
+			s := loadTestPosition(t, filepath.Base(f))
+			got := "# omniscient\n" + s.Render(-1) + "\n# view of p1\n" + s.Render(0)
+			path := filepath.Join("testdata", "boards", name+".txt")
+			if *updateGolden {
+				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run with -update to create it)", err)
+			}
+			if got != string(want) {
+				t.Errorf("%s differs (regenerate with -update if intended); got:\n%s", path, got)
+			}
+		})
+	}
+}
