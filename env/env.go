@@ -137,6 +137,19 @@ func newEnv(o Options, obs, mask, rewards []float32) (*Env, error) {
 	return e, nil
 }
 
+// ObsSize is the observation length D for the rules options (the same for 3, 4 and 5
+// players; modules add features).
+func ObsSize(o rules.Options) (int, error) {
+	s, err := encoding.NewSpec(o)
+	if err != nil {
+		return 0, fmt.Errorf("%w: %w", ErrInvalidOptions, err)
+	}
+	return s.Size, nil
+}
+
+// NumActions is the action-space size A, the same for every option set.
+func NumActions() int { return rules.NumDistinctActions() }
+
 // Options returns the environment's options.
 func (e *Env) Options() Options { return e.opts }
 

@@ -309,3 +309,19 @@ func TestEnvStepAllocatesNothing(t *testing.T) {
 		t.Errorf("Env.Step allocates %g times per step", allocs)
 	}
 }
+
+func TestSizesMatchTheEnv(t *testing.T) {
+	for _, o := range checkConfigs() {
+		e, err := New(Options{Rules: o})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := ObsSize(o)
+		if err != nil || d != e.ObsSize() || NumActions() != e.NumActions() || len(e.Mask()) != NumActions() {
+			t.Fatalf("%s: ObsSize %d (%v), env %d; NumActions %d, env %d", configName(o), d, err, e.ObsSize(), NumActions(), e.NumActions())
+		}
+	}
+	if _, err := ObsSize(rules.Options{Players: 9}); !errors.Is(err, ErrInvalidOptions) {
+		t.Fatalf("ObsSize of 9 players: %v", err)
+	}
+}

@@ -48,6 +48,12 @@ type Config struct {
 	Progress func(done, total int)
 	// NewBot makes bots; nil means bots.New.
 	NewBot NewBotFunc
+	// Batch, when above 1, plays games in blocks of Batch consecutive games in lockstep on
+	// one worker, so that agents whose bots implement bots.BatchBot decide for the whole
+	// block in one ActBatch call (one shared bot per block and agent, seeded from the
+	// tournament seed, the block and the agent). Results still do not depend on Workers;
+	// they equal the unbatched results except for batch bots that sample.
+	Batch int
 }
 
 // GameResult is one finished game.
@@ -105,6 +111,9 @@ func (c *Config) check() (*rules.Game, error) {
 	if c.Games < 1 {
 		return nil, fmt.Errorf("%w: %d games; need at least 1", ErrConfig, c.Games)
 	}
+	if c.Batch < 0 {
+		return nil, fmt.Errorf("%w: batch %d", ErrConfig, c.Batch)
+	}
 	if c.Workers < 0 {
 		return nil, fmt.Errorf("%w: %d workers", ErrConfig, c.Workers)
 	}
@@ -138,12 +147,13 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if workers == 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	workers = min(workers, cfg.Games)
+	workers = min(workers, (cfg.Games+max(cfg.Batch, 1)-1)/max(cfg.Batch, 1))
 	opts := game.Options()
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	jobs := make(chan int)
+	block := max(cfg.Batch, 1)
+	jobs := make(chan int) // first game of a block
 	type out struct {
 		r   GameResult
 		err error
@@ -156,14 +166,25 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 			defer wg.Done()
 			p := newPlayer(game, cfg, newBot)
 			for g := range jobs {
-				r, err := p.play(ctx, g)
-				outs <- out{r, err}
+				if block == 1 {
+					r, err := p.play(ctx, g)
+					outs <- out{r, err}
+					continue
+				}
+				rs, err := p.playBlock(ctx, g, min(g+block, cfg.Games))
+				if err != nil {
+					outs <- out{err: err}
+					continue
+				}
+				for _, r := range rs {
+					outs <- out{r: r}
+				}
 			}
 		}()
 	}
 	go func() {
 		defer close(jobs)
-		for g := 0; g < cfg.Games; g++ {
+		for g := 0; g < cfg.Games; g += block {
 			select {
 			case jobs <- g:
 			case <-ctx.Done():
@@ -272,14 +293,19 @@ func (p *player) play(ctx context.Context, g int) (GameResult, error) {
 		st.Apply(a)
 		steps++
 	}
+	return p.result(g, seed, p.seats, st, steps), nil
+}
+
+// result records a finished game.
+func (p *player) result(g int, seed uint64, seats []int, st *rules.State, steps int) GameResult {
 	r := GameResult{
-		Index: g, Seed: seed, Agents: append([]int(nil), p.seats...),
+		Index: g, Seed: seed, Agents: append([]int(nil), seats...),
 		Scores: st.Scores(), Steps: steps, Turns: int(st.Turn) + 1, EndReason: st.Ended,
 	}
 	if p.cfg.KeepRecords {
 		r.Record = rules.NewRecord(st, seed)
 	}
-	return r, nil
+	return r
 }
 
 // Players returns the distinct agent names in order of first appearance and, for each entry

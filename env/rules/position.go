@@ -479,7 +479,12 @@ func LoadPosition(data []byte) (*State, error) {
 		return nil, fmt.Errorf("%w: %d players listed for a %d-player game", ErrBadPosition, len(pj.Players), n)
 	}
 	s := &State{game: g}
-	seen := map[int]bool{}
+	seen := map[int]bool{} // cards dealt: explicit ones first, defaults avoid them
+	for _, j := range pj.Players {
+		if j.Card != nil {
+			seen[*j.Card] = true
+		}
+	}
 	for i, j := range pj.Players {
 		p := &s.Players[i]
 		p.Cash = StartCash
@@ -490,14 +495,14 @@ func LoadPosition(data []byte) (*State, error) {
 		if j.Card != nil {
 			card = *j.Card
 		} else {
-			for seen[card] {
+			for k := 0; k < NumScoringCards && seen[card]; k++ {
 				card = (card + 1) % NumScoringCards
 			}
+			seen[card] = true
 		}
 		if card < 0 || card >= NumScoringCards {
 			return nil, fmt.Errorf("%w: player %d: scoring card %d is outside 0..%d", ErrBadPosition, i, card, NumScoringCards-1)
 		}
-		seen[card] = true
 		p.Card = uint8(card)
 		p.Factories = uint8(j.Factories)
 		p.Warehouses = 1

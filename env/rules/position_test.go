@@ -160,6 +160,11 @@ func TestValidateRejectsImpossiblePositions(t *testing.T) {
 	if _, err := LoadPosition([]byte(dup)); !errors.Is(err, ErrBadPosition) || !strings.Contains(err.Error(), "duplicate scoring cards") {
 		t.Errorf("duplicate cards: error %v", err)
 	}
+	// Default cards avoid cards given explicitly to later seats.
+	later := `{"options": {"players": 3}, "players": [{"factories": "w"}, {"factories": "g"}, {"factories": "r", "card": 0}]}`
+	if s, err := LoadPosition([]byte(later)); err != nil || s.Players[0].Card == 0 || s.Players[1].Card == 0 {
+		t.Errorf("default cards next to an explicit card 0: %v", err)
+	}
 	// The base position itself is fine.
 	data := strings.Replace(strings.Replace(strings.Replace(base, "%s", "", 1), "%s", `{"factories": "w"}`, 1), "%s", "", 1)
 	if _, err := LoadPosition([]byte(data)); err != nil {
