@@ -35,6 +35,7 @@ type tourneyOptions struct {
 	turnLimit int
 	seed      uint64
 	workers   int
+	batch     int
 	json      bool
 	progress  io.Writer // progress bar destination (stderr); nil for none
 }
@@ -51,6 +52,7 @@ func addTourneyFlags(cmd *cobra.Command, o *tourneyOptions) {
 	f.IntVar(&o.turnLimit, "turn-limit", 0, "end a game after this many turns (0: the rules' default limit)")
 	f.Uint64Var(&o.seed, "seed", 1, "tournament seed: fixes every game's setup and every bot's seed")
 	f.IntVar(&o.workers, "workers", 0, "parallel games (0: one per CPU); results do not depend on it")
+	f.IntVar(&o.batch, "batch", 0, "games each worker plays in lockstep so trained bots decide in batches (0: off)")
 	f.BoolVar(&o.json, "json", false, "print JSON instead of a table")
 }
 
@@ -77,6 +79,9 @@ func tourneyConfig(o tourneyOptions) (eval.Config, error) {
 	if o.workers < 0 {
 		return cfg, bad("--workers %d is negative", o.workers)
 	}
+	if o.batch < 0 {
+		return cfg, bad("--batch %d is negative", o.batch)
+	}
 	if o.turnLimit < 0 {
 		return cfg, bad("--turn-limit %d is negative", o.turnLimit)
 	}
@@ -102,7 +107,7 @@ func tourneyConfig(o tourneyOptions) (eval.Config, error) {
 	if err := opts.Validate(); err != nil {
 		return cfg, fmt.Errorf("%w: %w", ErrEvalOptions, err)
 	}
-	cfg.Options, cfg.Games, cfg.Seed, cfg.Workers = opts, o.games, o.seed, o.workers
+	cfg.Options, cfg.Games, cfg.Seed, cfg.Workers, cfg.Batch = opts, o.games, o.seed, o.workers, o.batch
 	if o.progress != nil {
 		bar := progressbar.NewOptions(o.games,
 			progressbar.OptionSetWriter(o.progress),

@@ -89,6 +89,7 @@ func TestEval_BadOptionsAreOneLineErrors(t *testing.T) {
 		"bad module":      func(o *evalOptions) { o.modules = "pirates" },
 		"two players":     func(o *evalOptions) { o.players = 2 },
 		"negative worker": func(o *evalOptions) { o.workers = -1 },
+		"negative batch":  func(o *evalOptions) { o.batch = -2 },
 		"classic trucks":  func(o *evalOptions) { o.variant, o.modules = "classic", "trucks" },
 	}
 	for name, edit := range cases {
