@@ -122,13 +122,20 @@ func TestReturnsToGoSumsFutureRewardsPerSeat(t *testing.T) {
 }
 
 func TestStatsCountGamesStepsWinsAndProducedPrices(t *testing.T) {
+	for _, f := range []Format{Arrow, Parquet} {
+		t.Run(string(f), func(t *testing.T) { testStats(t, f) })
+	}
+}
+
+// testStats checks the counters on one hand-made game (Parquet reads only the scanned columns).
+func testStats(t *testing.T, f Format) {
 	dir := t.TempDir()
 	m := testMeta(false, false)
 	m.PhaseNames = []string{"turn", "place", "produce-colour"}
 	m.ActionNames[3] = "produce"
 	m.ActionNames[4] = "place:$2"
 	m.ActionNames[5] = "place:$3"
-	w, err := NewShardWriter(dir, 0, 0, m, WriteOptions{})
+	w, err := NewShardWriter(dir, 0, 0, m, WriteOptions{Format: f})
 	require.NoError(t, err)
 	g, steps := fakeGame(m, 0, newTestRand())
 	steps = steps[:0]
@@ -145,7 +152,7 @@ func TestStatsCountGamesStepsWinsAndProducedPrices(t *testing.T) {
 	require.NoError(t, w.WriteGame(g, steps))
 	info, err := w.Close()
 	require.NoError(t, err)
-	man := &Manifest{Version: ManifestVersion, Format: Arrow, Games: 1, GamesPerShard: 1, Meta: *m}
+	man := &Manifest{Version: ManifestVersion, Format: f, Games: 1, GamesPerShard: 1, Meta: *m}
 	man.AddShard(info)
 	require.NoError(t, WriteManifest(dir, man))
 	ds, err := Open(dir, AcceptEncodings(testEncoding))

@@ -1,6 +1,7 @@
 package datasets
 
 import (
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"sort"
 	"strconv"
 	"strings"
@@ -97,15 +98,27 @@ func (d *Dataset) ComputeStats() (*Stats, error) {
 	counts := map[[2]int32]int64{}
 	var lastGame uint64
 	producing := false
-	for c, err := range d.StepBatches() {
+	for rec, err := range d.StepRecords(ColGameID, ColPhase, ColAction) {
 		if err != nil {
 			return nil, err
 		}
-		for i := 0; i < c.Len(); i++ {
+		gameIDs, err := column[*array.Uint64](rec, ColGameID)
+		if err != nil {
+			return nil, err
+		}
+		phases, err := column[*array.Uint8](rec, ColPhase)
+		if err != nil {
+			return nil, err
+		}
+		actions, err := column[*array.Int32](rec, ColAction)
+		if err != nil {
+			return nil, err
+		}
+		for i := 0; i < int(rec.NumRows()); i++ {
 			st.Steps++
-			ph, a := c.Phase.Value(i), c.Action.Value(i)
+			ph, a := phases.Value(i), actions.Value(i)
 			counts[[2]int32{int32(ph), a}]++
-			if g := c.GameID.Value(i); g != lastGame {
+			if g := gameIDs.Value(i); g != lastGame {
 				lastGame, producing = g, false
 			}
 			name := actionName(a)
