@@ -645,14 +645,14 @@ func LoadPosition(data []byte) (*State, error) {
 	if !found {
 		return nil, fmt.Errorf("%w: ended %q (want \"\", two-colours or turn-limit)", ErrBadPosition, pj.Ended)
 	}
+	// The machine starts from the turn-menu defaults; fields given in "machine" override them.
+	s.resetMachineForPosition()
 	if len(pj.Machine) > 0 && !bytes.Equal(bytes.TrimSpace(pj.Machine), []byte("null")) {
 		md := json.NewDecoder(bytes.NewReader(pj.Machine))
 		md.DisallowUnknownFields()
 		if err := md.Decode(&s.Machine); err != nil {
 			return nil, fmt.Errorf("%w: machine: %v", ErrBadPosition, err)
 		}
-	} else {
-		s.resetMachineForPosition()
 	}
 	if err := s.Validate(); err != nil {
 		return nil, err
