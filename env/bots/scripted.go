@@ -226,7 +226,9 @@ func (s *Scripted) score(b *board, m rules.Move) float64 {
 		return fallback(m)
 	case rules.PhaseLoanOffer:
 		if m.Kind == rules.Yes {
-			if b.cash >= 16 && !b.late {
+			// Never lend cash already promised in a sealed delivery bid.
+			promised := int(b.view.Machine.Bids[b.me] + b.view.Machine.Runoff[b.me])
+			if b.cash-promised >= 16 && !b.late {
 				return 1
 			}
 			return -1
