@@ -227,7 +227,11 @@ func (s *Scripted) score(b *board, m rules.Move) float64 {
 	case rules.PhaseLoanOffer:
 		if m.Kind == rules.Yes {
 			// Never lend cash already promised in a sealed delivery bid.
-			promised := int(b.view.Machine.Bids[b.me] + b.view.Machine.Runoff[b.me])
+			promised := 0
+			switch b.view.Machine.LoanReturnPhase {
+			case rules.PhaseDeliveryBid, rules.PhaseRunoffBid, rules.PhaseDeliveryTie, rules.PhaseDeliveryAccept:
+				promised = int(b.view.Machine.Bids[b.me] + b.view.Machine.Runoff[b.me])
+			}
 			if b.cash-promised >= 16 && !b.late {
 				return 1
 			}
