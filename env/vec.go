@@ -2,7 +2,6 @@ package env
 
 import (
 	"fmt"
-	"runtime"
 	"sync/atomic"
 
 	"github.com/container-rl/container/encoding"
@@ -44,6 +43,7 @@ type VecEnv struct {
 	// Work sharing: workers claim batches of games from next and count finished games in
 	// done, so a worker the OS delays holds up at most one batch.
 	next, done atomic.Int64
+	finished   chan struct{} // a helper that finishes a step's last game tells the caller
 	closed     bool
 }
 
@@ -97,6 +97,7 @@ func NewVec(n int, o Options, baseSeed uint64, workers int) (*VecEnv, error) {
 	if workers > 1 {
 		// The caller's goroutine works too; workers-1 helpers join it.
 		v.next.Store(int64(n))
+		v.finished = make(chan struct{}, 1)
 		v.start = make([]chan struct{}, workers-1)
 		for w := range v.start {
 			v.start[w] = make(chan struct{}, 1)
@@ -160,11 +161,8 @@ func (v *VecEnv) Step(actions []int) error {
 			default: // already signalled: it will look for work anyway
 			}
 		}
-		v.drain()
-		for spins := 0; v.done.Load() < int64(v.N); spins++ {
-			if spins%16 == 15 {
-				runtime.Gosched()
-			}
+		if !v.drain() {
+			<-v.finished
 		}
 	}
 	v.actions = nil
@@ -177,21 +175,26 @@ const vecBatch = 8
 // helper steps games whenever it is signalled, until Close.
 func (v *VecEnv) helper(start chan struct{}) {
 	for range start {
-		v.drain()
+		if v.drain() {
+			v.finished <- struct{}{}
+		}
 	}
 }
 
-// drain claims and steps batches of games until none are left in this step.
-func (v *VecEnv) drain() {
+// drain claims and steps batches of games until none are left in this step. It reports
+// whether it finished the step's last game (exactly one drain call per step does).
+func (v *VecEnv) drain() (last bool) {
 	n := int64(v.N)
 	for {
 		lo := v.next.Add(vecBatch) - vecBatch
 		if lo >= n {
-			return
+			return last
 		}
 		hi := min(lo+vecBatch, n)
 		v.run(int(lo), int(hi))
-		v.done.Add(hi - lo)
+		if v.done.Add(hi-lo) == n {
+			last = true
+		}
 	}
 }
 
