@@ -12,7 +12,8 @@
 // the cash ledger (cash in play = starting cash + cash from the supply - cash to it); the
 // legal actions (sorted, unique, in range, each ActionToMove/MoveToAction and notation round
 // trip, each present in LegalMoves); an illegal action is rejected by ApplyChecked with
-// ErrIllegalAction and leaves the Hash unchanged; redacted views (opponents' cards Unknown;
+// ErrIllegalAction and leaves the Hash unchanged; the Decision agrees with the legal amounts;
+// Scores (as if the game ended now) are consistent; redacted views (opponents' cards Unknown;
 // changing an opponent's card or unrevealed sealed bid leaves every other view identical).
 // Every RecordEvery steps and at the end it checks the JSON and binary record round trips.
 // Each game must end within Game.MaxGameLength, and its final scores must be consistent.
@@ -111,6 +112,9 @@ func (c *checker) check(s *rules.State, r *rand.Rand) error {
 	if err := c.checkLegal(s, r); err != nil {
 		return err
 	}
+	if err := checkScores(s); err != nil {
+		return fmt.Errorf("scores as if the game ended now: %w", err)
+	}
 	return c.checkViews(s)
 }
 
@@ -193,6 +197,9 @@ func (c *checker) checkLegal(s *rules.State, r *rand.Rand) error {
 	}
 	c.moves = s.LegalMoves(c.moves)
 	n := rules.NumDistinctActions()
+	if err := checkDecision(s, c.ids); err != nil {
+		return err
+	}
 	for i, id := range c.ids {
 		if id < 0 || id >= n {
 			return fmt.Errorf("legal action %d outside 0..%d", id, n-1)
@@ -374,6 +381,31 @@ func containerTotals(o rules.Options) [rules.NumColours]int {
 		t[c] = per
 	}
 	return t
+}
+
+// checkDecision checks the public description of the pending decision against the legal
+// actions: its decider is the current player, and in an amount phase the Amount ids are
+// exactly MinAmount..min(MaxAmount, MaxAmountID).
+func checkDecision(s *rules.State, ids []int) error {
+	d := s.Decision()
+	if d.Decider != s.CurrentPlayer() {
+		return fmt.Errorf("decision's decider %d is not the current player %d", d.Decider, s.CurrentPlayer())
+	}
+	first, count := rules.KindBase(rules.Amount)
+	var amounts []int
+	for _, id := range ids {
+		if id >= first && id < first+count {
+			amounts = append(amounts, id-first)
+		}
+	}
+	if len(amounts) == 0 {
+		return nil
+	}
+	hi := min(d.MaxAmount, rules.MaxAmountID)
+	if amounts[0] != d.MinAmount || amounts[len(amounts)-1] != hi || len(amounts) != hi-d.MinAmount+1 {
+		return fmt.Errorf("amount ids %d..%d (%d of them) but the decision says $%d..$%d", amounts[0], amounts[len(amounts)-1], len(amounts), d.MinAmount, d.MaxAmount)
+	}
+	return nil
 }
 
 func checkScores(s *rules.State) error {
