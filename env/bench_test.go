@@ -48,6 +48,7 @@ func BenchmarkVecEnv(b *testing.B) {
 			actions := make([]int, v.N)
 			b.ReportAllocs()
 			b.ResetTimer()
+			cpu0 := processCPU()
 			for i := 0; i < b.N; i++ {
 				for g := range actions {
 					legal := v.Env(g).Legal()
@@ -58,6 +59,11 @@ func BenchmarkVecEnv(b *testing.B) {
 				}
 			}
 			b.ReportMetric(float64(b.N*v.N)/b.Elapsed().Seconds(), "steps/s")
+			if cpu := (processCPU() - cpu0).Seconds(); cpu > 0 {
+				// Cores actually used: below the worker count when other jobs share the machine.
+				b.ReportMetric(cpu/b.Elapsed().Seconds(), "cores")
+				b.ReportMetric(float64(b.N*v.N)/cpu, "steps/cpu-s")
+			}
 		})
 	}
 }
