@@ -2,6 +2,8 @@ package datasets
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -137,7 +139,23 @@ type Table struct {
 // OpenTable opens one file of a dataset; table is "steps" or "games". The file's format is
 // read from its extension. The schema metadata is checked (format version, table kind,
 // encoding version) and the schema must be the one Meta describes.
-func OpenTable(path, table string, opts ...OpenOption) (*Table, error) {
+//
+// OpenTable trusts the file's structure: Arrow's IPC and Parquet readers believe the lengths
+// a file declares, and a damaged file can make them exhaust memory. Dataset reads verify
+// each file's SHA-256 against the manifest first; use OpenTable alone only on trusted files.
+func OpenTable(path, table string, opts ...OpenOption) (t *Table, err error) {
+	err = guard(path, func() error {
+		var e error
+		t, e = openTable(path, table, opts)
+		return e
+	})
+	if err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+func openTable(path, table string, opts []OpenOption) (*Table, error) {
 	cfg := newOpenConfig(opts)
 	t := &Table{Path: path}
 	var err error
@@ -253,15 +271,29 @@ func sameFields(a, b *arrow.Schema) bool {
 
 // Read returns the next record batch, or io.EOF after the last. The batch is valid until the
 // next Read or Close; Retain it to keep it longer.
-func (t *Table) Read() (arrow.RecordBatch, error) {
-	rec, err := t.src.Read()
-	if err == nil && rec == nil {
-		err = io.EOF
+// Every batch is validated (offsets, buffer sizes) before it is returned, so accessing its
+// values cannot panic even when the file was damaged.
+func (t *Table) Read() (rec arrow.RecordBatch, err error) {
+	err = guard(t.Path, func() error {
+		var e error
+		rec, e = t.src.Read()
+		if e == nil && rec == nil {
+			e = io.EOF
+		}
+		if e == nil {
+			if verr := validateRecord(rec); verr != nil {
+				e = verr
+			}
+		}
+		return e
+	})
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, ErrCorrupt) {
+		err = fmt.Errorf("%w: %s: %v", ErrCorrupt, t.Path, err)
 	}
-	if err != nil && !errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("%w: %s: %v", ErrCorrupt, t.Path, err)
+	if err != nil {
+		return nil, err
 	}
-	return rec, err
+	return rec, nil
 }
 
 // Close releases the reader and closes the file.
@@ -286,9 +318,12 @@ func (t *Table) Close() error {
 
 // openShardTable opens one table of a listed shard and checks it against the manifest.
 func (d *Dataset) openShardTable(s ShardInfo, table string, columns []string) (*Table, error) {
-	name := s.StepsFile
+	name, sum, size := s.StepsFile, s.StepsSHA256, s.StepsBytes
 	if table == "games" {
-		name = s.GamesFile
+		name, sum, size = s.GamesFile, s.GamesSHA256, s.GamesBytes
+	}
+	if err := verifyFile(filepath.Join(d.Dir, name), size, sum); err != nil {
+		return nil, err
 	}
 	t, err := OpenTable(filepath.Join(d.Dir, name), table, WithAllocator(d.cfg.mem), AcceptEncodings(d.cfg.encodings...), WithColumns(columns...))
 	if err != nil {
@@ -299,6 +334,32 @@ func (d *Dataset) openShardTable(s ShardInfo, table string, columns []string) (*
 		return nil, fmt.Errorf("%w: %s: shapes differ from the manifest's", ErrCorrupt, t.Path)
 	}
 	return t, nil
+}
+
+// verifyFile checks a shard file's size and SHA-256 against the manifest before any parser
+// sees it (Arrow's readers trust the file's own lengths and can exhaust memory on a damaged
+// one). An empty sum skips the check.
+func verifyFile(path string, size int64, sum string) error {
+	if sum == "" {
+		return nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("datasets: %w", err)
+	}
+	defer f.Close()
+	h := sha256.New()
+	n, err := io.Copy(h, f)
+	if err != nil {
+		return fmt.Errorf("datasets: %s: %w", path, err)
+	}
+	if n != size {
+		return fmt.Errorf("%w: %s has %d bytes, the manifest says %d (truncated or overwritten)", ErrCorrupt, path, n, size)
+	}
+	if got := hex.EncodeToString(h.Sum(nil)); got != sum {
+		return fmt.Errorf("%w: %s: SHA-256 %s does not match the manifest's %s", ErrCorrupt, path, got, sum)
+	}
+	return nil
 }
 
 // records iterates over the record batches of one table across every listed shard, checking

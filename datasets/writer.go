@@ -2,8 +2,11 @@ package datasets
 
 import (
 	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"os"
 	"path/filepath"
@@ -162,6 +165,7 @@ type tableFile struct {
 	final, tmp string
 	f          *os.File
 	buf        *bufio.Writer
+	hash       hash.Hash // SHA-256 of every byte written
 	sink       tableSink
 }
 
@@ -172,7 +176,8 @@ func createTable(path string, schema *arrow.Schema, o WriteOptions) (*tableFile,
 		return nil, fmt.Errorf("datasets: %w", err)
 	}
 	// The Parquet writer closes an io.Closer it is given; it gets only the buffer's Write.
-	t.buf = bufio.NewWriterSize(t.f, 1<<20)
+	t.hash = sha256.New()
+	t.buf = bufio.NewWriterSize(io.MultiWriter(t.f, t.hash), 1<<20)
 	if t.sink, err = newSink(struct{ io.Writer }{t.buf}, schema, o); err != nil {
 		t.f.Close()
 		os.Remove(t.tmp)
@@ -180,6 +185,9 @@ func createTable(path string, schema *arrow.Schema, o WriteOptions) (*tableFile,
 	}
 	return t, nil
 }
+
+// sum is the hex SHA-256 of the file, valid after finish.
+func (t *tableFile) sum() string { return hex.EncodeToString(t.hash.Sum(nil)) }
 
 // finish closes the writer and the file, syncs it and returns its size; the file keeps its
 // temporary name.
@@ -274,6 +282,10 @@ type ShardInfo struct {
 	GamesFile  string `json:"games_file"`
 	StepsBytes int64  `json:"steps_bytes"`
 	GamesBytes int64  `json:"games_bytes"`
+	// StepsSHA256 and GamesSHA256 are the files' SHA-256 digests (hex, as sha256sum prints
+	// them); readers verify them before parsing a file. Empty means not recorded.
+	StepsSHA256 string `json:"steps_sha256,omitempty"`
+	GamesSHA256 string `json:"games_sha256,omitempty"`
 }
 
 // NewShardWriter starts shard index in dir (which must exist). firstGame is the id of the
@@ -558,6 +570,7 @@ func (w *ShardWriter) Close() (ShardInfo, error) {
 	var e1, e2 error
 	w.info.StepsBytes, e1 = w.stepsFile.finish()
 	w.info.GamesBytes, e2 = w.gamesFile.finish()
+	w.info.StepsSHA256, w.info.GamesSHA256 = w.stepsFile.sum(), w.gamesFile.sum()
 	if err := errors.Join(e1, e2); err != nil {
 		os.Remove(w.stepsFile.tmp)
 		os.Remove(w.gamesFile.tmp)
