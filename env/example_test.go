@@ -32,3 +32,33 @@ func Example() {
 	fmt.Println(len(obs) == e.ObsSize(), e.Agent(), sum)
 	// Output: true -1 1
 }
+
+// Sixteen games in lockstep on two workers: one batched policy call per step reads the
+// contiguous [N x D] observations and [N x A] masks; finished games restart by themselves.
+func ExampleNewVec() {
+	v, err := env.NewVec(16, env.DefaultOptions(), 7, 2)
+	if err != nil {
+		panic(err)
+	}
+	defer v.Close()
+	fmt.Println(len(v.Obs) == v.N*v.D, len(v.Mask) == v.N*v.A, v.A == env.NumActions())
+	actions := make([]int, v.N)
+	for step := 0; step < 100; step++ {
+		for i := range actions { // a stand-in policy: the first legal id of each game
+			row := v.Mask[i*v.A : (i+1)*v.A]
+			for id, m := range row {
+				if m == 1 {
+					actions[i] = id
+					break
+				}
+			}
+		}
+		if err := v.Step(actions); err != nil {
+			panic(err)
+		}
+	}
+	fmt.Println(v.State(0).Steps > 0)
+	// Output:
+	// true true true
+	// true
+}
