@@ -28,7 +28,7 @@ func (s *Scripted) turnScore(b *board, m rules.Move) float64 {
 		}
 		// Broke: borrow to keep trading (a second loan only when nearly penniless), but only
 		// with something to do with the money: room to produce, cargo, or room to buy for resale.
-		if b.cash < 4 && (p.NumLoans == 0 || b.cash < 2) && (b.ffree > 0 || b.shipN > 0 || b.hfree > 0) {
+		if b.cash < 4 && p.NumLoans == 0 && (b.ffree > 0 || b.shipN > 0 || b.hfree > 0) {
 			return 45
 		}
 		if !b.late && p.NumLoans == 0 && b.actionsLeft() > 0 && b.nf < st.targetFactories && b.nf < rules.MaxFactories {
@@ -61,10 +61,18 @@ func (s *Scripted) turnScore(b *board, m rules.Move) float64 {
 		pref := -float64(b.factoryOwners(c, b.me)) + 0.05*float64(b.view.Supply[c])
 		return st.wBuildFactory + pref
 	case rules.BuildWarehouse:
-		if b.late || int(p.Warehouses) >= st.targetWarehouses || int(p.Warehouses) >= rules.MaxWarehouses {
+		if int(p.Warehouses) >= rules.MaxWarehouses {
 			return never
 		}
-		if b.cash < rules.WarehouseCost[p.Warehouses+1]+3 {
+		cost := rules.WarehouseCost[p.Warehouses+1]
+		if b.late || int(p.Warehouses) >= st.targetWarehouses {
+			// A full harbor and idle cash: room to buy keeps the trade (and the game) moving.
+			if b.hfree <= 0 && b.cash >= cost+10 {
+				return 1
+			}
+			return never
+		}
+		if b.cash < cost+3 {
 			return never
 		}
 		return st.wBuildWarehouse
