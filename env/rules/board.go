@@ -158,7 +158,11 @@ func (s *State) rel(seat int) int {
 	return (seat - int(s.Machine.Decider) + s.n()) % s.n()
 }
 
-// abs converts a seat relative to the decider to an absolute seat.
+// abs converts a seat relative to the decider to an absolute seat; -1 when rel is not a
+// seat of this game (ids for seats 4 and 5 in a 3-player game), so such ids are never legal.
 func (s *State) abs(rel int) int {
+	if rel >= s.n() {
+		return -1
+	}
 	return (int(s.Machine.Decider) + rel) % s.n()
 }

@@ -157,7 +157,9 @@ func (s *State) generateActions(k *sink, d int) {
 		if p.Ship.Total() > 0 {
 			k.add(Move{Kind: SailIsland})
 		}
-		k.add(Move{Kind: SailBank})
+		if !s.classic() {
+			k.add(Move{Kind: SailBank}) // Classic has no Bank board
+		}
 		for r := 1; r < n; r++ {
 			k.add(Move{Kind: SailHarbor, Seat: int8((d + r) % n)})
 		}

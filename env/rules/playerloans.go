@@ -13,7 +13,11 @@ package rules
 func (s *State) freeCash(seat int) int32 {
 	m := &s.Machine
 	c := s.Players[seat].Cash
-	if m.Action == SailIsland && m.Phase >= PhaseDeliveryBid && m.Phase <= PhaseDeliveryAccept &&
+	ph := m.Phase
+	if ph >= PhaseLoanOffer && ph <= PhaseLoanAccept {
+		ph = m.LoanReturnPhase // a loan requested during the auction
+	}
+	if m.Action == SailIsland && ph >= PhaseDeliveryBid && ph <= PhaseDeliveryAccept &&
 		m.HasBid&(1<<seat) != 0 {
 		c -= m.Bids[seat] + m.Runoff[seat]
 	}

@@ -11,6 +11,7 @@ func (s *State) startTurn() {
 	m.ActionsUsed, m.Produced, m.CalledBank, m.WonAuction = 0, false, false, false
 	m.Repays, m.LuxuryUsed, m.LoansBlocked, m.LoanRejected = 0, false, false, 0
 	m.Stage = stageInterest
+	m.Action = EndTurn // no action in progress (a finished delivery no longer commits bids)
 	s.runTurnStart()
 }
 
