@@ -62,16 +62,17 @@ func BenchmarkWriter(b *testing.B) {
 	g, steps := benchGame(m)
 	rowBytes := float64(4*m.ObsDim + m.MaskBytes() + 4*m.Seats + 32)
 	for _, c := range []struct {
-		f Format
-		c Compression
-	}{{Arrow, "none"}, {Arrow, "lz4"}, {Arrow, "zstd"}, {Parquet, "none"}, {Parquet, "snappy"}, {Parquet, "zstd"}} {
-		b.Run(fmt.Sprintf("%s-%s", c.f, c.c), func(b *testing.B) {
+		f  Format
+		c  Compression
+		cc int
+	}{{Arrow, "none", 1}, {Arrow, "lz4", 1}, {Arrow, "zstd", 1}, {Arrow, "zstd", 2}, {Parquet, "none", 1}, {Parquet, "snappy", 1}, {Parquet, "lz4", 1}, {Parquet, "zstd", 1}} {
+		b.Run(fmt.Sprintf("%s-%s-c%d", c.f, c.c, c.cc), func(b *testing.B) {
 			dir := b.TempDir()
 			var rows int64
 			var bytes int64
 			start, cpu0 := time.Now(), cpuTime()
 			for i := 0; b.Loop(); i++ {
-				w, err := NewShardWriter(dir, i%4, 0, m, WriteOptions{Format: c.f, Compression: c.c})
+				w, err := NewShardWriter(dir, i%4, 0, m, WriteOptions{Format: c.f, Compression: c.c, CompressConcurrency: c.cc})
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -78,7 +78,7 @@ With fewer agents than players, the agents fill the seats in turn (a,b -> a,b,a,
 	f.IntVar(&o.games, "games", 100, "number of games")
 	f.StringVar(&o.out, "out", "", "dataset directory (created); required")
 	f.StringVar(&o.format, "format", "arrow", "shard format: arrow (Arrow IPC file) or parquet")
-	f.StringVar(&o.compression, "compression", "zstd", "compression: none, zstd, lz4 (or snappy for parquet)")
+	f.StringVar(&o.compression, "compression", "", "compression: none, zstd, lz4, or snappy for parquet (default: zstd for arrow, snappy for parquet)")
 	f.IntVar(&o.workers, "workers", 0, "parallel workers, one shard each (0: one per CPU); the data does not depend on it")
 	f.Uint64Var(&o.seed, "seed", 1, "run seed: fixes every game's setup and every bot's seed")
 	f.BoolVar(&o.resume, "resume", false, "continue the dataset in --out, playing only the shards its manifest lacks")

@@ -101,7 +101,7 @@ func TestSelfplayCommandLine(t *testing.T) {
 	require.Equal(t, 0, code, stderr.String())
 	stdout.Reset()
 	require.Equal(t, 0, Main([]string{"dataset", "stats", dir}, nil, &stdout, &stderr), stderr.String())
-	require.Contains(t, stdout.String(), "parquet/zstd")
+	require.Contains(t, stdout.String(), "parquet/snappy")
 
 	stderr.Reset()
 	require.Equal(t, 1, Main([]string{"selfplay", "--games", "2", "--out", dir, "--wat"}, nil, &stdout, &stderr))

@@ -173,11 +173,8 @@ func Run(ctx context.Context, c Config) (*Result, error) {
 		return nil, err
 	}
 	var err error
-	if c.Write.Format, err = datasets.ParseFormat(string(c.Write.Format)); err != nil {
+	if c.Write, err = datasets.CheckWriteOptions(c.Write); err != nil {
 		return nil, err
-	}
-	if c.Write.Compression == "" {
-		c.Write.Compression = "zstd"
 	}
 	meta, err := NewMeta(c.Env, c.ToolVersion)
 	if err != nil {
