@@ -407,6 +407,10 @@ func TestRulebookBuyoutAndClassicBids(t *testing.T) {
 	if legal(t, s, "bank:start:cash-lot:1") {
 		t.Fatal("no Bank in classic")
 	}
+	s = newTestState(t, Options{Players: 3, Variant: Classic})
+	if legal(t, s, "sail:bank") || !legal(t, s, "sail:p2") {
+		t.Fatal("classic: no Bank board to sail to")
+	}
 }
 
 // An illegal action is refused with ErrIllegalAction and leaves the state untouched.
@@ -420,5 +424,15 @@ func TestApplyCheckedRefusesAndKeepsState(t *testing.T) {
 	}
 	if err := s.ApplyMoveChecked(Move{Kind: Amount, Amount: 3}); !errors.Is(err, ErrIllegalAction) {
 		t.Fatal("amount outside a bid accepted")
+	}
+	// Ids for relative seats 3 and 4 do not exist in a 3-player game.
+	s3 := newTestState(t, Options{Players: 3})
+	s3.Players[1].FactoryLots[0][Green] = 1
+	s3.Players[2].FactoryLots[0][Red] = 1
+	first, _ := KindBase(FactoryPurchase)
+	for rel := 3; rel <= 4; rel++ {
+		if err := s3.ApplyChecked(first + rel - 1); !errors.Is(err, ErrIllegalAction) {
+			t.Fatalf("relative seat %d accepted in a 3-player game: %v", rel, err)
+		}
 	}
 }

@@ -165,6 +165,26 @@ func TestMoreContainersIncentiveAuction(t *testing.T) {
 	}
 }
 
+// Cash committed to an unresolved delivery bid is not in hand: it cannot fund a player loan.
+func TestMoreContainersLenderCashExcludesDeliveryBid(t *testing.T) {
+	s := newTestState(t, Options{Players: 3, Modules: PlayerLoans})
+	s.Players[0].Ship = Counts{White: 1}
+	s.Players[0].Cash = 0
+	play(t, s, "sail:island", "$5", "$15")
+	wantPhase(t, s, PhaseDeliveryAccept, 0)
+	play(t, s, "loan")
+	wantPhase(t, s, PhaseLoanOffer, 1) // seat 2 has $20 but $15 of it is bid
+	play(t, s, "yes", "yes")
+	if s.Players[0].Cash != 10 || s.Players[1].Cash != 10 {
+		t.Fatalf("cash %d %d", s.Players[0].Cash, s.Players[1].Cash)
+	}
+	wantPhase(t, s, PhaseDeliveryAccept, 0)
+	play(t, s, "yes")
+	if s.Players[2].Cash != 5 || s.Players[0].Cash != 40 {
+		t.Fatalf("cash %d %d", s.Players[2].Cash, s.Players[0].Cash)
+	}
+}
+
 // More Containers, Player Loans, Default: with a Bank and a player loan unpaid, the lender
 // resolves first (seizes any container into its scoring area, or forgives), then the Bank.
 func TestMoreContainersPlayerLoanDefault(t *testing.T) {

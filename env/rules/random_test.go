@@ -78,9 +78,10 @@ func checkStep(t *testing.T, s *State, ids []int, moves []Move) {
 	if nid != len(ids) {
 		t.Fatalf("%d moves with ids, %d legal ids", nid, len(ids))
 	}
-	// An illegal id is refused and changes nothing.
+	// An illegal id (a different one each step) is refused and changes nothing.
 	h := s.Hash()
-	for id := 0; id < NumDistinctActions(); id++ {
+	for k := 0; k < NumDistinctActions(); k++ {
+		id := (k + int(s.Steps)*37) % NumDistinctActions()
 		if _, found := slices.BinarySearch(ids, id); found {
 			continue
 		}
