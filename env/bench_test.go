@@ -33,40 +33,41 @@ func BenchmarkEnvStep(b *testing.B) {
 	}
 }
 
-// BenchmarkVecEnv steps benchGames 4-player games in lockstep on 1 and 2 workers; steps/s
-// counts game steps (benchGames per VecEnv.Step). The policy picks a random legal action
-// per game.
+// BenchmarkVecEnv steps 64 or 256 4-player games in lockstep on 1 and 2 workers; steps/s
+// counts game steps (one per game per VecEnv.Step). The policy picks a random legal action
+// per game. "cores" is the CPU actually used, "steps/cpu-s" the throughput per CPU-second.
 func BenchmarkVecEnv(b *testing.B) {
-	for _, w := range []int{1, 2} {
-		b.Run(fmt.Sprintf("workers=%d", w), func(b *testing.B) {
-			v, err := NewVec(benchGames, DefaultOptions(), 1, w)
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer v.Close()
-			rng := rand.New(rand.NewPCG(3, 4))
-			actions := make([]int, v.N)
-			b.ReportAllocs()
-			b.ResetTimer()
-			cpu0 := processCPU()
-			for i := 0; i < b.N; i++ {
-				for g := range actions {
-					legal := v.Env(g).Legal()
-					actions[g] = legal[rng.IntN(len(legal))]
-				}
-				if err := v.Step(actions); err != nil {
-					b.Fatal(err)
-				}
-			}
-			b.ReportMetric(float64(b.N*v.N)/b.Elapsed().Seconds(), "steps/s")
-			if cpu := (processCPU() - cpu0).Seconds(); cpu > 0 {
-				// Cores actually used: below the worker count when other jobs share the machine.
-				b.ReportMetric(cpu/b.Elapsed().Seconds(), "cores")
-				b.ReportMetric(float64(b.N*v.N)/cpu, "steps/cpu-s")
-			}
-		})
+	for _, n := range []int{64, 256} {
+		for _, w := range []int{1, 2} {
+			b.Run(fmt.Sprintf("games=%d/workers=%d", n, w), func(b *testing.B) { benchVec(b, n, w) })
+		}
 	}
 }
 
-// benchGames is the number of games BenchmarkVecEnv steps at once.
-var benchGames = 64
+func benchVec(b *testing.B, n, w int) {
+	v, err := NewVec(n, DefaultOptions(), 1, w)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer v.Close()
+	rng := rand.New(rand.NewPCG(3, 4))
+	actions := make([]int, v.N)
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu0 := processCPU()
+	for i := 0; i < b.N; i++ {
+		for g := range actions {
+			legal := v.Env(g).Legal()
+			actions[g] = legal[rng.IntN(len(legal))]
+		}
+		if err := v.Step(actions); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N*v.N)/b.Elapsed().Seconds(), "steps/s")
+	if cpu := (processCPU() - cpu0).Seconds(); cpu > 0 {
+		// Cores actually used: below the worker count when other jobs share the machine.
+		b.ReportMetric(cpu/b.Elapsed().Seconds(), "cores")
+		b.ReportMetric(float64(b.N*v.N)/cpu, "steps/cpu-s")
+	}
+}
