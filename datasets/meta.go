@@ -29,6 +29,7 @@ const (
 	KeyTable           = "container.table"
 	KeyPolicy          = "container.has_policy"
 	KeyValue           = "container.has_value"
+	KeyReward          = "container.reward"
 )
 
 // MaskLayout names the layout of the legal_mask column: action id i is bit i%8 of byte i/8
@@ -66,10 +67,12 @@ type Meta struct {
 	PhaseNames      []string  `json:"phase_names"`
 	// Seats is the number of players; per-seat columns have this width.
 	Seats int `json:"seats"`
-	// RulesOptions is the rules options as JSON (shared by every game of the dataset, up to
-	// the seed, which each game records).
+	// RulesOptions is the rules options (rules.Options) as JSON, shared by every game of the
+	// dataset up to the seed, which each game records.
 	RulesOptions json.RawMessage `json:"rules_options"`
-	ToolVersion  string          `json:"tool_version"`
+	// Reward names the reward scheme behind the reward and returns columns (e.g. "win-loss").
+	Reward      string `json:"reward,omitempty"`
+	ToolVersion string `json:"tool_version"`
 	// Policy and Value say whether steps carry the behaviour policy's action probabilities
 	// (column policy) and value estimate (column value).
 	Policy bool `json:"has_policy"`
@@ -137,6 +140,7 @@ func (m *Meta) metadata(table string) arrow.Metadata {
 		KeyTable:           table,
 		KeyPolicy:          strconv.FormatBool(m.Policy),
 		KeyValue:           strconv.FormatBool(m.Value),
+		KeyReward:          m.Reward,
 	}
 	return arrow.MetadataFrom(kv)
 }
@@ -214,6 +218,9 @@ func metaFromSchema(md arrow.Metadata, table string) (*Meta, error) {
 			return nil, fmt.Errorf("%w: schema metadata %s: %v", ErrCorrupt, j.key, err)
 		}
 	}
+	if i := md.FindKey(KeyReward); i >= 0 {
+		m.Reward = md.Values()[i]
+	}
 	opts, err := get(KeyRulesOptions)
 	if err != nil {
 		return nil, err
@@ -239,6 +246,6 @@ func metaFromSchema(md arrow.Metadata, table string) (*Meta, error) {
 
 // sameShape reports whether two metas describe the same columns.
 func (m *Meta) sameShape(o *Meta) bool {
-	return m.EncodingVersion == o.EncodingVersion && m.ObsDim == o.ObsDim &&
+	return m.EncodingVersion == o.EncodingVersion && m.ObsDim == o.ObsDim && m.Reward == o.Reward &&
 		m.NumActions == o.NumActions && m.Seats == o.Seats && m.Policy == o.Policy && m.Value == o.Value
 }

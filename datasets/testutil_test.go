@@ -19,6 +19,7 @@ func testMeta(policy, value bool) *Meta {
 		Seats:           3,
 		RulesOptions:    json.RawMessage(`{"players":3}`),
 		ToolVersion:     "test",
+		Reward:          "win-loss",
 		Policy:          policy,
 		Value:           value,
 	}

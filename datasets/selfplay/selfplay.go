@@ -75,14 +75,16 @@ func NewMeta(o env.Options, toolVersion string) (*datasets.Meta, error) {
 	}
 	ro := o.Rules
 	ro.Seed = 0
-	opts, err := json.Marshal(struct {
-		Rules       rules.Options `json:"rules"`
-		Reward      string        `json:"reward"`
-		MarginScale float64       `json:"margin_scale,omitempty"`
-		MaxSteps    int           `json:"max_steps,omitempty"`
-	}{ro, o.Reward.String(), o.MarginScale, o.MaxSteps})
+	opts, err := json.Marshal(ro)
 	if err != nil {
 		return nil, fmt.Errorf("selfplay: %w", err)
+	}
+	reward := o.Reward.String()
+	if o.MarginScale != 0 {
+		reward += fmt.Sprintf(" scale=%g", o.MarginScale)
+	}
+	if o.MaxSteps != 0 {
+		reward += fmt.Sprintf(" max-steps=%d", o.MaxSteps)
 	}
 	m := &datasets.Meta{
 		EncodingVersion: spec.Version,
@@ -91,6 +93,7 @@ func NewMeta(o env.Options, toolVersion string) (*datasets.Meta, error) {
 		ActionNames:     encoding.ActionNames(),
 		Seats:           o.Rules.Players,
 		RulesOptions:    opts,
+		Reward:          reward,
 		ToolVersion:     toolVersion,
 	}
 	for _, f := range spec.Features {
@@ -160,6 +163,8 @@ func samePlan(old, plan *datasets.Manifest) string {
 		return fmt.Sprintf("encoding %s/%d, not %s/%d", old.Meta.EncodingVersion, old.Meta.ObsDim, plan.Meta.EncodingVersion, plan.Meta.ObsDim)
 	case string(old.Meta.RulesOptions) != string(plan.Meta.RulesOptions):
 		return fmt.Sprintf("options %s, not %s", old.Meta.RulesOptions, plan.Meta.RulesOptions)
+	case old.Meta.Reward != plan.Meta.Reward:
+		return fmt.Sprintf("reward %q, not %q", old.Meta.Reward, plan.Meta.Reward)
 	}
 	return ""
 }
