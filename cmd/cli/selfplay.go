@@ -38,6 +38,7 @@ type selfplayOptions struct {
 	turnLimit   int
 	reward      string
 	shardGames  int
+	policy      bool
 	progress    io.Writer // progress bar destination (stderr); nil for none
 }
 
@@ -89,6 +90,7 @@ With fewer agents than players, the agents fill the seats in turn (a,b -> a,b,a,
 	f.IntVar(&o.turnLimit, "turn-limit", 0, "end a game after this many turns (0: the rules' default limit)")
 	f.StringVar(&o.reward, "reward", "win-loss", "reward scheme for rewards and returns: win-loss, rank or cash-margin")
 	f.IntVar(&o.shardGames, "shard-games", selfplay.DefaultGamesPerShard, "games per shard")
+	f.BoolVar(&o.policy, "record-policy", false, "record each decision's behaviour probabilities and value estimate (bots that report them, e.g. trained bots)")
 	f.BoolVarP(&quiet, "quiet", "q", false, "no progress bar")
 	return cmd
 }
@@ -169,6 +171,7 @@ func selfplayConfig(o selfplayOptions) (selfplay.Config, error) {
 	}
 	c.GamesPerShard = o.shardGames
 	c.ToolVersion = Version
+	c.RecordPolicy = o.policy
 	return c, nil
 }
 

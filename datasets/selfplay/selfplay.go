@@ -35,6 +35,16 @@ var ErrPlanMismatch = errors.New("selfplay: resume settings differ from the data
 // DefaultGamesPerShard is the shard size used when Config.GamesPerShard is 0.
 const DefaultGamesPerShard = 256
 
+// PolicyBot is a bot that reports the action distribution it played from and its value
+// estimate (a trained bot). When Config.RecordPolicy is set every seat's bot must be one, and
+// the dataset gets the policy and value columns.
+type PolicyBot interface {
+	bots.Bot
+	// ActPolicy is Act that also fills probs (length rules.NumDistinctActions(), zero for
+	// illegal ids) and returns the value estimate for the deciding seat.
+	ActPolicy(view *rules.State, legal []int, probs []float32) (action int, value float32)
+}
+
 // Config describes a self-play run.
 type Config struct {
 	// Agents names the bot of every seat (len = Env.Rules.Players).
@@ -53,6 +63,9 @@ type Config struct {
 	Resume bool
 	// ToolVersion is recorded in the metadata.
 	ToolVersion string
+	// RecordPolicy records every decision's behaviour policy and value estimate (columns
+	// policy and value); every agent must be a PolicyBot.
+	RecordPolicy bool
 	// OnGame, if set, is called after every finished game with its number of steps. It is
 	// called from worker goroutines.
 	OnGame func(steps int)
@@ -163,6 +176,8 @@ func samePlan(old, plan *datasets.Manifest) string {
 		return fmt.Sprintf("encoding %s/%d, not %s/%d", old.Meta.EncodingVersion, old.Meta.ObsDim, plan.Meta.EncodingVersion, plan.Meta.ObsDim)
 	case string(old.Meta.RulesOptions) != string(plan.Meta.RulesOptions):
 		return fmt.Sprintf("options %s, not %s", old.Meta.RulesOptions, plan.Meta.RulesOptions)
+	case old.Meta.Policy != plan.Meta.Policy:
+		return fmt.Sprintf("policy columns %v, not %v", old.Meta.Policy, plan.Meta.Policy)
 	case old.Meta.Reward != plan.Meta.Reward:
 		return fmt.Sprintf("reward %q, not %q", old.Meta.Reward, plan.Meta.Reward)
 	}
@@ -185,6 +200,7 @@ func Run(ctx context.Context, c Config) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	meta.Policy, meta.Value = c.RecordPolicy, c.RecordPolicy
 	if err := os.MkdirAll(c.Out, 0o755); err != nil {
 		return nil, fmt.Errorf("selfplay: %w", err)
 	}
@@ -293,6 +309,8 @@ type player struct {
 	turns    []int32
 	deciders []int8
 	actions  []int32
+	probs    []float32 // T*A behaviour probabilities (RecordPolicy)
+	values   []float32 // T value estimates (RecordPolicy)
 	steps    []datasets.Step
 	scores   []datasets.Score
 	// moveText caches Move.String of action id a decided by seat s at [s][a]: a move's text
@@ -368,8 +386,13 @@ func (p *player) playGame(id, seed uint64) (*datasets.Game, []datasets.Step, err
 		if err != nil {
 			return nil, nil, err
 		}
+		if _, ok := b.(PolicyBot); p.cfg.RecordPolicy && !ok {
+			return nil, nil, fmt.Errorf("selfplay: recording the behaviour policy needs bots that report it; %s does not", name)
+		}
 		p.bots[s] = b
 	}
+	A := p.meta.NumActions
+	p.probs, p.values = p.probs[:0], p.values[:0]
 	p.obs, p.legal, p.legalEnd, p.rewards = p.obs[:0], p.legal[:0], p.legalEnd[:0], p.rewards[:0]
 	p.texts, p.phases, p.turns, p.deciders, p.actions = p.texts[:0], p.phases[:0], p.turns[:0], p.deciders[:0], p.actions[:0]
 
@@ -383,7 +406,18 @@ func (p *player) playGame(id, seed uint64) (*datasets.Game, []datasets.Step, err
 		p.legalEnd = append(p.legalEnd, len(p.legal))
 		legal := p.legal[lo:]
 		st.Redact(seat, p.view)
-		a := p.bots[seat].Act(p.view, legal)
+		var a int
+		if p.cfg.RecordPolicy {
+			n := len(p.probs)
+			p.probs = slices.Grow(p.probs, A)[:n+A]
+			probs := p.probs[n:]
+			clear(probs)
+			var v float32
+			a, v = p.bots[seat].(PolicyBot).ActPolicy(p.view, legal, probs)
+			p.values = append(p.values, v)
+		} else {
+			a = p.bots[seat].Act(p.view, legal)
+		}
 		if !slices.Contains(legal, a) {
 			return nil, nil, fmt.Errorf("selfplay: game %d (seed %d) step %d: bot %s chose %d (%s), not a legal action",
 				id, seed, len(p.actions), p.cfg.Agents[seat], a, encoding.ActionName(a))
@@ -419,6 +453,10 @@ func (p *player) playGame(id, seed uint64) (*datasets.Game, []datasets.Step, err
 			Obs: p.obs[t*D : (t+1)*D], Legal: p.legal[lo:p.legalEnd[t]],
 			Action: p.actions[t], ActionText: p.texts[t], Reward: p.rewards[t*P+int(d)],
 			Done: t == T-1, Returns: p.returns[t*P : (t+1)*P],
+		}
+		if p.cfg.RecordPolicy {
+			p.steps[t].Policy = p.probs[t*A : (t+1)*A]
+			p.steps[t].Value = p.values[t]
 		}
 		lo = p.legalEnd[t]
 	}
