@@ -224,6 +224,28 @@ func (e *Encoder) Encode(view *rules.State, observer int, d rules.Decision, dst 
 		if po.trucks >= 0 {
 			dst[po.trucks] = clip(float32(p.Trucks)/rules.TrucksPerPlayer, 1)
 		}
+		score := int(p.Cash) + rules.LeftoverShipValue*(p.Ship.Total()+p.Holding.Total()) + rules.LeftoverHarborValue*stored
+		for i := 0; i < nl; i++ {
+			score -= int(p.Loans[i].Amount) + 1
+		}
+		dst[po.publicScore] = clipRange(float32(score)/cashScale, publicScoreLow, maxCashFeature)
+	}
+
+	// The observer's scoring card.
+	own := &view.Players[observer]
+	if values, two, ok := rules.ScoringCardValues(int(own.Card)); ok {
+		for c := 0; c < rules.NumNormalColours; c++ {
+			dst[l.ownCardValues+c] = float32(values[c]) / 10
+		}
+		dst[l.ownTwoValue+int(two)] = 1
+		isl := rules.ScoreIslandDetail(int(own.Card), own.Island, nc > rules.NumNormalColours)
+		dst[l.ownIsland] = clip(float32(isl.Value)/cashScale, maxCashFeature)
+		if isl.AllColours {
+			dst[l.ownAllColours] = 1
+		}
+		if isl.Discarded < rules.NumNormalColours {
+			dst[l.ownDiscard+int(isl.Discarded)] = 1
+		}
 	}
 
 	e.encodeMachine(view, observer, dst)
@@ -290,6 +312,16 @@ func putCounts(dst []float32, c *rules.Counts, nc int, scale float32) int {
 		total += int(c[i])
 	}
 	return total
+}
+
+func clipRange(v, lo, hi float32) float32 {
+	if v > hi {
+		return hi
+	}
+	if v < lo {
+		return lo
+	}
+	return v
 }
 
 func clip(v, hi float32) float32 {

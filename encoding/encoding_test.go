@@ -332,6 +332,19 @@ func TestObservationIsRotatedToTheObserver(t *testing.T) {
 				}
 			}
 		}
+		values, two, _ := rules.ScoringCardValues(int(s.Players[seat].Card))
+		for c := 0; c < rules.NumNormalColours; c++ {
+			if got := obs[off("own.card_values")+c]; got != float32(values[c])/10 {
+				t.Errorf("observer %d: own.card_values[%s] = %g, want %d/10", seat, rules.Colour(c), got, values[c])
+			}
+		}
+		if obs[off("own.two_value")+int(two)] != 1 {
+			t.Errorf("observer %d: two-value colour %s not marked", seat, two)
+		}
+		// At the start every seat has $20, one container in its factory and no loans.
+		if got := obs[off("p2.public_score")]; got != 0.2 {
+			t.Errorf("observer %d: p2.public_score = %g, want 0.2", seat, got)
+		}
 		if obs[off("p4.present")] != 0 || obs[off("p3.present")] != 1 {
 			t.Errorf("observer %d: seat presence wrong in a 4-player game", seat)
 		}

@@ -17,6 +17,7 @@ const (
 	maxCashFeature = 10   // cash-like features are clipped here ($1000 in hand)
 	turnCountScale = 100  // turn.count is min(turn, 100)/100
 	stepsScale     = 2000 // turn.steps is min(steps, 2000)/2000
+	publicScoreLow = -1   // pK.public_score may be negative (loans)
 )
 
 type auctionOffsets struct {
@@ -29,7 +30,8 @@ type playerOffsets struct {
 	present, cash, card, factories, numFactories, warehouses int
 	factoryLots, harborLots, factoryUse, harborUse           int
 	ship, shipAt, holding, island, loans, loanAmounts        int
-	loanLenders, loanCards, trucks/* -1 when the module is off */ int
+	loanLenders, loanCards, trucks                           int // -1 when the module is off
+	publicScore                                              int
 }
 
 type layout struct {
@@ -44,13 +46,14 @@ type layout struct {
 
 	template []float32 // constant features (game description); the rest zero
 
-	turnProgress, turnCount, turnSteps, turnFirst, turnActive int
-	endTriggered, endEmpty, endDistance                       int
-	supply, removed, factorySupply, warehouseSupply           int
-	bankLots, bankCash                                        int
-	auctions                                                  [rules.NumAuctionKinds]auctionOffsets // truck: active == -1 when off
-	companies                                                 [rules.MaxPlayers]companyOffsets      // owner == -1 when off
-	players                                                   [rules.MaxPlayers]playerOffsets
+	turnProgress, turnCount, turnSteps, turnFirst, turnActive        int
+	endTriggered, endEmpty, endDistance                              int
+	supply, removed, factorySupply, warehouseSupply                  int
+	bankLots, bankCash                                               int
+	auctions                                                         [rules.NumAuctionKinds]auctionOffsets // truck: active == -1 when off
+	companies                                                        [rules.MaxPlayers]companyOffsets      // owner == -1 when off
+	players                                                          [rules.MaxPlayers]playerOffsets
+	ownCardValues, ownTwoValue, ownIsland, ownAllColours, ownDiscard int
 
 	decPhase, decDecider, decActive, decCounterpart, decDistrict int
 	decPending, decMin, decMax, decToBeat, decFree               int
@@ -257,7 +260,16 @@ func newLayout(g *rules.Game) *layout {
 		if trucks {
 			po.trucks = b.scalar(p+".trucks", 1, rules.TrucksPerPlayer, "trucks placed on owned companies")
 		}
+		po.publicScore = b.add(p+".public_score", []string{"value"}, publicScoreLow, maxCashFeature, cashScale,
+			"public part of the final score if the game ended now: cash + $3 per ship/holding container + $2 per harbor container - each loan's amount + $1 (clipped)")
 	}
+
+	// The observer's own scoring card, derived (zero when the card is not visible).
+	l.ownCardValues = b.add("own.card_values", colours[:rules.NumNormalColours], 0, 1, 10, "value of each colour on the observer's scoring card (two-value colour at $10)")
+	l.ownTwoValue = b.oneHot("own.two_value", colours[:rules.NumNormalColours], "the observer's two-value colour")
+	l.ownIsland = b.scalar("own.island_value", maxCashFeature, cashScale, "what the observer's scoring area would score now (discard and gold choice applied)")
+	l.ownAllColours = b.flag("own.all_colours", "the observer's scoring area holds every colour (two-value colour at $10)")
+	l.ownDiscard = b.oneHot("own.discard", colours[:rules.NumNormalColours], "colour the observer would discard as most common now")
 
 	// Machine: turn counters, delivery auction, loan request (machine_features.go).
 	l.machine = addMachineFeatures(b, o, l.nc, l.maxHeap)
