@@ -12,14 +12,13 @@ import (
 // list), so one Encoder serves one goroutine; make one per worker.
 type Encoder struct {
 	l     *layout
-	game  *rules.Game
 	view  rules.State
 	legal []int
 }
 
 // NewEncoder returns an encoder for the game's options.
 func NewEncoder(g *rules.Game) *Encoder {
-	return &Encoder{l: newLayout(g), game: g, legal: make([]int, 0, rules.NumDistinctActions())}
+	return &Encoder{l: newLayout(g), legal: make([]int, 0, rules.NumDistinctActions())}
 }
 
 // Spec returns the observation spec (do not modify it).
@@ -53,7 +52,7 @@ func (e *Encoder) EncodeOracle(s *rules.State, observer int, dst []float32) erro
 
 func (e *Encoder) checkObserver(observer int) error {
 	if observer < 0 || observer >= e.l.n {
-		return fmt.Errorf("encoding: observer seat %d outside 0..%d", observer, e.l.n-1)
+		return fmt.Errorf("%w: observer seat %d outside 0..%d", ErrSeat, observer, e.l.n-1)
 	}
 	return nil
 }

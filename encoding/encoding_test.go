@@ -402,7 +402,7 @@ func TestBufferErrors(t *testing.T) {
 	if _, err := e.MaskBool(s, make([]bool, 3)); !errors.Is(err, ErrBufferSize) {
 		t.Errorf("short bool mask buffer: %v", err)
 	}
-	if err := e.Observe(s, 4, make([]float32, e.Size())); err == nil {
+	if err := e.Observe(s, 4, make([]float32, e.Size())); !errors.Is(err, ErrSeat) {
 		t.Error("observer seat 4 of a 4-player game accepted")
 	}
 }

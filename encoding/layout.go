@@ -42,7 +42,6 @@ type layout struct {
 	total     [rules.NumColours]float32 // containers of each colour in the game
 	maxHeap   float32                   // bound of heap features
 	turnLimit float32
-	maxLen    float32
 
 	template []float32 // constant features (game description); the rest zero
 
@@ -159,7 +158,6 @@ func newLayout(g *rules.Game) *layout {
 	if l.turnLimit == 0 {
 		l.turnLimit = rules.DefaultTurnLimit
 	}
-	l.maxLen = float32(g.MaxGameLength())
 
 	colours := colourLabels(l.nc)
 	b := &builder{}

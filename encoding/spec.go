@@ -19,6 +19,9 @@ const OracleVersion = "obs-v1-oracle"
 // ErrBufferSize is wrapped by errors for a destination buffer of the wrong length.
 var ErrBufferSize = errors.New("encoding: buffer has the wrong length")
 
+// ErrSeat is wrapped by errors for an observer seat outside the game.
+var ErrSeat = errors.New("encoding: no such seat")
+
 // ErrVersion is wrapped by errors for a spec recorded under another encoding version.
 var ErrVersion = errors.New("encoding: observation version mismatch")
 
