@@ -33,18 +33,19 @@ func (s *State) ownValue(seat int) int32 {
 }
 
 // canStartBank reports whether seat may start an auction on Bank lot index idx (0..2
-// container lots, 3..5 cash lots) with an opening bid of at least $1 or one container.
-func (s *State) canStartBank(seat, idx int) bool {
+// container lots, 3..5 cash lots) with an opening bid of at least $1 or one container;
+// value is s.ownValue(seat).
+func (s *State) canStartBank(seat, idx int, value int32) bool {
 	if idx < BankLots {
 		return s.tokenFree(ContainerLotAuction) && s.Bank.ContainerLots[idx].Total() > 0 &&
 			s.Players[seat].Cash >= 1
 	}
-	return s.tokenFree(CashLotAuction) && s.Bank.CashLots[idx-BankLots] > 0 && s.ownValue(seat) > 0
+	return s.tokenFree(CashLotAuction) && s.Bank.CashLots[idx-BankLots] > 0 && value > 0
 }
 
 // canRaiseBank reports whether seat may outbid the open auction of kind (strictly higher,
-// never its own bid).
-func (s *State) canRaiseBank(seat int, kind AuctionKind) bool {
+// never its own bid); value is s.ownValue(seat).
+func (s *State) canRaiseBank(seat int, kind AuctionKind, value int32) bool {
 	a := &s.Auctions[kind]
 	if !a.Active || int(a.Bidder) == seat {
 		return false
@@ -55,7 +56,7 @@ func (s *State) canRaiseBank(seat int, kind AuctionKind) bool {
 	if kind == ContainerLotAuction || (kind == TruckAuction && a.Cash > 0) {
 		return s.Players[seat].Cash > a.Cash
 	}
-	return s.ownValue(seat) > bidHalves(a)
+	return value > bidHalves(a)
 }
 
 func bidHalves(a *Auction) int32 { return a.FromFactory.halves() + a.FromHarbor.halves() }
@@ -72,14 +73,15 @@ func (s *State) startBank(seat, idx int) {
 
 // canStartTruck reports whether seat may start an auction on company's Truck Company with
 // an opening bid in cash (containers false) or containers (Truck Companies module): the
-// company is independent, the truck auction token is free, the bidder has a truck left.
-func (s *State) canStartTruck(seat, company int, containers bool) bool {
+// company is independent, the truck auction token is free, the bidder has a truck left;
+// value is s.ownValue(seat).
+func (s *State) canStartTruck(seat, company int, containers bool, value int32) bool {
 	if !s.game.opts.Modules.Has(Trucks) || s.Auctions[TruckAuction].Active ||
 		s.Companies[company].Owner >= 0 || s.Players[seat].Trucks >= TrucksPerPlayer {
 		return false
 	}
 	if containers {
-		return s.ownValue(seat) > 0
+		return value > 0
 	}
 	return s.Players[seat].Cash >= 1
 }

@@ -111,15 +111,7 @@ func (c *Counts) distinct() int {
 
 // halves is the Bank-bid value of c in half-containers: a gold container counts 1.5.
 func (c *Counts) halves() int32 {
-	t := int32(0)
-	for i, n := range c {
-		if Colour(i) == Gold {
-			t += 3 * int32(n)
-		} else {
-			t += 2 * int32(n)
-		}
-	}
-	return t
+	return 2*int32(c.Total()) + int32(c[Gold])
 }
 
 // minPrice is the cheapest non-empty lot price of a district (0 if empty).

@@ -232,3 +232,16 @@ func TestRandomPlayVisitsEveryModulePhase(t *testing.T) {
 	}
 	t.Logf("phases: %v", seen)
 }
+
+// Counts.Total adds every colour, also for counts too large for a byte-wise sum.
+func TestCountsTotal(t *testing.T) {
+	for _, c := range []Counts{{}, {1, 2, 3, 4, 5, 6}, {255, 255, 255, 255, 255, 255}, {60, 60, 60, 60, 60, 60}} {
+		want := 0
+		for _, n := range c {
+			want += int(n)
+		}
+		if got := c.Total(); got != want {
+			t.Errorf("%v: %d, want %d", c, got, want)
+		}
+	}
+}

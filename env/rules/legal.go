@@ -137,8 +137,9 @@ func (s *State) generateActions(k *sink, d int) {
 	if s.canProduce(d) {
 		k.add(Move{Kind: Produce})
 	}
+	space := s.harborSpace(d)
 	for r := 1; r < n; r++ {
-		if seller := (d + r) % n; s.canFactoryPurchase(d, seller) {
+		if seller := (d + r) % n; space > 0 && s.canFactoryPurchase(d, seller) {
 			k.add(Move{Kind: FactoryPurchase, Seat: int8(seller)})
 		}
 	}
@@ -165,19 +166,20 @@ func (s *State) generateActions(k *sink, d int) {
 		}
 	}
 	if s.canCallBank() {
+		value := s.ownValue(d)
 		for i := 0; i < 2*BankLots; i++ {
-			if s.canStartBank(d, i) {
+			if s.canStartBank(d, i, value) {
 				k.add(Move{Kind: CallBankStart, Index: uint8(i)})
 			}
 		}
 		for kind := AuctionKind(0); kind < NumAuctionKinds; kind++ {
-			if s.canRaiseBank(d, kind) {
+			if s.canRaiseBank(d, kind, value) {
 				k.add(Move{Kind: CallBankRaise, Index: uint8(kind)})
 			}
 		}
 		for r := 0; r < n; r++ {
 			for cur := 0; cur < 2; cur++ {
-				if s.canStartTruck(d, (d+r)%n, cur == 1) {
+				if s.canStartTruck(d, (d+r)%n, cur == 1, value) {
 					k.add(Move{Kind: TruckStart, Seat: int8((d + r) % n), Index: uint8(cur)})
 				}
 			}
