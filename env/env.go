@@ -15,6 +15,9 @@ var ErrInvalidOptions = errors.New("env: invalid options")
 // ErrEpisodeOver is wrapped by Step errors after the episode has terminated or been truncated.
 var ErrEpisodeOver = errors.New("env: episode is over; call Reset")
 
+// ErrNotReset is wrapped by errors for stepping or observing before the first Reset.
+var ErrNotReset = errors.New("env: no episode yet; call Reset")
+
 // DefaultMarginScale is the CashMargin divisor used when Options.MarginScale is 0.
 const DefaultMarginScale = 100
 
@@ -227,7 +230,10 @@ func (e *Env) info() Info {
 // error wrapping rules.ErrIllegalAction and changes nothing; stepping a finished episode
 // returns an error wrapping ErrEpisodeOver.
 func (e *Env) Step(action int) (StepResult, error) {
-	if e.state == nil || e.Done() {
+	if e.state == nil {
+		return StepResult{}, ErrNotReset
+	}
+	if e.Done() {
 		return StepResult{}, ErrEpisodeOver
 	}
 	if action < 0 || action >= len(e.mask) || e.mask[action] == 0 {
@@ -311,7 +317,7 @@ func (e *Env) CumulativeRewards() []float32 { return e.cum }
 // Observe writes seat's observation of the current position into dst (length ObsSize).
 func (e *Env) Observe(seat int, dst []float32) error {
 	if e.state == nil {
-		return fmt.Errorf("env: observe before reset")
+		return ErrNotReset
 	}
 	return e.enc.Observe(e.state, seat, dst)
 }
@@ -319,7 +325,7 @@ func (e *Env) Observe(seat int, dst []float32) error {
 // ObserveOracle writes the all-information encoding, rotated for seat, into dst.
 func (e *Env) ObserveOracle(seat int, dst []float32) error {
 	if e.state == nil {
-		return fmt.Errorf("env: observe before reset")
+		return ErrNotReset
 	}
 	return e.enc.EncodeOracle(e.state, seat, dst)
 }

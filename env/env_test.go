@@ -127,8 +127,11 @@ func TestStepRefusesIllegalActionsAndLeavesTheEnvUnchanged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.Step(0); !errors.Is(err, ErrEpisodeOver) {
+	if _, err := e.Step(0); !errors.Is(err, ErrNotReset) {
 		t.Fatalf("step before reset: %v", err)
+	}
+	if err := e.Observe(0, make([]float32, e.ObsSize())); !errors.Is(err, ErrNotReset) {
+		t.Fatalf("observe before reset: %v", err)
 	}
 	obs, _ := e.Reset(3)
 	before := slices.Clone(obs)
