@@ -3,6 +3,7 @@ package encoding
 import (
 	"errors"
 	"flag"
+	"hash/fnv"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -546,4 +547,37 @@ func TestPoolEncodesLikeAnEncoderWithoutAllocating(t *testing.T) {
 		}
 		return step < 200
 	})
+}
+
+// layoutFingerprints pins the layout of each released Version: a hash of every column name
+// and bound for the default game and for all modules. A layout change without a new Version
+// fails here; add the new version's fingerprints when bumping it.
+var layoutFingerprints = map[string][2]uint64{
+	"obs-v1": {0xc4eb74375af6dce3, 0xa83d7989c974c8ff},
+}
+
+func layoutFingerprint(t *testing.T, o rules.Options) uint64 {
+	t.Helper()
+	s, err := NewSpec(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := fnv.New64a()
+	for _, f := range s.Features {
+		for _, l := range f.Labels {
+			fmt.Fprintf(h, "%s.%s[%g,%g]%g;", f.Name, l, f.Low, f.High, f.Scale)
+		}
+	}
+	return h.Sum64()
+}
+
+func TestLayoutFingerprintMatchesTheVersion(t *testing.T) {
+	want, ok := layoutFingerprints[Version]
+	if !ok {
+		t.Fatalf("no fingerprint recorded for %s", Version)
+	}
+	got := [2]uint64{layoutFingerprint(t, rules.DefaultOptions()), layoutFingerprint(t, rules.Options{Players: 4, Modules: rules.AllModules})}
+	if got != want {
+		t.Fatalf("the %s layout changed (fingerprints %#x, %#x; recorded %#x, %#x): bump encoding.Version and record the new fingerprints", Version, got[0], got[1], want[0], want[1])
+	}
 }
