@@ -3,8 +3,8 @@ package encoding
 import (
 	"errors"
 	"flag"
-	"hash/fnv"
 	"fmt"
+	"hash/fnv"
 	"math"
 	"math/rand/v2"
 	"os"
