@@ -25,6 +25,9 @@ func TestImportsOnlyStandardLibrary(t *testing.T) {
 		}
 		for _, im := range af.Imports {
 			path, _ := strconv.Unquote(im.Path.Value)
+			if path == "github.com/container-rl/container/env/rules" {
+				continue // the external example test imports the package itself
+			}
 			if first := strings.Split(path, "/")[0]; strings.Contains(first, ".") {
 				t.Errorf("%s imports %s, outside the standard library", f, path)
 			}

@@ -66,6 +66,16 @@ func checkStep(t *testing.T, s *State, ids []int, moves []Move) {
 			t.Fatalf("notation %q -> %v, %v (want %v)", m.String(), pm, err, m)
 		}
 	}
+	// The decider's redacted view has the same decision and legal actions (bots act on views).
+	var view State
+	s.Redact(s.CurrentPlayer(), &view)
+	if !slices.Equal(view.LegalActions(nil), ids) || view.Decision() != s.Decision() {
+		t.Fatalf("phase %s: the decider's view differs: %v vs %v", s.Machine.Phase, view.LegalActions(nil), ids)
+	}
+	if d := s.Decision(); d.Decider != int(s.Machine.Decider) || d.MinAmount > d.MaxAmount ||
+		d.Counterpart < -1 || d.Counterpart >= s.n() {
+		t.Fatalf("decision %+v", d)
+	}
 	moves = s.LegalMoves(moves)
 	nid := 0
 	for _, m := range moves {
