@@ -36,7 +36,7 @@ type BCOptions struct {
 // DefaultBCOptions returns sensible defaults.
 func DefaultBCOptions() BCOptions {
 	return BCOptions{Steps: 2000, Batch: 256, LogEvery: 100, CheckpointEvery: 500, ValPercent: 10, ValRows: 4096,
-		Seed: 1, Net: NetConfig{Width: 256, Depth: 2, Norm: NormLayer},
+		Seed: 1, Net: NetConfig{Width: 128, Depth: 2, Norm: NormLayer},
 		Hyper: Hyper{LearningRate: 1e-3, ValueCoef: 0.5}}
 }
 

@@ -37,7 +37,7 @@ type NetConfig struct {
 
 // DefaultNetConfig returns the default network for the given observation and action sizes.
 func DefaultNetConfig(obsDim, numActions, valueDim int) NetConfig {
-	return NetConfig{ObsDim: obsDim, NumActions: numActions, ValueDim: valueDim, Width: 256, Depth: 2, Norm: NormLayer}
+	return NetConfig{ObsDim: obsDim, NumActions: numActions, ValueDim: valueDim, Width: 128, Depth: 2, Norm: NormLayer}
 }
 
 // Validate checks the configuration against the limits.

@@ -1,0 +1,159 @@
+package training
+
+import (
+	"encoding/json"
+	"fmt"
+	"runtime"
+	"sync"
+
+	"github.com/container-rl/container/datasets"
+	"github.com/container-rl/container/encoding"
+	"github.com/container-rl/container/env"
+	"github.com/container-rl/container/env/bots"
+	"github.com/container-rl/container/env/rules"
+)
+
+// LoadSamples reads every step of an Arrow dataset directory (written by the datasets
+// package) into memory. Value targets are the per-seat returns rotated so that seat 0 is the
+// decider, matching the observation's seat order.
+func LoadSamples(dir string) (*Samples, error) {
+	ds, err := datasets.Open(dir, datasets.AcceptEncodings(encoding.Version))
+	if err != nil {
+		return nil, err
+	}
+	m := ds.Meta
+	s := &Samples{EncodingVersion: m.EncodingVersion, ObsDim: m.ObsDim, NumActions: m.NumActions, ValueDim: m.Seats}
+	if len(m.RulesOptions) > 0 {
+		if err := json.Unmarshal(m.RulesOptions, &s.Rules); err != nil {
+			return nil, fmt.Errorf("training: dataset %s: rules options: %w", dir, err)
+		}
+	}
+	mb := s.MaskBytes()
+	if m.MaskBytes() != mb {
+		return nil, fmt.Errorf("%w: dataset %s: mask width %d, want %d", ErrCorrupt, dir, m.MaskBytes(), mb)
+	}
+	P := m.Seats
+	for c, err := range ds.StepBatches() {
+		if err != nil {
+			return nil, err
+		}
+		n := c.Len()
+		s.Obs = append(s.Obs, c.Obs[:n*m.ObsDim]...)
+		for i := range n {
+			s.Mask = append(s.Mask, c.Mask.Value(i)...)
+			s.Actions = append(s.Actions, c.Action.Value(i))
+			s.Games = append(s.Games, c.GameID.Value(i))
+			d := int(c.Decider.Value(i))
+			for k := range P {
+				s.Values = append(s.Values, c.Returns[i*P+(d+k)%P])
+			}
+		}
+	}
+	if s.Len() == 0 {
+		return nil, fmt.Errorf("training: dataset %s has no steps", dir)
+	}
+	return s, s.Check()
+}
+
+// CollectSamples plays games between the named bots (seat i plays teachers[i mod len]) and
+// records every decision of the seats whose bot is listed in record (all seats when record
+// is empty). Value targets are each seat's final reward under scheme, seat 0 = the decider.
+// Games are spread over workers goroutines; the result depends only on the arguments.
+func CollectSamples(teachers, record []string, games int, opts rules.Options, scheme env.RewardScheme, seed uint64, workers int) (*Samples, error) {
+	g, err := rules.NewGame(opts)
+	if err != nil {
+		return nil, fmt.Errorf("training: %w", err)
+	}
+	if len(teachers) == 0 || games < 1 {
+		return nil, fmt.Errorf("%w: %d teachers, %d games", ErrConfig, len(teachers), games)
+	}
+	if workers < 1 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	enc := encoding.NewEncoder(g)
+	P := opts.Players
+	parts := make([]*Samples, games)
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			enc := encoding.NewEncoder(g)
+			for i := w; i < games; i += workers {
+				s, err := playRecorded(g, enc, teachers, record, P, scheme, env.GameSeed(seed, i, 0), uint64(i))
+				if err != nil {
+					errs[w] = err
+					return
+				}
+				parts[i] = s
+			}
+		}(w)
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	all := &Samples{EncodingVersion: encoding.Version, Rules: opts, ObsDim: enc.Size(), NumActions: enc.NumActions(), ValueDim: P}
+	for _, p := range parts {
+		all.Obs = append(all.Obs, p.Obs...)
+		all.Mask = append(all.Mask, p.Mask...)
+		all.Actions = append(all.Actions, p.Actions...)
+		all.Values = append(all.Values, p.Values...)
+		all.Games = append(all.Games, p.Games...)
+	}
+	return all, all.Check()
+}
+
+func playRecorded(g *rules.Game, enc *encoding.Encoder, teachers, record []string, P int, scheme env.RewardScheme, seed, gameID uint64) (*Samples, error) {
+	st := g.NewInitialStateSeed(seed)
+	players := make([]bots.Bot, P)
+	rec := make([]bool, P)
+	for s := range P {
+		name := teachers[s%len(teachers)]
+		b, err := bots.New(name, g.Options(), seed+uint64(s)*0x9e37)
+		if err != nil {
+			return nil, err
+		}
+		players[s] = b
+		rec[s] = len(record) == 0
+		for _, r := range record {
+			rec[s] = rec[s] || r == name
+		}
+	}
+	out := &Samples{ObsDim: enc.Size(), NumActions: enc.NumActions(), ValueDim: P}
+	var deciders []int
+	var view rules.State
+	legal := make([]int, 0, 256)
+	obs := make([]float32, enc.Size())
+	maxLen := g.MaxGameLength()
+	for steps := 0; !st.IsTerminal(); steps++ {
+		if steps > maxLen {
+			return nil, fmt.Errorf("training: game %d longer than %d decisions", gameID, maxLen)
+		}
+		seat := st.CurrentPlayer()
+		legal = st.LegalActions(legal)
+		st.Redact(seat, &view)
+		a := players[seat].Act(&view, legal)
+		if rec[seat] {
+			if err := enc.Encode(&view, seat, view.Decision(), obs); err != nil {
+				return nil, fmt.Errorf("training: %w", err)
+			}
+			out.Append(gameID, obs, legal, a, make([]float32, P))
+			deciders = append(deciders, seat)
+		}
+		if err := st.ApplyChecked(a); err != nil {
+			return nil, fmt.Errorf("training: teacher %s: %w", players[seat].Name(), err)
+		}
+	}
+	final := make([]float32, P)
+	env.FinalRewards(scheme, 0, st.Scores(), final)
+	for r, d := range deciders {
+		for k := range P {
+			out.Values[r*P+k] = final[(d+k)%P]
+		}
+	}
+	return out, nil
+}
