@@ -81,7 +81,8 @@ func TestRulebookGameEndResolvesAuctions(t *testing.T) {
 	if !s.IsTerminal() || s.Ended != EndTwoColours || s.Players[3].Cash != 21 {
 		t.Fatalf("ended %v cash %d", s.Ended, s.Players[3].Cash)
 	}
-	if s.Bank.ContainerLots[0][Blue] != 1 || s.Bank.ContainerLots[1] != (Counts{}) || s.Bank.ContainerLots[2][Red] != 1 {
+	// Lot II was emptied by seat 2's win and its token returned, so it takes the red.
+	if s.Bank.ContainerLots[0][Blue] != 1 || s.Bank.ContainerLots[1] != (Counts{Red: 1}) || s.Bank.ContainerLots[2] != (Counts{}) {
 		t.Fatalf("container lots %v", s.Bank.ContainerLots)
 	}
 }
