@@ -1,0 +1,178 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/container-rl/container/env"
+	"github.com/container-rl/container/env/rules"
+	"github.com/container-rl/container/training"
+)
+
+// ErrTrainOptions is wrapped by every train option error.
+var ErrTrainOptions = errors.New("train: invalid options")
+
+// netFlags are the network and optimiser flags bc and ppo share.
+type netFlags struct {
+	width, depth int
+	norm         string
+	lr           float64
+	valueCoef    float64
+	seed         uint64
+}
+
+func addNetFlags(cmd *cobra.Command, o *netFlags) {
+	f := cmd.Flags()
+	f.IntVar(&o.width, "width", 128, "hidden units per trunk layer")
+	f.IntVar(&o.depth, "depth", 2, "trunk layers")
+	f.StringVar(&o.norm, "norm", training.NormLayer, "trunk normalisation: layer or none")
+	f.Float64Var(&o.lr, "lr", 1e-3, "Adam learning rate")
+	f.Float64Var(&o.valueCoef, "value-coef", 0.5, "weight of the value loss")
+	f.Uint64Var(&o.seed, "seed", 1, "seed for initialisation, batch sampling and games")
+}
+
+func (o netFlags) check() error {
+	if o.width < 1 || o.width > training.MaxWidth || o.depth < 0 || o.depth > training.MaxDepth {
+		return fmt.Errorf("%w: --width %d / --depth %d outside 1..%d / 0..%d", ErrTrainOptions, o.width, o.depth, training.MaxWidth, training.MaxDepth)
+	}
+	if o.norm != training.NormLayer && o.norm != training.NormNone {
+		return fmt.Errorf("%w: --norm %q (want layer or none)", ErrTrainOptions, o.norm)
+	}
+	if !(o.lr > 0) || o.valueCoef < 0 {
+		return fmt.Errorf("%w: --lr %g must be positive and --value-coef %g not negative", ErrTrainOptions, o.lr, o.valueCoef)
+	}
+	return nil
+}
+
+type trainBCOptions struct {
+	netFlags
+	data            string
+	out             string
+	steps, batch    int
+	logEvery        int
+	checkpointEvery int
+	valPercent      int
+	teachers        string
+	games           int
+	progress        io.Writer
+}
+
+func newTrainCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "train",
+		Short: "Train policy/value networks: behaviour cloning (bc) or self-play PPO (ppo)",
+		Long: `Train a policy/value network (MLP trunk, masked policy head over every action id, value head
+predicting every seat's outcome) with GoMLX on the pure-Go backend (GOMLX_BACKEND selects
+another). A run directory holds the latest checkpoint, run.json and metrics.csv/json; running
+the same command again resumes from the checkpoint with nothing lost.`,
+		Example: `  container train bc --data runs/valuer-data --out runs/bc --steps 3000
+  container train ppo --out runs/ppo --init runs/bc --iterations 50`,
+		Args: cobra.NoArgs,
+	}
+	cmd.AddCommand(newTrainBCCmd(), newTrainPPOCmd())
+	return cmd
+}
+
+func init() { register(newTrainCmd) }
+
+func newTrainBCCmd() *cobra.Command {
+	o := trainBCOptions{}
+	cmd := &cobra.Command{
+		Use:   "bc",
+		Short: "Behaviour cloning from an Arrow dataset (or from games played by teacher bots)",
+		Long: `Behaviour cloning: cross-entropy of the masked policy against the recorded action plus
+--value-coef times the squared error of the value head against every seat's return. Rows are
+split into training and validation sets by game. Every --log-every steps the training loss,
+accuracy over legal actions, value error and the same on the validation set are logged to
+RUN/metrics.csv and RUN/metrics.json; every --checkpoint-every steps RUN/checkpoint.ckpt is
+replaced. Instead of --data, --teachers plays --games games between scripted bots in memory.`,
+		Example: `  container train bc --data runs/valuer-data --out runs/bc --steps 3000 --batch 256
+  container train bc --teachers valuer --games 400 --out runs/bc-valuer --steps 5000`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			o.progress = cmd.ErrOrStderr()
+			return runTrainBC(o, cmd.OutOrStdout())
+		},
+	}
+	addNetFlags(cmd, &o.netFlags)
+	f := cmd.Flags()
+	f.StringVar(&o.data, "data", "", "dataset directory (container selfplay output)")
+	f.StringVar(&o.out, "out", "", "run directory (created; resumed when it has a checkpoint); required")
+	f.IntVar(&o.steps, "steps", 2000, "total optimisation steps")
+	f.IntVar(&o.batch, "batch", 256, "rows per step")
+	f.IntVar(&o.logEvery, "log-every", 100, "steps between metric rows")
+	f.IntVar(&o.checkpointEvery, "checkpoint-every", 500, "steps between checkpoints (a multiple of --log-every)")
+	f.IntVar(&o.valPercent, "val-percent", 10, "percentage of games held out for validation")
+	f.StringVar(&o.teachers, "teachers", "", "instead of --data: comma-separated bots whose games are played in memory")
+	f.IntVar(&o.games, "games", 200, "games to play with --teachers")
+	return cmd
+}
+
+func runTrainBC(o trainBCOptions, out io.Writer) error {
+	if o.out == "" {
+		return fmt.Errorf("%w: --out is required", ErrTrainOptions)
+	}
+	if (o.data == "") == (o.teachers == "") {
+		return fmt.Errorf("%w: give exactly one of --data and --teachers", ErrTrainOptions)
+	}
+	if err := o.netFlags.check(); err != nil {
+		return err
+	}
+	if o.steps < 1 || o.batch < 1 || o.logEvery < 1 || o.checkpointEvery < o.logEvery || o.checkpointEvery%o.logEvery != 0 {
+		return fmt.Errorf("%w: --steps %d, --batch %d, --log-every %d, --checkpoint-every %d (positive; checkpoint a multiple of log)",
+			ErrTrainOptions, o.steps, o.batch, o.logEvery, o.checkpointEvery)
+	}
+	if o.valPercent < 0 || o.valPercent > 50 {
+		return fmt.Errorf("%w: --val-percent %d outside 0..50", ErrTrainOptions, o.valPercent)
+	}
+	var data *training.Samples
+	var err error
+	if o.data != "" {
+		data, err = training.LoadSamples(o.data)
+	} else {
+		teachers := splitList(o.teachers)
+		if o.games < 1 {
+			return fmt.Errorf("%w: --games %d is less than 1", ErrTrainOptions, o.games)
+		}
+		data, err = training.CollectSamples(teachers, nil, o.games, rules.DefaultOptions(), env.Rank, o.seed, 0)
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "data: %d decisions, %d features, %d actions, %d seats (encoding %s)\n",
+		data.Len(), data.ObsDim, data.NumActions, data.ValueDim, data.EncodingVersion)
+	bo := training.DefaultBCOptions()
+	bo.Out, bo.Steps, bo.Batch = o.out, int64(o.steps), o.batch
+	bo.LogEvery, bo.CheckpointEvery, bo.ValPercent, bo.Seed = int64(o.logEvery), int64(o.checkpointEvery), o.valPercent, o.seed
+	bo.Net = training.NetConfig{Width: o.width, Depth: o.depth, Norm: o.norm}
+	bo.Hyper.LearningRate, bo.Hyper.ValueCoef = o.lr, o.valueCoef
+	bo.Progress, bo.Log = o.progress, out
+	res, err := training.TrainBC(data, bo)
+	if err != nil {
+		return err
+	}
+	if res.Resumed {
+		fmt.Fprintf(out, "resumed from the checkpoint in %s\n", o.out)
+	}
+	if n := len(res.Metrics); n > 0 {
+		last := res.Metrics[n-1]
+		fmt.Fprintf(out, "done: %d steps in %.1fs; loss %.4f, accuracy %.3f; validation loss %.4f, accuracy %.3f, value mse %.4f\n",
+			res.Steps, res.Seconds, last[4], last[7], last[8], last[11], last[10])
+	}
+	fmt.Fprintf(out, "run: %s (export with: container export --run %s --out NAME.bot)\n", o.out, o.out)
+	return nil
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}

@@ -1,0 +1,616 @@
+package training
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+
+	"github.com/container-rl/container/encoding"
+	"github.com/container-rl/container/env"
+	"github.com/container-rl/container/env/bots"
+	"github.com/container-rl/container/env/eval"
+	"github.com/container-rl/container/env/rules"
+)
+
+// PPOOptions configure a self-play PPO run. Everything except Iterations, Progress and Log
+// is fixed when the run starts; a resumed run takes them from its checkpoint.
+type PPOOptions struct {
+	Out        string        `json:"out"`
+	Iterations int64         `json:"iterations"`
+	Rules      rules.Options `json:"rules"`
+	Reward     string        `json:"reward"` // env reward scheme name
+	// Games is the number of games played in lockstep per iteration (one VecEnv); every game
+	// is played to its end once, the learner in one random seat.
+	Games           int       `json:"games"`
+	Epochs          int       `json:"epochs"`
+	Minibatch       int       `json:"minibatch"`
+	Gamma           float64   `json:"gamma"`
+	Lambda          float64   `json:"lambda"`
+	Opponents       []string  `json:"opponents"`      // scripted (or file) bots in the opponent pool
+	PoolEvery       int64     `json:"pool_every"`     // add a snapshot of the learner every N iterations (0: never)
+	PoolSize        int       `json:"pool_size"`      // snapshots kept
+	SnapshotShare   float64   `json:"snapshot_share"` // chance an opponent seat plays a snapshot (when any)
+	EvalEvery       int64     `json:"eval_every"`     // iterations between evaluations (0: never)
+	EvalGames       int       `json:"eval_games"`
+	EvalOpponent    string    `json:"eval_opponent"` // the learner plays 1 seat against 3 of these
+	CheckpointEvery int64     `json:"checkpoint_every"`
+	Seed            uint64    `json:"seed"`
+	Workers         int       `json:"workers"`
+	Net             NetConfig `json:"net"`
+	Hyper           Hyper     `json:"hyper"`
+	InitFrom        string    `json:"init_from,omitempty"`
+	Init            *Weights  `json:"-"`
+
+	Progress io.Writer `json:"-"`
+	Log      io.Writer `json:"-"`
+
+	stopAfter int64 // tests: return errKilled after this iteration, as if the process died
+}
+
+// DefaultPPOOptions returns sensible defaults for 4-player base games against the valuer.
+func DefaultPPOOptions() PPOOptions {
+	return PPOOptions{Iterations: 50, Rules: rules.DefaultOptions(), Reward: env.Rank.String(), Games: 32, Epochs: 2,
+		Minibatch: 512, Gamma: 1, Lambda: 0.95, Opponents: []string{"valuer", "shipper"}, PoolEvery: 5, PoolSize: 4,
+		SnapshotShare: 0.3, EvalEvery: 5, EvalGames: 200, EvalOpponent: "valuer", CheckpointEvery: 1, Seed: 1,
+		Net:   NetConfig{Width: 128, Depth: 2, Norm: NormLayer},
+		Hyper: Hyper{LearningRate: 3e-4, ValueCoef: 0.5, EntropyCoef: 0.01, ClipEps: 0.2}}
+}
+
+// PPOMetricNames are the columns of a PPO run's metrics.
+var PPOMetricNames = []string{"iteration", "seconds", "games", "env_steps", "learner_steps", "collect_steps_per_s",
+	"learner_reward", "learner_win_rate", "loss", "policy_loss", "value_mse", "entropy", "clip_frac",
+	"eval_win_rate", "eval_games"}
+
+// ppoState is the PPO-specific part of a checkpoint.
+type ppoState struct {
+	Pool []string `json:"pool"` // snapshot bot files, relative to the run directory
+}
+
+// PPOResult summarises a run.
+type PPOResult struct {
+	Iterations int64
+	Metrics    [][]float64
+	Seconds    float64
+	Resumed    bool
+}
+
+// TrainPPO trains (or resumes) a self-play PPO run in opts.Out.
+func TrainPPO(opts PPOOptions) (*PPOResult, error) {
+	if err := os.MkdirAll(filepath.Join(opts.Out, "pool"), 0o755); err != nil {
+		return nil, fmt.Errorf("training: %w", err)
+	}
+	backend, err := NewBackend()
+	if err != nil {
+		return nil, err
+	}
+	iters, progress, logw, stopAfter := opts.Iterations, opts.Progress, opts.Log, opts.stopAfter
+	h, vars, found, err := loadCheckpoint(opts.Out)
+	if err != nil {
+		return nil, err
+	}
+	res := &PPOResult{}
+	var tr *Trainer
+	var st ppoState
+	game, err := rules.NewGame(opts.Rules)
+	if err != nil {
+		return nil, fmt.Errorf("training: %w", err)
+	}
+	if found {
+		if h.Method != "ppo" {
+			return nil, fmt.Errorf("training: run %s is a %s run, not ppo", opts.Out, h.Method)
+		}
+		if err := json.Unmarshal(h.Options, &opts); err != nil {
+			return nil, fmt.Errorf("%w: run options: %v", ErrCorrupt, err)
+		}
+		if err := json.Unmarshal(h.Extra, &st); err != nil {
+			return nil, fmt.Errorf("%w: run state: %v", ErrCorrupt, err)
+		}
+		opts.Iterations, opts.Progress, opts.Log, opts.stopAfter = iters, progress, logw, stopAfter
+		if tr, err = resumeTrainer(backend, h, vars); err != nil {
+			return nil, err
+		}
+		res.Iterations, res.Metrics, res.Seconds, res.Resumed = h.Step, h.Metrics, h.Seconds, true
+		if game, err = rules.NewGame(opts.Rules); err != nil {
+			return nil, fmt.Errorf("training: %w", err)
+		}
+	} else {
+		if opts.Games < 1 || opts.Epochs < 1 || opts.Minibatch < 1 || opts.CheckpointEvery < 1 || len(opts.Opponents) == 0 {
+			return nil, fmt.Errorf("%w: games %d, epochs %d, minibatch %d, checkpoint every %d, %d opponents",
+				ErrConfig, opts.Games, opts.Epochs, opts.Minibatch, opts.CheckpointEvery, len(opts.Opponents))
+		}
+		for _, o := range opts.Opponents {
+			if err := bots.Resolve(o); err != nil {
+				return nil, err
+			}
+		}
+		enc := encoding.NewEncoder(game)
+		opts.Net.ObsDim, opts.Net.NumActions, opts.Net.ValueDim = enc.Size(), enc.NumActions(), opts.Rules.Players
+		w := opts.Init
+		if w == nil {
+			if w, err = NewWeights(opts.Net, opts.Seed); err != nil {
+				return nil, err
+			}
+		} else {
+			if w.Config.ObsDim != opts.Net.ObsDim || w.Config.NumActions != opts.Net.NumActions || w.Config.ValueDim != opts.Net.ValueDim {
+				return nil, fmt.Errorf("%w: initial network has %d features, %d actions, %d values; these games need %d, %d, %d",
+					ErrIncompatible, w.Config.ObsDim, w.Config.NumActions, w.Config.ValueDim, opts.Net.ObsDim, opts.Net.NumActions, opts.Net.ValueDim)
+			}
+			opts.Net = w.Config
+		}
+		if tr, err = NewTrainer(backend, w, opts.Hyper); err != nil {
+			return nil, err
+		}
+	}
+	scheme, err := env.ParseRewardScheme(opts.Reward)
+	if err != nil {
+		return nil, err
+	}
+	optsJSON, _ := json.Marshal(opts)
+	if err := writeFileAtomic(filepath.Join(opts.Out, "run.json"), append(optsJSON, '\n')); err != nil {
+		return nil, err
+	}
+	var bar *progressbar.ProgressBar
+	if opts.Progress != nil {
+		bar = progressbar.NewOptions64(opts.Iterations, progressbar.OptionSetWriter(opts.Progress), progressbar.OptionSetDescription("ppo"),
+			progressbar.OptionShowCount(), progressbar.OptionThrottle(250*time.Millisecond), progressbar.OptionSetPredictTime(true))
+		_ = bar.Set64(res.Iterations)
+	}
+	secondsBase, runStart := res.Seconds, time.Now()
+	col := &collector{opts: &opts, game: game, scheme: scheme}
+	for res.Iterations < opts.Iterations {
+		it := res.Iterations + 1
+		w, err := tr.Weights()
+		if err != nil {
+			return nil, err
+		}
+		net, err := NewNet(w)
+		if err != nil {
+			return nil, err
+		}
+		pool, err := loadPool(opts.Out, st.Pool)
+		if err != nil {
+			return nil, err
+		}
+		t0 := time.Now()
+		ro, err := col.collect(net, pool, rand.New(rand.NewPCG(opts.Seed, uint64(it)*2+1)), it)
+		if err != nil {
+			return nil, err
+		}
+		collectSecs := time.Since(t0).Seconds()
+		m, err := ppoUpdate(tr, ro, &opts, rand.New(rand.NewPCG(opts.Seed, uint64(it)*2+2)))
+		if err != nil {
+			return nil, err
+		}
+		res.Iterations = it
+		evalRate, evalGames := -1.0, 0.0
+		if opts.EvalEvery > 0 && (it%opts.EvalEvery == 0 || it == opts.Iterations) {
+			w, err := tr.Weights()
+			if err != nil {
+				return nil, err
+			}
+			evalRate, err = EvalWeights(w, opts.Rules, opts.EvalOpponent, opts.EvalGames, opts.Seed+uint64(it), opts.Workers)
+			if err != nil {
+				return nil, err
+			}
+			evalGames = float64(opts.EvalGames)
+		}
+		if opts.PoolEvery > 0 && it%opts.PoolEvery == 0 {
+			name := fmt.Sprintf("iter-%06d.bot", it)
+			w, err := tr.Weights()
+			if err != nil {
+				return nil, err
+			}
+			b := &BotFile{Header: BotHeader{Name: name, EncodingVersion: encoding.Version, Actions: CurrentActionLayout(), Rules: opts.Rules,
+				Training: TrainingInfo{Method: "ppo", Steps: it}}, Weights: w}
+			if err := b.WriteFile(filepath.Join(opts.Out, "pool", name)); err != nil {
+				return nil, err
+			}
+			st.Pool = append(st.Pool, filepath.Join("pool", name))
+			if len(st.Pool) > opts.PoolSize {
+				st.Pool = st.Pool[len(st.Pool)-opts.PoolSize:]
+			}
+		}
+		row := []float64{float64(it), secondsBase + time.Since(runStart).Seconds(), float64(ro.games), float64(ro.envSteps),
+			float64(ro.rows), float64(ro.envSteps) / max(collectSecs, 1e-9), ro.meanReward, ro.winRate,
+			m.Loss, m.PolicyLoss, m.ValueLoss, m.Entropy, m.ClipFrac, evalRate, evalGames}
+		res.Metrics = append(res.Metrics, row)
+		if opts.Log != nil {
+			ev := ""
+			if evalRate >= 0 {
+				ev = fmt.Sprintf(" | eval vs 3 %s: %.1f%% wins", opts.EvalOpponent, 100*evalRate)
+			}
+			fmt.Fprintf(opts.Log, "\niteration %d: %d learner steps, reward %.3f, win rate %.3f, policy loss %.4f, value mse %.4f, entropy %.3f, %.0f env steps/s%s\n",
+				it, ro.rows, ro.meanReward, ro.winRate, m.PolicyLoss, m.ValueLoss, m.Entropy, row[5], ev)
+		}
+		if err := writeMetrics(opts.Out, PPOMetricNames, res.Metrics); err != nil {
+			return nil, err
+		}
+		if bar != nil {
+			_ = bar.Set64(it)
+		}
+		if stopAfter > 0 && it == stopAfter {
+			return res, errKilled
+		}
+		if it%opts.CheckpointEvery == 0 || it == opts.Iterations {
+			res.Seconds = secondsBase + time.Since(runStart).Seconds()
+			optsJSON, _ := json.Marshal(opts)
+			extra, _ := json.Marshal(st)
+			hdr := checkpointHeader{Method: "ppo", Options: optsJSON, EncodingVersion: encoding.Version, Rules: opts.Rules,
+				Step: it, Seconds: res.Seconds, MetricNames: PPOMetricNames, Metrics: res.Metrics, Extra: extra}
+			if err := saveCheckpoint(opts.Out, hdr, tr); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if bar != nil {
+		_ = bar.Finish()
+	}
+	res.Seconds = secondsBase + time.Since(runStart).Seconds()
+	return res, nil
+}
+
+func loadPool(dir string, names []string) ([]*BotFile, error) {
+	var out []*BotFile
+	for _, n := range names {
+		b, err := ReadBotFile(filepath.Join(dir, n))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, b)
+	}
+	return out, nil
+}
+
+// rollout is one iteration's learner decisions with advantages and value targets.
+type rollout struct {
+	b                   Batch
+	rows, games         int
+	envSteps            int
+	meanReward, winRate float64
+}
+
+// collector plays the games of an iteration.
+type collector struct {
+	opts   *PPOOptions
+	game   *rules.Game
+	scheme env.RewardScheme
+}
+
+type gameTraj struct {
+	seat     int
+	done     bool
+	rows     []int // indices into the rollout buffers
+	opp      []bots.Bot
+	oppBatch []int // per seat: index of the snapshot bot (-1: scripted)
+}
+
+// collect plays opts.Games games in one VecEnv (each once, to its end) with the learner in a
+// random seat of each and opponents drawn from the pool; learner decisions are made in one
+// batched forward pass per step.
+func (c *collector) collect(net *Net, pool []*BotFile, rng *rand.Rand, it int64) (*rollout, error) {
+	o := c.opts
+	P := o.Rules.Players
+	workers := o.Workers
+	if workers <= 0 {
+		workers = 2
+	}
+	v, err := env.NewVec(o.Games, env.Options{Rules: o.Rules, Reward: c.scheme}, o.Seed^uint64(it)*0x9e3779b97f4a7c15, workers)
+	if err != nil {
+		return nil, err
+	}
+	defer v.Close()
+	cfg := net.Config()
+	D, A, V := cfg.ObsDim, cfg.NumActions, cfg.ValueDim
+	if v.D != D || v.A != A {
+		return nil, fmt.Errorf("%w: network %d features/%d actions, games %d/%d", ErrIncompatible, D, A, v.D, v.A)
+	}
+	snap := make([]*NetBot, len(pool))
+	for i, f := range pool {
+		if snap[i], err = NewNetBot(f.Header.Name, f, &o.Rules, rng.Uint64()); err != nil {
+			return nil, err
+		}
+	}
+	trajs := make([]gameTraj, o.Games)
+	for g := range trajs {
+		t := &trajs[g]
+		t.seat = rng.IntN(P)
+		t.opp = make([]bots.Bot, P)
+		t.oppBatch = make([]int, P)
+		for s := range P {
+			t.oppBatch[s] = -1
+			if s == t.seat {
+				continue
+			}
+			if len(snap) > 0 && rng.Float64() < o.SnapshotShare {
+				t.oppBatch[s] = rng.IntN(len(snap))
+				continue
+			}
+			b, err := bots.New(o.Opponents[rng.IntN(len(o.Opponents))], o.Rules, rng.Uint64())
+			if err != nil {
+				return nil, err
+			}
+			t.opp[s] = b
+		}
+	}
+	ro := &rollout{games: o.Games}
+	var (
+		obs, mask, logp, vals []float32
+		acts                  []int32
+		learnerRows           []int
+		rowObs, rowMask       []float32
+		logits                = make([]float32, o.Games*A)
+		values                = make([]float32, o.Games*V)
+		wss                   = make([]Workspace, 2)
+		actions               = make([]int, o.Games)
+		views                 = make([]rules.State, o.Games)
+		legal                 = make([][]int, o.Games)
+		finals                = make([][]float32, o.Games)
+		wins                  float64
+		rewardSum             float64
+	)
+	rowObs = make([]float32, o.Games*D)
+	rowMask = make([]float32, o.Games*A)
+	type snapReq struct {
+		games []int
+		views []*rules.State
+		legal [][]int
+		out   []int
+	}
+	reqs := make([]snapReq, len(snap))
+	remaining := o.Games
+	maxLen := c.game.MaxGameLength() + 1
+	for step := 0; remaining > 0; step++ {
+		if step > maxLen {
+			return nil, fmt.Errorf("training: ppo: games longer than %d decisions", maxLen)
+		}
+		learnerRows = learnerRows[:0]
+		for i := range reqs {
+			reqs[i].games, reqs[i].views, reqs[i].legal = reqs[i].games[:0], reqs[i].views[:0], reqs[i].legal[:0]
+		}
+		for g := range trajs {
+			t := &trajs[g]
+			agent := v.Agents[g]
+			m := v.Mask[g*A : (g+1)*A]
+			if t.done || agent < 0 {
+				actions[g] = firstLegal(m)
+				continue
+			}
+			if agent == t.seat {
+				k := len(learnerRows)
+				copy(rowObs[k*D:(k+1)*D], v.Obs[g*D:(g+1)*D])
+				copy(rowMask[k*A:(k+1)*A], m)
+				learnerRows = append(learnerRows, g)
+				continue
+			}
+			st := v.State(g)
+			st.Redact(agent, &views[g])
+			legal[g] = st.LegalActions(legal[g])
+			if bi := t.oppBatch[agent]; bi >= 0 {
+				r := &reqs[bi]
+				r.games = append(r.games, g)
+				r.views = append(r.views, &views[g])
+				r.legal = append(r.legal, legal[g])
+				continue
+			}
+			actions[g] = t.opp[agent].Act(&views[g], legal[g])
+		}
+		for i, r := range reqs {
+			if len(r.games) == 0 {
+				continue
+			}
+			if cap(reqs[i].out) < len(r.games) {
+				reqs[i].out = make([]int, len(r.games))
+			}
+			out := reqs[i].out[:len(r.games)]
+			snap[i].ActBatch(r.views, r.legal, out)
+			for j, g := range r.games {
+				actions[g] = out[j]
+			}
+		}
+		if n := len(learnerRows); n > 0 {
+			net.ForwardParallel(wss, n, rowObs, rowMask, logits, values)
+			for k, g := range learnerRows {
+				l := logits[k*A : (k+1)*A]
+				a, lp := sampleLogits(l, rng)
+				actions[g] = a
+				trajs[g].rows = append(trajs[g].rows, len(acts))
+				obs = append(obs, rowObs[k*D:(k+1)*D]...)
+				mask = append(mask, rowMask[k*A:(k+1)*A]...)
+				acts = append(acts, int32(a))
+				logp = append(logp, lp)
+				vals = append(vals, values[k*V])
+			}
+		}
+		if err := v.Step(actions); err != nil {
+			return nil, fmt.Errorf("training: ppo: %w", err)
+		}
+		ro.envSteps += remaining
+		for g := range trajs {
+			t := &trajs[g]
+			if t.done || !(v.Terminated[g] || v.Truncated[g]) {
+				continue
+			}
+			t.done = true
+			remaining--
+			f := make([]float32, P)
+			copy(f, v.Rewards[g*P:(g+1)*P])
+			finals[g] = f
+			rewardSum += float64(f[t.seat])
+			if sc := v.Scores[g]; len(sc) == P && sc[t.seat].Winner {
+				k := 0
+				for _, s := range sc {
+					if s.Winner {
+						k++
+					}
+				}
+				wins += 1 / float64(k)
+			}
+		}
+	}
+	n := len(acts)
+	ro.rows = n
+	ro.meanReward = rewardSum / float64(o.Games)
+	ro.winRate = wins / float64(o.Games)
+	b := &ro.b
+	b.Rows, b.Obs, b.Mask, b.Actions, b.OldLogp = n, obs, mask, acts, logp
+	b.Advantages = make([]float32, n)
+	b.Values = make([]float32, n*V)
+	// GAE over each game's learner decisions: the reward is the final one, on the last step.
+	for g := range trajs {
+		t := &trajs[g]
+		rows := t.rows
+		f := finals[g]
+		var gae float64
+		for j := len(rows) - 1; j >= 0; j-- {
+			r := rows[j]
+			var reward, next float64
+			if j == len(rows)-1 {
+				reward = float64(f[t.seat])
+			} else {
+				next = float64(vals[rows[j+1]])
+			}
+			delta := reward + o.Gamma*next - float64(vals[r])
+			gae = delta + o.Gamma*o.Lambda*gae
+			b.Advantages[r] = float32(gae)
+			for k := range V {
+				b.Values[r*V+k] = f[(t.seat+k)%P]
+			}
+		}
+	}
+	// Normalise advantages.
+	var mean, sq float64
+	for _, a := range b.Advantages {
+		mean += float64(a)
+	}
+	mean /= float64(max(n, 1))
+	for _, a := range b.Advantages {
+		sq += (float64(a) - mean) * (float64(a) - mean)
+	}
+	std := math.Sqrt(sq/float64(max(n, 1))) + 1e-8
+	for i, a := range b.Advantages {
+		b.Advantages[i] = float32((float64(a) - mean) / std)
+	}
+	return ro, nil
+}
+
+func firstLegal(m []float32) int {
+	for a, x := range m {
+		if x != 0 {
+			return a
+		}
+	}
+	return 0
+}
+
+// sampleLogits samples an action from one row of masked logits and returns it with its
+// log-probability.
+func sampleLogits(l []float32, rng *rand.Rand) (int, float32) {
+	maxv := float32(math.Inf(-1))
+	for _, x := range l {
+		maxv = max(maxv, x)
+	}
+	var sum float64
+	for _, x := range l {
+		if x > maskedLogit/2 {
+			sum += math.Exp(float64(x - maxv))
+		}
+	}
+	u := rng.Float64() * sum
+	last := -1
+	for a, x := range l {
+		if x <= maskedLogit/2 {
+			continue
+		}
+		last = a
+		u -= math.Exp(float64(x - maxv))
+		if u <= 0 {
+			break
+		}
+	}
+	return last, float32(float64(l[last]-maxv) - math.Log(sum))
+}
+
+// ppoUpdate runs opts.Epochs passes of shuffled minibatches over the rollout.
+func ppoUpdate(tr *Trainer, ro *rollout, o *PPOOptions, rng *rand.Rand) (StepMetrics, error) {
+	var acc StepMetrics
+	n := ro.rows
+	if n == 0 {
+		return acc, nil
+	}
+	cfg := tr.Config()
+	D, A, V := cfg.ObsDim, cfg.NumActions, cfg.ValueDim
+	perm := make([]int, n)
+	for i := range perm {
+		perm[i] = i
+	}
+	var mb Batch
+	count := 0
+	src := &ro.b
+	for range o.Epochs {
+		rng.Shuffle(n, func(i, j int) { perm[i], perm[j] = perm[j], perm[i] })
+		for lo := 0; lo < n; lo += o.Minibatch {
+			hi := min(lo+o.Minibatch, n)
+			if hi-lo < o.Minibatch/4 && lo > 0 {
+				break // skip a tiny tail (and a recompilation for its shape)
+			}
+			rows := hi - lo
+			mb.Rows = rows
+			mb.Obs, mb.Mask, mb.Values = grow(mb.Obs, rows*D), grow(mb.Mask, rows*A), grow(mb.Values, rows*V)
+			mb.OldLogp, mb.Advantages = grow(mb.OldLogp, rows), grow(mb.Advantages, rows)
+			if cap(mb.Actions) < rows {
+				mb.Actions = make([]int32, rows)
+			}
+			mb.Actions = mb.Actions[:rows]
+			for k, i := range perm[lo:hi] {
+				copy(mb.Obs[k*D:(k+1)*D], src.Obs[i*D:(i+1)*D])
+				copy(mb.Mask[k*A:(k+1)*A], src.Mask[i*A:(i+1)*A])
+				copy(mb.Values[k*V:(k+1)*V], src.Values[i*V:(i+1)*V])
+				mb.Actions[k], mb.OldLogp[k], mb.Advantages[k] = src.Actions[i], src.OldLogp[i], src.Advantages[i]
+			}
+			m, err := tr.PPOStep(&mb)
+			if err != nil {
+				return acc, err
+			}
+			acc.Loss += m.Loss
+			acc.PolicyLoss += m.PolicyLoss
+			acc.ValueLoss += m.ValueLoss
+			acc.Entropy += m.Entropy
+			acc.ClipFrac += m.ClipFrac
+			count++
+		}
+	}
+	k := float64(max(count, 1))
+	acc.Loss, acc.PolicyLoss, acc.ValueLoss, acc.Entropy, acc.ClipFrac = acc.Loss/k, acc.PolicyLoss/k, acc.ValueLoss/k, acc.Entropy/k, acc.ClipFrac/k
+	return acc, nil
+}
+
+// EvalWeights plays games of the network (argmax) in one seat against three (players-1)
+// copies of opponent and returns its win rate (shared wins split).
+func EvalWeights(w *Weights, opts rules.Options, opponent string, games int, seed uint64, workers int) (float64, error) {
+	f := &BotFile{Header: BotHeader{Name: "learner", EncodingVersion: encoding.Version, Actions: CurrentActionLayout(), Rules: opts}, Weights: w}
+	agents := []string{"learner"}
+	for len(agents) < opts.Players {
+		agents = append(agents, opponent)
+	}
+	cfg := eval.Config{Agents: agents, Games: games, Options: opts, Seed: seed, Workers: workers,
+		NewBot: func(name string, o rules.Options, s uint64) (bots.Bot, error) {
+			if name == "learner" {
+				return NewNetBot("learner", f, &o, s)
+			}
+			return bots.New(name, o, s)
+		}}
+	res, err := eval.Run(context.Background(), cfg)
+	if err != nil {
+		return 0, err
+	}
+	sum := eval.Summarize(res)
+	return sum.Agents[0].Rate.Rate, nil
+}
