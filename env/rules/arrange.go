@@ -147,9 +147,10 @@ func (s *State) reprice(d District) {
 }
 
 // canFactoryPurchase reports whether buyer may buy at least one container from seller's
-// factory lots: one in stock, harbor space, the price (and with Trucks the $1 freight fee).
-func (s *State) canFactoryPurchase(buyer, seller int) bool {
-	if buyer == seller || s.harborSpace(buyer) <= 0 {
+// factory lots: one in stock, harbor space (space is s.harborSpace(buyer)), the price (and
+// with Trucks the $1 freight fee).
+func (s *State) canFactoryPurchase(buyer, seller, space int) bool {
+	if buyer == seller || space <= 0 {
 		return false
 	}
 	mp := minPrice(s.Players[seller].FactoryLots[:], FactoryDistrict)

@@ -139,7 +139,7 @@ func (s *State) generateActions(k *sink, d int) {
 	}
 	space := s.harborSpace(d)
 	for r := 1; r < n; r++ {
-		if seller := (d + r) % n; space > 0 && s.canFactoryPurchase(d, seller) {
+		if seller := (d + r) % n; s.canFactoryPurchase(d, seller, space) {
 			k.add(Move{Kind: FactoryPurchase, Seat: int8(seller)})
 		}
 	}
