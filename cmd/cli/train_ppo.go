@@ -1,0 +1,152 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/container-rl/container/env/bots"
+	"github.com/container-rl/container/env/rules"
+	"github.com/container-rl/container/training"
+)
+
+type trainPPOOptions struct {
+	netFlags
+	out             string
+	init            string
+	iterations      int
+	games           int
+	epochs          int
+	minibatch       int
+	opponents       string
+	poolEvery       int
+	evalEvery       int
+	evalGames       int
+	evalOpponent    string
+	entropy         float64
+	players         int
+	reward          string
+	checkpointEvery int
+	progress        io.Writer
+}
+
+func newTrainPPOCmd() *cobra.Command {
+	o := trainPPOOptions{}
+	cmd := &cobra.Command{
+		Use:   "ppo",
+		Short: "Self-play PPO against an opponent pool of scripted bots and past checkpoints",
+		Long: `Proximal policy optimisation with generalised advantage estimation and masked policies. Each
+iteration plays --games games in lockstep (one VecEnv, one batched forward pass per step for
+every game where the learner decides); the learner takes one random seat and the other seats
+are drawn from the opponent pool: the --opponents bots and, every --pool-every iterations, a
+snapshot of the learner. Every --eval-every iterations the learner (argmax) plays --eval-games
+games against three copies of --eval-opponent; the win rate goes into the metrics.
+--init starts from a run directory, a .bot file or "default".`,
+		Example: `  container train ppo --out runs/ppo --init runs/bc --iterations 50
+  container train ppo --out runs/ppo-scratch --iterations 200 --opponents valuer,shipper,manufacturer`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			o.progress = cmd.ErrOrStderr()
+			return runTrainPPO(o, cmd.OutOrStdout())
+		},
+	}
+	addNetFlags(cmd, &o.netFlags)
+	cmd.Flags().Lookup("lr").DefValue = "0.0003"
+	_ = cmd.Flags().Set("lr", "0.0003")
+	f := cmd.Flags()
+	f.StringVar(&o.out, "out", "", "run directory (created; resumed when it has a checkpoint); required")
+	f.StringVar(&o.init, "init", "", "initial network: a run directory, a .bot file or \"default\" (none: fresh)")
+	f.IntVar(&o.iterations, "iterations", 50, "total PPO iterations")
+	f.IntVar(&o.games, "games", 32, "games played per iteration (in lockstep)")
+	f.IntVar(&o.epochs, "epochs", 2, "passes over each iteration's decisions")
+	f.IntVar(&o.minibatch, "minibatch", 512, "rows per optimisation step")
+	f.StringVar(&o.opponents, "opponents", "valuer,shipper", "comma-separated bots in the opponent pool")
+	f.IntVar(&o.poolEvery, "pool-every", 5, "iterations between learner snapshots added to the pool (0: none)")
+	f.IntVar(&o.evalEvery, "eval-every", 5, "iterations between evaluations (0: none)")
+	f.IntVar(&o.evalGames, "eval-games", 200, "games per evaluation")
+	f.StringVar(&o.evalOpponent, "eval-opponent", "valuer", "the learner plays one seat against copies of this bot")
+	f.Float64Var(&o.entropy, "entropy-coef", 0.01, "entropy bonus weight")
+	f.IntVar(&o.players, "players", 4, "players per game (3 to 5)")
+	f.StringVar(&o.reward, "reward", "rank", "reward scheme: win-loss, rank or cash-margin")
+	f.IntVar(&o.checkpointEvery, "checkpoint-every", 1, "iterations between checkpoints")
+	return cmd
+}
+
+func runTrainPPO(o trainPPOOptions, out io.Writer) error {
+	if o.out == "" {
+		return fmt.Errorf("%w: --out is required", ErrTrainOptions)
+	}
+	if err := o.netFlags.check(); err != nil {
+		return err
+	}
+	if o.iterations < 1 || o.games < 1 || o.epochs < 1 || o.minibatch < 1 || o.checkpointEvery < 1 || o.poolEvery < 0 || o.evalEvery < 0 || o.evalGames < 1 {
+		return fmt.Errorf("%w: --iterations, --games, --epochs, --minibatch, --checkpoint-every and --eval-games must be positive", ErrTrainOptions)
+	}
+	if o.entropy < 0 {
+		return fmt.Errorf("%w: --entropy-coef %g is negative", ErrTrainOptions, o.entropy)
+	}
+	po := training.DefaultPPOOptions()
+	po.Rules = rules.DefaultOptions()
+	po.Rules.Players = o.players
+	if err := po.Rules.Validate(); err != nil {
+		return fmt.Errorf("%w: %w", ErrTrainOptions, err)
+	}
+	po.Out, po.Iterations, po.Games, po.Epochs, po.Minibatch = o.out, int64(o.iterations), o.games, o.epochs, o.minibatch
+	po.Opponents = splitList(o.opponents)
+	if len(po.Opponents) == 0 {
+		return fmt.Errorf("%w: --opponents names no bot", ErrTrainOptions)
+	}
+	for _, b := range append(append([]string{}, po.Opponents...), o.evalOpponent) {
+		if err := bots.Resolve(b); err != nil {
+			return fmt.Errorf("%w: %w", ErrTrainOptions, err)
+		}
+	}
+	po.PoolEvery, po.EvalEvery, po.EvalGames, po.EvalOpponent = int64(o.poolEvery), int64(o.evalEvery), o.evalGames, o.evalOpponent
+	po.CheckpointEvery, po.Seed, po.Reward = int64(o.checkpointEvery), o.seed, o.reward
+	po.Net = training.NetConfig{Width: o.width, Depth: o.depth, Norm: o.norm}
+	po.Hyper.LearningRate, po.Hyper.ValueCoef, po.Hyper.EntropyCoef = o.lr, o.valueCoef, o.entropy
+	po.Progress, po.Log = o.progress, out
+	if o.init != "" {
+		w, err := initWeights(o.init)
+		if err != nil {
+			return err
+		}
+		po.Init, po.InitFrom = w, o.init
+	}
+	res, err := training.TrainPPO(po)
+	if err != nil {
+		return err
+	}
+	if res.Resumed {
+		fmt.Fprintf(out, "resumed from the checkpoint in %s\n", o.out)
+	}
+	fmt.Fprintf(out, "done: %d iterations in %.1fs; run: %s (export with: container export --run %s --out NAME.bot)\n",
+		res.Iterations, res.Seconds, o.out, o.out)
+	return nil
+}
+
+// initWeights reads the starting network of a PPO run.
+func initWeights(src string) (*training.Weights, error) {
+	switch {
+	case src == bots.DefaultName:
+		b, err := training.DefaultBot()
+		if err != nil {
+			return nil, err
+		}
+		return b.Weights, nil
+	case strings.HasSuffix(src, ".bot"):
+		b, err := training.ReadBotFile(src)
+		if err != nil {
+			return nil, err
+		}
+		return b.Weights, nil
+	}
+	if st, err := os.Stat(src); err != nil || !st.IsDir() {
+		return nil, fmt.Errorf("%w: --init %q is not a run directory, a .bot file or \"default\"", ErrTrainOptions, src)
+	}
+	w, _, err := training.WeightsFromRun(src)
+	return w, err
+}
