@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"errors"
 	"go/parser"
 	"go/token"
 	"math/rand/v2"
@@ -179,7 +180,7 @@ func TestNotationRoundTripAndErrors(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{"", "sail:p6", "pick:factory:red:$5", "place:$9", "bank:start:cash-lot:4", "build:factory:pink", "fly"} {
-		if _, err := s.ParseMove(bad); err == nil || !strings.HasPrefix(err.Error(), "rules: ") {
+		if _, err := s.ParseMove(bad); !errors.Is(err, ErrBadNotation) || !strings.HasPrefix(err.Error(), "rules: ") {
 			t.Errorf("%q: %v", bad, err)
 		}
 	}

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -159,13 +160,13 @@ func (m Move) String() string {
 }
 
 // ErrBadNotation is wrapped by every ParseMove error.
-var errBadNotation = fmt.Errorf("rules: bad move notation")
+var ErrBadNotation = errors.New("rules: bad move notation")
 
 // ParseMove reads a move in the notation Move.String writes.
 func (s *State) ParseMove(text string) (Move, error) {
 	m, err := parseMove(strings.TrimSpace(strings.ToLower(text)), s.n())
 	if err != nil {
-		return Move{}, fmt.Errorf("%w %q: %v", errBadNotation, text, err)
+		return Move{}, fmt.Errorf("%w %q: %v", ErrBadNotation, text, err)
 	}
 	return m, nil
 }
