@@ -240,7 +240,7 @@ func leafColumns(m *pqarrow.SchemaManifest, names []string) []int {
 func (t *Table) checkSchema(table string, cfg *openConfig) error {
 	m, err := metaFromSchema(t.Schema.Metadata(), table)
 	if err != nil {
-		return fmt.Errorf("%s: %w", t.Path, err)
+		return fmt.Errorf("%w (in %s)", err, t.Path)
 	}
 	if err := cfg.checkEncoding(m.EncodingVersion, t.Path); err != nil {
 		return err
