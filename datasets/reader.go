@@ -661,7 +661,7 @@ func NewGameColumns(rec arrow.RecordBatch, m *Meta) (*GameColumns, error) {
 	}
 	if br, e := column[*array.FixedSizeList](rec, ColScoreBreakdown); e != nil {
 		set(e)
-	} else if c.Breakdown, _ = br.ListValues().(*array.Struct); c.Breakdown == nil || c.Breakdown.NumField() != scoreType.NumFields() {
+	} else if c.Breakdown, _ = br.ListValues().(*array.Struct); c.Breakdown == nil || !arrow.TypeEqual(c.Breakdown.DataType(), scoreType) {
 		set(fmt.Errorf("%w: column %q does not hold score structs", ErrCorrupt, ColScoreBreakdown))
 	} else {
 		c.breakdownOff = br.Offset() * m.Seats
