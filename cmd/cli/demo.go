@@ -23,11 +23,13 @@ type demoOptions struct {
 	trainSteps int
 	seed       uint64
 	strict     bool
+	// progress receives the steps' progress bars (nil: not shown).
+	progress io.Writer
 }
 
 // demoDefaults are sized so the whole demo runs in well under five minutes on two cores.
 func demoDefaults() demoOptions {
-	return demoOptions{out: filepath.Join("runs", "demo"), games: 200, evalGames: 60, trainSteps: 300, seed: 1}
+	return demoOptions{out: filepath.Join("runs", "demo"), games: 400, evalGames: 200, trainSteps: 800, seed: 1}
 }
 
 func newDemoCmd() *cobra.Command {
@@ -49,6 +51,9 @@ or scale any step yourself, and ends with where every artifact was written.`,
   container demo --out /tmp/demo --games 50 --eval-games 20`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if isTerminal(cmd.ErrOrStderr()) {
+				o.progress = cmd.ErrOrStderr()
+			}
 			return runDemo(o, cmd.OutOrStdout())
 		},
 	}
@@ -93,6 +98,9 @@ func demoSteps(o demoOptions) []demoStep {
 	p := demoLayout(o.out)
 	seed := strconv.FormatUint(o.seed, 10)
 	seats := append(append([]string{}, demoTeachers...), demoTeachers[0])
+	// About twenty metrics rows for the learning curves; one checkpoint at the end.
+	logEvery := max(1, o.trainSteps/20)
+	checkpointEvery := logEvery * ((o.trainSteps + logEvery - 1) / logEvery)
 	return []demoStep{
 		{
 			title: "self-play between the scripted bots",
@@ -108,13 +116,14 @@ func demoSteps(o demoOptions) []demoStep {
 		{
 			title: "behaviour cloning",
 			args: []string{"train", "bc", "--data", p.dataset, "--steps", strconv.Itoa(o.trainSteps),
+				"--log-every", strconv.Itoa(logEvery), "--checkpoint-every", strconv.Itoa(checkpointEvery),
 				"--seed", seed, "--out", p.train},
 			artifact: p.train,
 			needs:    p.dataset,
 		},
 		{
 			title:    "export the trained bot",
-			args:     []string{"export", "--run", p.train, "--out", p.bot},
+			args:     []string{"export", "--run", p.train, "--out", p.bot, "--notes", "container demo: behaviour cloning of the scripted bots"},
 			artifact: p.bot,
 			needs:    p.train,
 		},
@@ -148,8 +157,8 @@ func (o demoOptions) validate() error {
 
 // demoRunner runs the demo's command lines; tests replace it.
 type demoRunner struct {
-	has func(args []string) bool                 // whether the build has the command args names
-	run func(args []string, out io.Writer) error // runs one command line
+	has func(args []string) bool                           // whether the build has the command args names
+	run func(args []string, out, progress io.Writer) error // runs one command line
 }
 
 // cobraRunner runs command lines on this build's command tree.
@@ -186,7 +195,7 @@ func runDemoWith(o demoOptions, out io.Writer, r demoRunner) error {
 			continue
 		}
 		t0 := time.Now()
-		if err := r.run(s.args, out); err != nil {
+		if err := r.run(s.args, out, o.progress); err != nil {
 			return fmt.Errorf("%w: %s: %w", ErrDemoStep, s.title, err)
 		}
 		fmt.Fprintf(out, "(%s in %.1fs)\n", s.title, time.Since(t0).Seconds())
@@ -219,14 +228,28 @@ func hasCommand(args []string) bool {
 }
 
 // runCommand runs one container command line on a fresh command tree (flags never leak from
-// one step into the next).
-func runCommand(args []string, out io.Writer) error {
+// one step into the next). The commands write progress bars to their error stream, which goes
+// to progress (dropped when nil, so logs stay readable); errors come back as values.
+func runCommand(args []string, out, progress io.Writer) error {
+	if progress == nil {
+		progress = io.Discard
+	}
 	root := NewRoot()
 	root.SetArgs(args)
 	root.SetIn(strings.NewReader(""))
 	root.SetOut(out)
-	root.SetErr(out)
+	root.SetErr(progress)
 	return root.Execute()
+}
+
+// isTerminal reports whether w is a character device (a terminal, where progress bars help).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
 // commandDepth is the number of leading words of args that name the command (not flags or

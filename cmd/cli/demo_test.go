@@ -24,7 +24,7 @@ type fakeRunner struct {
 func (f *fakeRunner) runner() demoRunner {
 	return demoRunner{
 		has: func(args []string) bool { return f.have[args[0]] },
-		run: func(args []string, out io.Writer) error {
+		run: func(args []string, out, _ io.Writer) error {
 			f.calls = append(f.calls, args[0])
 			if args[0] == f.fail {
 				return errors.New("boom")
@@ -90,7 +90,7 @@ func TestDemoStopsAtAFailingStep(t *testing.T) {
 }
 
 func TestDemoFailsWhenAStepWritesNoArtifact(t *testing.T) {
-	r := demoRunner{has: func([]string) bool { return true }, run: func([]string, io.Writer) error { return nil }}
+	r := demoRunner{has: func([]string) bool { return true }, run: func([]string, io.Writer, io.Writer) error { return nil }}
 	err := runDemoWith(smallDemo(t), io.Discard, r)
 	require.ErrorIs(t, err, ErrDemoStep)
 	assert.Contains(t, err.Error(), "did not write")
@@ -157,4 +157,22 @@ func TestCommandDepthStopsAtFlagsAndPaths(t *testing.T) {
 	assert.Equal(t, 2, commandDepth([]string{"train", "bc", "--data", "x"}))
 	assert.Equal(t, 2, commandDepth([]string{"dataset", "stats", "runs/demo/dataset"}))
 	assert.Equal(t, 1, commandDepth([]string{"selfplay", "--games", "3"}))
+}
+
+// TestDemoStepsUseTheCommandsRealFlags parses every step's command line with the real command
+// (without running it), so a renamed flag breaks this test rather than the demo.
+func TestDemoStepsUseTheCommandsRealFlags(t *testing.T) {
+	for _, s := range demoSteps(demoDefaults()) {
+		if !hasCommand(s.args) {
+			t.Logf("container %s is not part of this build yet", s.args[0])
+			continue
+		}
+		root := NewRoot()
+		c, rest, err := root.Find(s.args)
+		require.NoError(t, err)
+		require.NoError(t, c.ParseFlags(rest), "container %s", shellJoin(s.args))
+		if c.Args != nil {
+			assert.NoError(t, c.Args(c, c.Flags().Args()), "container %s", shellJoin(s.args))
+		}
+	}
 }
