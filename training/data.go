@@ -55,7 +55,8 @@ func LoadSamples(dir string) (*Samples, error) {
 	return s, s.Check()
 }
 
-// CollectSamples plays games between the named bots (seat i plays teachers[i mod len]) and
+// CollectSamples plays games between the named bots (in game g, seat i plays
+// teachers[(i+g) mod len], so every teacher sits in every seat) and
 // records every decision of the seats whose bot is listed in record (all seats when record
 // is empty). Value targets are each seat's final reward under scheme, seat 0 = the decider.
 // Games are spread over workers goroutines; the result depends only on the arguments.
@@ -112,7 +113,7 @@ func playRecorded(g *rules.Game, enc *encoding.Encoder, teachers, record []strin
 	players := make([]bots.Bot, P)
 	rec := make([]bool, P)
 	for s := range P {
-		name := teachers[s%len(teachers)]
+		name := teachers[(s+int(gameID%uint64(len(teachers))))%len(teachers)]
 		b, err := bots.New(name, g.Options(), seed+uint64(s)*0x9e37)
 		if err != nil {
 			return nil, err

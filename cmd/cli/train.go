@@ -57,6 +57,7 @@ type trainBCOptions struct {
 	checkpointEvery int
 	valPercent      int
 	teachers        string
+	record          string
 	games           int
 	progress        io.Writer
 }
@@ -109,6 +110,7 @@ replaced. Instead of --data, --teachers plays --games games between scripted bot
 	f.IntVar(&o.valPercent, "val-percent", 10, "percentage of games held out for validation")
 	f.StringVar(&o.teachers, "teachers", "", "instead of --data: comma-separated bots whose games are played in memory")
 	f.IntVar(&o.games, "games", 200, "games to play with --teachers")
+	f.StringVar(&o.record, "record", "", "with --teachers: learn only from these bots' decisions (default: all seats)")
 	return cmd
 }
 
@@ -138,7 +140,7 @@ func runTrainBC(o trainBCOptions, out io.Writer) error {
 		if o.games < 1 {
 			return fmt.Errorf("%w: --games %d is less than 1", ErrTrainOptions, o.games)
 		}
-		data, err = training.CollectSamples(teachers, nil, o.games, rules.DefaultOptions(), env.Rank, o.seed, 0)
+		data, err = training.CollectSamples(teachers, splitList(o.record), o.games, rules.DefaultOptions(), env.Rank, o.seed, 0)
 	}
 	if err != nil {
 		return err

@@ -1,0 +1,73 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/container-rl/container/env/bots"
+	"github.com/container-rl/container/env/rules"
+	"github.com/container-rl/container/training"
+)
+
+func TestTrainBCThenExportThenLoadAsBot(t *testing.T) {
+	dir := t.TempDir()
+	run := filepath.Join(dir, "run")
+	o := trainBCOptions{netFlags: netFlags{width: 8, depth: 1, norm: "layer", lr: 1e-3, valueCoef: 0.5, seed: 1},
+		teachers: "valuer,shipper", games: 2, out: run, steps: 4, batch: 16, logEvery: 2, checkpointEvery: 2, valPercent: 0}
+	var out bytes.Buffer
+	if err := runTrainBC(o, &out); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "done: 4 steps") {
+		t.Fatalf("output: %s", out.String())
+	}
+	// Same command again: resumes, nothing left to do.
+	out.Reset()
+	if err := runTrainBC(o, &out); err != nil || !strings.Contains(out.String(), "resumed") {
+		t.Fatalf("rerun: %v %s", err, out.String())
+	}
+	botPath := filepath.Join(dir, "x.bot")
+	out.Reset()
+	if err := runExport(exportOptions{run: run, out: botPath}, &out); err != nil {
+		t.Fatal(err)
+	}
+	b, err := bots.New(botPath, rules.DefaultOptions(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if nb, ok := b.(*training.NetBot); !ok || nb.File().Header.Training.Steps != 4 {
+		t.Fatalf("loaded %T %+v", b, b)
+	}
+}
+
+func TestTrainAndExportFlagErrors(t *testing.T) {
+	good := trainBCOptions{netFlags: netFlags{width: 8, depth: 1, norm: "layer", lr: 1e-3, valueCoef: 0.5},
+		teachers: "valuer", games: 1, out: t.TempDir(), steps: 4, batch: 16, logEvery: 2, checkpointEvery: 2}
+	for name, mut := range map[string]func(*trainBCOptions){
+		"no out":            func(o *trainBCOptions) { o.out = "" },
+		"data and teacher":  func(o *trainBCOptions) { o.data = "x" },
+		"bad norm":          func(o *trainBCOptions) { o.norm = "batch" },
+		"zero steps":        func(o *trainBCOptions) { o.steps = 0 },
+		"ckpt not multiple": func(o *trainBCOptions) { o.checkpointEvery = 3 },
+		"bad lr":            func(o *trainBCOptions) { o.lr = 0 },
+	} {
+		o := good
+		mut(&o)
+		if err := runTrainBC(o, &bytes.Buffer{}); !errors.Is(err, ErrTrainOptions) {
+			t.Errorf("%s: got %v, want ErrTrainOptions", name, err)
+		}
+	}
+	if err := runExport(exportOptions{run: "x", out: "y.txt"}, &bytes.Buffer{}); !errors.Is(err, ErrExportOptions) {
+		t.Errorf("export to a non-.bot name: %v", err)
+	}
+	if err := runExport(exportOptions{run: t.TempDir(), out: filepath.Join(t.TempDir(), "a.bot")}, &bytes.Buffer{}); err == nil ||
+		!strings.Contains(err.Error(), "no checkpoint") {
+		t.Errorf("export of an empty run: %v", err)
+	}
+	if err := runTrainPPO(trainPPOOptions{}, &bytes.Buffer{}); !errors.Is(err, ErrTrainOptions) {
+		t.Errorf("ppo without --out: %v", err)
+	}
+}

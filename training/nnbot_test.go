@@ -1,0 +1,81 @@
+package training
+
+import (
+	"errors"
+	"path/filepath"
+	"testing"
+
+	"github.com/container-rl/container/encoding"
+	"github.com/container-rl/container/env/bots"
+	"github.com/container-rl/container/env/rules"
+)
+
+// realBot is an untrained network with the real observation and action sizes.
+func realBot(t *testing.T, opts rules.Options) *BotFile {
+	t.Helper()
+	g, err := rules.NewGame(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc := encoding.NewEncoder(g)
+	w, err := NewWeights(NetConfig{ObsDim: enc.Size(), NumActions: enc.NumActions(), ValueDim: opts.Players, Width: 16, Depth: 1, Norm: NormLayer}, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &BotFile{Header: BotHeader{Name: "t", EncodingVersion: encoding.Version, Actions: CurrentActionLayout(), Rules: opts}, Weights: w}
+}
+
+func TestNetBotMaskedPolicyNeverPlaysIllegalActions(t *testing.T) {
+	opts := rules.DefaultOptions()
+	opts.TurnLimit = 60
+	b := realBot(t, opts)
+	// eval.Run fails with ErrIllegalBotAction on any illegal choice; argmax and sampling both.
+	if _, err := EvalWeights(b.Weights, opts, "valuer", 4, 1, 1); err != nil {
+		t.Fatal(err)
+	}
+	nb, err := NewNetBot("t", b, &opts, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nb.Temperature = 2
+	g, _ := rules.NewGame(opts)
+	st := g.NewInitialStateSeed(5)
+	var view rules.State
+	var legal []int
+	views := make([]*rules.State, 0, 8)
+	for step := 0; !st.IsTerminal() && step < 3000; step++ {
+		seat := st.CurrentPlayer()
+		legal = st.LegalActions(legal)
+		st.Redact(seat, &view)
+		a := nb.Act(&view, legal)
+		// The batched path agrees in legality too.
+		out := make([]int, 1)
+		nb.ActBatch(append(views[:0], &view), [][]int{legal}, out)
+		for _, x := range []int{a, out[0]} {
+			if err := st.Clone().ApplyChecked(x); err != nil {
+				t.Fatalf("step %d: bot chose illegal action %d: %v", step, x, err)
+			}
+		}
+		st.Apply(a)
+	}
+	if nb.Err() != nil {
+		t.Fatal(nb.Err())
+	}
+}
+
+func TestLoadedBotForOtherOptionsIsAClearError(t *testing.T) {
+	opts := rules.DefaultOptions()
+	path := filepath.Join(t.TempDir(), "x.bot")
+	if err := realBot(t, opts).WriteFile(path); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := bots.New(path, opts, 1); err != nil {
+		t.Fatalf("loading for the trained options: %v", err)
+	}
+	five := opts
+	five.Players = 5
+	_, err := bots.New(path, five, 1)
+	if !errors.Is(err, ErrIncompatible) {
+		t.Fatalf("loading a 4-player bot for 5 players: got %v, want ErrIncompatible", err)
+	}
+}
