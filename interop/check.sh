@@ -30,4 +30,5 @@ fi
 "$bin" dataset stats "$ar" --json > "$tmp/arrow-stats.json"
 node "$here/duckdb_check.mjs" "$pq" "$tmp/parquet-stats.json"
 node "$here/arrow_check.mjs" "$ar" "$tmp/arrow-stats.json"
+node "$here/same_games_check.mjs" "$pq" "$ar" "$tmp/parquet-stats.json" "$tmp/arrow-stats.json"
 echo "interop: DuckDB and apache-arrow agree with container dataset stats"

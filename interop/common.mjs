@@ -37,7 +37,7 @@ export class Checker {
       this.failures++;
       console.error(`${this.name}: MISMATCH ${what}: independent reader says ${g}, container says ${w}`);
     } else {
-      console.log(`${this.name}: ok ${what} = ${g}`);
+      console.log(`${this.name}: ok ${what} = ${g.length > 120 ? g.slice(0, 117) + '...' : g}`);
     }
   }
   finish() {
