@@ -172,3 +172,42 @@ func testStats(t *testing.T, f Format) {
 	require.Equal(t, int64(2), st.ActionsByPhase["turn"]["produce"])
 	require.Equal(t, int64(3), st.ActionsByPhase["place"]["place:$3"])
 }
+
+func TestSamplerDrawsStoredRowsFromEveryShardWithBoundedMemory(t *testing.T) {
+	for _, f := range []Format{Arrow, Parquet} {
+		t.Run(string(f), func(t *testing.T) {
+			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			defer mem.AssertSize(t, 0)
+			dir := t.TempDir()
+			m := testMeta(true, true)
+			_, ss := writeFake(t, dir, m, WriteOptions{Format: f, BatchRows: 8, Allocator: mem}, 12, 3)
+			want := flatten(ss)
+			index := map[[2]uint64]int{}
+			for i, s := range want {
+				index[[2]uint64{s.GameID, uint64(s.Step)}] = i
+			}
+			ds, err := Open(dir, WithAllocator(mem), AcceptEncodings(testEncoding))
+			require.NoError(t, err)
+			sp, err := ds.NewSampler(rand.New(rand.NewPCG(8, 9)), 4, 2)
+			require.NoError(t, err)
+			var b Batch
+			shards := map[uint64]bool{}
+			seen := map[int]bool{}
+			for k := 0; k < 60; k++ {
+				require.NoError(t, sp.Sample(16, &b))
+				for r := 0; r < b.Size; r++ {
+					i, ok := index[[2]uint64{b.GameIDs[r], uint64(b.Steps[r])}]
+					require.True(t, ok)
+					checkRow(t, m, &b, r, &want[i])
+					shards[b.GameIDs[r]/3] = true
+					seen[i] = true
+				}
+			}
+			require.Len(t, shards, 4, "rows come from every shard")
+			require.Greater(t, len(seen), len(want)/2, "most rows get drawn")
+			require.NoError(t, sp.Close())
+			_, err = ds.NewSampler(rand.New(rand.NewPCG(1, 1)), 0, 1)
+			require.ErrorIs(t, err, ErrInvalid)
+		})
+	}
+}

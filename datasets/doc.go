@@ -27,6 +27,8 @@
 //   - Dataset.Batches(n) streams the steps as training minibatches of n rows.
 //   - Dataset.Load reads every step into a Replay; Replay.Sample(rng, n, &batch) draws uniform
 //     random minibatches across all shards; Replay.Slice gives contiguous ranges.
+//   - Dataset.NewSampler draws random minibatches from datasets too large to load, through a
+//     pool of randomly chosen record batches / row groups that is refreshed after every draw.
 //
 // # Training batches
 //

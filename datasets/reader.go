@@ -131,9 +131,10 @@ type Table struct {
 	f      *os.File
 	ipc    *ipc.FileReader
 	pq     *file.Reader
+	fr     *pqarrow.FileReader
+	leaves []int // Parquet leaf columns read (nil: all)
 	rr     pqarrow.RecordReader
 	src    recordSource
-	rows   int64
 }
 
 // OpenTable opens one file of a dataset; table is "steps" or "games". The file's format is
@@ -168,7 +169,12 @@ func openTable(path, table string, opts []OpenOption) (*Table, error) {
 		if t.pq, err = file.OpenParquetFile(path, false); err != nil {
 			return nil, corrupt(err)
 		}
-		fr, err := pqarrow.NewFileReader(t.pq, pqarrow.ArrowReadProperties{BatchSize: 8192}, cfg.mem)
+		// Batches as large as the largest row group, so ReadUnit gets a row group in one batch.
+		batch := int64(8192)
+		for i := 0; i < t.pq.NumRowGroups(); i++ {
+			batch = max(batch, t.pq.MetaData().RowGroup(i).NumRows())
+		}
+		fr, err := pqarrow.NewFileReader(t.pq, pqarrow.ArrowReadProperties{BatchSize: batch}, cfg.mem)
 		if err != nil {
 			t.pq.Close()
 			return nil, corrupt(err)
@@ -177,17 +183,16 @@ func openTable(path, table string, opts []OpenOption) (*Table, error) {
 			t.pq.Close()
 			return nil, corrupt(err)
 		}
-		t.rows = t.pq.NumRows()
+		t.fr = fr
 		t.Schema = schema
 		if err := t.checkSchema(table, cfg); err != nil {
 			t.pq.Close()
 			return nil, err
 		}
-		var leaves []int
 		if len(cfg.columns) > 0 {
-			leaves = leafColumns(fr.Manifest, cfg.columns)
+			t.leaves = leafColumns(fr.Manifest, cfg.columns)
 		}
-		if t.rr, err = fr.GetRecordReader(context.Background(), leaves, nil); err != nil {
+		if t.rr, err = fr.GetRecordReader(context.Background(), t.leaves, nil); err != nil {
 			t.pq.Close()
 			return nil, corrupt(err)
 		}
@@ -206,7 +211,6 @@ func openTable(path, table string, opts []OpenOption) (*Table, error) {
 			t.f.Close()
 			return nil, err
 		}
-		t.rows = -1
 		t.src = t.ipc
 	default:
 		return nil, fmt.Errorf("%w: %s: unknown file extension (want .arrow or .parquet)", ErrInvalid, path)
@@ -294,6 +298,53 @@ func (t *Table) Read() (rec arrow.RecordBatch, err error) {
 		return nil, err
 	}
 	return rec, nil
+}
+
+// NumUnits is the number of pieces ReadUnit can read at random: record batches of an Arrow
+// IPC file, row groups of a Parquet file.
+func (t *Table) NumUnits() int {
+	if t.ipc != nil {
+		return t.ipc.NumRecords()
+	}
+	return t.pq.NumRowGroups()
+}
+
+// ReadUnit reads piece i (see NumUnits), validated; the caller must Release it. It does not
+// disturb Read's position.
+func (t *Table) ReadUnit(i int) (rec arrow.RecordBatch, err error) {
+	if i < 0 || i >= t.NumUnits() {
+		return nil, fmt.Errorf("%w: %s: piece %d of %d", ErrInvalid, t.Path, i, t.NumUnits())
+	}
+	err = guard(t.Path, func() error {
+		if t.ipc != nil {
+			var e error
+			if rec, e = t.ipc.RecordBatchAt(i); e != nil {
+				return e
+			}
+		} else {
+			rr, e := t.fr.GetRecordReader(context.Background(), t.leaves, []int{i})
+			if e != nil {
+				return e
+			}
+			defer rr.Release()
+			r, e := rr.Read()
+			if e != nil {
+				return e
+			}
+			r.Retain()
+			rec = r
+		}
+		if e := validateRecord(rec); e != nil {
+			rec.Release()
+			rec = nil
+			return e
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, ErrCorrupt) {
+		err = fmt.Errorf("%w: %s: piece %d: %v", ErrCorrupt, t.Path, i, err)
+	}
+	return rec, err
 }
 
 // Close releases the reader and closes the file.
