@@ -2,7 +2,11 @@ package training
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"testing"
+
+	"github.com/container-rl/container/encoding"
+	"github.com/container-rl/container/env/rules"
 )
 
 // benchShapes are the real observation and action sizes of a 4-player base game (obs-v1).
@@ -76,4 +80,67 @@ func BenchmarkGoForward(b *testing.B) {
 			b.ReportMetric(float64(b.N*rows)/b.Elapsed().Seconds(), "rows/s")
 		})
 	}
+}
+
+// BenchmarkPPOCollect measures rollout collection (env steps/s including the learner's
+// batched inference and the scripted opponents) for the default network.
+func BenchmarkPPOCollect(b *testing.B) {
+	o := DefaultPPOOptions()
+	o.Games = 32
+	col := &collector{opts: &o}
+	g, err := rules.NewGame(o.Rules)
+	if err != nil {
+		b.Fatal(err)
+	}
+	col.game = g
+	enc := encoding.NewEncoder(g)
+	w, _ := NewWeights(NetConfig{ObsDim: enc.Size(), NumActions: enc.NumActions(), ValueDim: 4, Width: 128, Depth: 2, Norm: NormLayer}, 1)
+	net, _ := NewNet(w)
+	steps := 0
+	b.ResetTimer()
+	for i := range b.N {
+		ro, err := col.collect(net, nil, rand.New(rand.NewPCG(1, uint64(i))), int64(i))
+		if err != nil {
+			b.Fatal(err)
+		}
+		steps += ro.envSteps
+	}
+	b.ReportMetric(float64(steps)/b.Elapsed().Seconds(), "env-steps/s")
+}
+
+// BenchmarkNetBotActBatch measures batched decisions/s of a bot on real positions.
+func BenchmarkNetBotActBatch(b *testing.B) {
+	opts := rules.DefaultOptions()
+	g, _ := rules.NewGame(opts)
+	enc := encoding.NewEncoder(g)
+	w, _ := NewWeights(NetConfig{ObsDim: enc.Size(), NumActions: enc.NumActions(), ValueDim: 4, Width: 128, Depth: 2, Norm: NormLayer}, 1)
+	f := &BotFile{Header: BotHeader{EncodingVersion: encoding.Version, Actions: CurrentActionLayout(), Rules: opts}, Weights: w}
+	nb, err := NewNetBot("bench", f, &opts, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	// 256 positions from random games.
+	const n = 256
+	views := make([]*rules.State, n)
+	legal := make([][]int, n)
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := range n {
+		st := g.NewInitialStateSeed(uint64(i))
+		for k := rng.IntN(300); k > 0 && !st.IsTerminal(); k-- {
+			l := st.LegalActions(nil)
+			st.Apply(l[rng.IntN(len(l))])
+		}
+		if st.IsTerminal() {
+			st = g.NewInitialStateSeed(uint64(i))
+		}
+		views[i] = &rules.State{}
+		st.Redact(st.CurrentPlayer(), views[i])
+		legal[i] = st.LegalActions(nil)
+	}
+	out := make([]int, n)
+	b.ResetTimer()
+	for range b.N {
+		nb.ActBatch(views, legal, out)
+	}
+	b.ReportMetric(float64(b.N*n)/b.Elapsed().Seconds(), "decisions/s")
 }

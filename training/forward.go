@@ -149,9 +149,40 @@ func (n *Net) trunk(ws *Workspace, rows int, obs []float32) []float32 {
 }
 
 // dense computes out[r] = in[r] @ l.w + l.b for each row; zero inputs are skipped, which
-// makes sparse (one-hot heavy) observations cheap.
+// makes sparse (one-hot heavy) observations cheap. Rows go four at a time so each weight row
+// is loaded once per block.
 func dense(in []float32, rows, width int, l denseLayer, out []float32) {
-	for r := range rows {
+	r := 0
+	for ; r+4 <= rows; r += 4 {
+		o0 := out[r*l.out : (r+1)*l.out]
+		o1 := out[(r+1)*l.out : (r+2)*l.out]
+		o2 := out[(r+2)*l.out : (r+3)*l.out]
+		o3 := out[(r+3)*l.out : (r+4)*l.out]
+		copy(o0, l.b)
+		copy(o1, l.b)
+		copy(o2, l.b)
+		copy(o3, l.b)
+		x0 := in[r*width : (r+1)*width]
+		x1 := in[(r+1)*width : (r+2)*width]
+		x2 := in[(r+2)*width : (r+3)*width]
+		x3 := in[(r+3)*width : (r+4)*width]
+		for i := range x0 {
+			a, b, c, d := x0[i], x1[i], x2[i], x3[i]
+			if a == 0 && b == 0 && c == 0 && d == 0 {
+				continue
+			}
+			w := l.w[i*l.out : (i+1)*l.out]
+			w = w[:len(o0)]
+			o1, o2, o3 := o1[:len(w)], o2[:len(w)], o3[:len(w)]
+			for j, wj := range w {
+				o0[j] += a * wj
+				o1[j] += b * wj
+				o2[j] += c * wj
+				o3[j] += d * wj
+			}
+		}
+	}
+	for ; r < rows; r++ {
 		o := out[r*l.out : (r+1)*l.out]
 		copy(o, l.b)
 		x := in[r*width : (r+1)*width]
