@@ -14,9 +14,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/container-rl/container/datasets"
@@ -28,6 +30,9 @@ import (
 
 // ErrExists is returned when the output directory already holds a dataset and Resume is off.
 var ErrExists = errors.New("selfplay: output directory already holds a dataset")
+
+// ErrBusy is returned when another run is writing the same output directory.
+var ErrBusy = errors.New("selfplay: another run is writing this output directory")
 
 // ErrPlanMismatch is returned when resuming with settings that differ from the manifest's.
 var ErrPlanMismatch = errors.New("selfplay: resume settings differ from the dataset's manifest")
@@ -204,6 +209,11 @@ func Run(ctx context.Context, c Config) (*Result, error) {
 	if err := os.MkdirAll(c.Out, 0o755); err != nil {
 		return nil, fmt.Errorf("selfplay: %w", err)
 	}
+	unlock, err := lockDir(c.Out)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	plan := c.planFor(meta)
 	man := plan
 	old, err := datasets.ReadManifest(c.Out)
@@ -511,4 +521,24 @@ func endReason(s *rules.State, truncated bool) string {
 		return "turn-limit"
 	}
 	return "unknown"
+}
+
+// lockName is the lock file that keeps two runs from writing one directory.
+const lockName = ".selfplay.lock"
+
+// lockDir takes an exclusive advisory lock on dir (released when the process exits, even on
+// a crash).
+func lockDir(dir string) (unlock func(), err error) {
+	f, err := os.OpenFile(filepath.Join(dir, lockName), os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("selfplay: %w", err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("%w: %s", ErrBusy, dir)
+	}
+	return func() {
+		_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+		f.Close()
+	}, nil
 }

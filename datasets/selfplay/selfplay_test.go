@@ -205,3 +205,14 @@ func TestGamesReplayFromOptionsAndActions(t *testing.T) {
 		}
 	}
 }
+
+func TestTwoRunsCannotWriteOneDirectory(t *testing.T) {
+	dir := t.TempDir()
+	unlock, err := lockDir(dir)
+	require.NoError(t, err)
+	_, err = Run(context.Background(), testConfig(t, dir, 1, 1, datasets.Arrow))
+	require.ErrorIs(t, err, ErrBusy)
+	unlock()
+	_, err = Run(context.Background(), testConfig(t, dir, 1, 1, datasets.Arrow))
+	require.NoError(t, err)
+}
