@@ -140,3 +140,24 @@ func BenchmarkReplaySample(b *testing.B) {
 		}
 	}
 }
+
+// TestWriteGameDoesNotAllocatePerStep: appending a 1000-step game costs a handful of
+// allocations (builder growth, amortised), not one per step.
+func TestWriteGameDoesNotAllocatePerStep(t *testing.T) {
+	m := benchMeta()
+	g, steps := benchGame(m)
+	w, err := NewShardWriter(t.TempDir(), 0, 0, m, WriteOptions{BatchRows: 4096})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Abort()
+	allocs := testing.AllocsPerRun(3, func() {
+		if err := w.WriteGame(g, steps); err != nil {
+			t.Fatal(err)
+		}
+	})
+	t.Logf("%.0f allocations per %d-step game", allocs, len(steps))
+	if allocs > 50 {
+		t.Fatalf("%.0f allocations for a %d-step game", allocs, len(steps))
+	}
+}
