@@ -57,13 +57,32 @@ Input is read line by line from stdin, so a game can be scripted.`,
 	f := cmd.Flags()
 	f.IntVar(&o.players, "players", 4, "number of players, 3 to 5")
 	f.IntVar(&o.seat, "seat", 0, "your seat, 0 (first player) to players-1")
-	f.StringVar(&o.opponents, "opponents", bots.DefaultName, "opponent bots: one name for all, or players-1 comma-separated names (see container bots)")
+	f.StringVar(&o.opponents, "opponents", bots.DefaultName, "opponent bots: one name for all, or players-1 comma-separated names in seat order, skipping yours (see container bots)")
 	f.Uint64Var(&o.seed, "seed", 1, "setup seed (the game is fully determined by the options, the seed and the moves)")
 	f.StringVar(&o.variant, "rules", "base", "rules variant: base (Off-Shore Bank) or classic")
 	f.StringVar(&o.length, "length", "standard", "game length: short, standard or extended")
 	f.StringVar(&o.modules, "modules", "", "More Containers modules, comma-separated (trucks, player-loans, luxury) or all")
 	f.IntVar(&o.turnLimit, "turn-limit", 0, "end the game after this many turns (0: the rules' default limit)")
+	_ = cmd.RegisterFlagCompletionFunc("opponents", completeBotList)
+	_ = cmd.RegisterFlagCompletionFunc("rules", cobra.FixedCompletions([]string{"base", "classic"}, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("length", cobra.FixedCompletions([]string{"short", "standard", "extended"}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
+}
+
+// completeBotList completes the last name of a comma-separated bot list with the registered
+// bot names.
+func completeBotList(_ *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+	prefix := ""
+	if i := strings.LastIndex(toComplete, ","); i >= 0 {
+		prefix = toComplete[:i+1]
+	}
+	var out []string
+	for _, info := range bots.List() {
+		if strings.HasPrefix(prefix+info.Name, toComplete) {
+			out = append(out, prefix+info.Name+"\t"+info.Description)
+		}
+	}
+	return out, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
 }
 
 func init() { register(newPlayCmd) }

@@ -161,7 +161,7 @@ func TestPlayFullGameFromStdin(t *testing.T) {
 	require.NoError(t, err, lastLines(out.String(), 30))
 	text := out.String()
 	assert.Contains(t, text, "Final score:")
-	assert.Contains(t, text, "You are seat 1")
+	assert.Contains(t, text, "You are p2 (seat 1)")
 	// A sealed bid is announced without its amount and revealed once its round closes.
 	if n := strings.Count(text, "placed a sealed bid"); n > 0 {
 		assert.Contains(t, text, "Sealed bids revealed")
@@ -203,9 +203,15 @@ func TestPlayUndoRestoresThePosition(t *testing.T) {
 			continue
 		}
 		p.printMoves(d)
-		before := p.state.Hash()
+		before, turn := p.state.Hash(), p.state.Turn
 		logLen := len(p.log)
+		// Produce starts a run of the producer's own decisions (placing the new containers).
 		choice := "1"
+		for i, m := range p.moves {
+			if fmt.Sprint(m) == "produce" {
+				choice = fmt.Sprint(i + 1)
+			}
+		}
 		if len(p.moves) == 0 {
 			choice = fmt.Sprintf("$%d", d.MinAmount)
 		}
@@ -213,7 +219,7 @@ func TestPlayUndoRestoresThePosition(t *testing.T) {
 		require.NoError(t, err)
 		require.False(t, quit)
 		require.Len(t, p.log, logLen+1, "the listed move %s was not applied:\n%s", choice, lastLines(out.String(), 10))
-		if p.state.IsTerminal() || p.state.Decision().Decider != p.seat {
+		if p.state.IsTerminal() || p.state.Decision().Decider != p.seat || p.state.Turn != turn {
 			continue
 		}
 		_, err = p.human("undo", d)
@@ -221,11 +227,11 @@ func TestPlayUndoRestoresThePosition(t *testing.T) {
 		assert.Equal(t, before, p.state.Hash(), "undo must restore the position")
 		assert.Len(t, p.log, logLen)
 		undone++
-		// Play on with the last listed move so the game progresses differently.
-		if len(p.moves) > 0 {
-			_, err = p.human(fmt.Sprint(len(p.moves)), d)
-			require.NoError(t, err)
-		}
+		assert.Contains(t, out.String(), "undone: ")
+		// Play on with the first listed move so the game does not repeat itself.
+		p.printMoves(d)
+		_, err = p.human("1", d)
+		require.NoError(t, err)
 	}
 	if undone == 0 {
 		t.Skip("no position where the human had two decisions in a row")
@@ -238,4 +244,11 @@ func lastLines(s string, n int) string {
 		lines = lines[len(lines)-n:]
 	}
 	return strings.Join(lines, "\n")
+}
+
+func TestPlayCompletesBotNamesInTheOpponentList(t *testing.T) {
+	var out, errOut bytes.Buffer
+	require.Equal(t, 0, Main([]string{"__complete", "play", "--opponents", "random,ran"}, strings.NewReader(""), &out, &errOut))
+	assert.Contains(t, out.String(), "random,random\t")
+	assert.NotContains(t, out.String(), "random,valuer")
 }
