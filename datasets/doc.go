@@ -20,7 +20,8 @@
 // Open checks the manifest and the observation encoding version: data recorded with an
 // encoding that was neither registered (RegisterEncoding; importing datasets/selfplay
 // registers the current one) nor passed to AcceptEncodings is refused with an error wrapping
-// ErrEncodingVersion. Every file's schema metadata is checked again when it is opened, and a
+// ErrEncodingVersion. Each file's size and SHA-256 are checked against the manifest before it
+// is parsed, its schema metadata when it is opened and every record batch when it is read; a
 // damaged or truncated file gives an error wrapping ErrCorrupt that names it.
 //
 //   - Dataset.StepBatches and Dataset.Games iterate over record batches / games in order.
