@@ -72,6 +72,7 @@ func init() { register(newDemoCmd) }
 // demoStep is one stage of the pipeline: a container command line and the artifact it makes.
 type demoStep struct {
 	title    string
+	label    string // what the artifact is, for the closing summary
 	args     []string
 	artifact string // path written by the step ("" if it only prints)
 	needs    string // artifact of an earlier step this one reads ("" if none)
@@ -107,6 +108,7 @@ func demoSteps(o demoOptions) []demoStep {
 			args: []string{"selfplay", "--bots", strings.Join(seats, ","), "--games", strconv.Itoa(o.games),
 				"--seed", seed, "--shard-games", strconv.Itoa(shardGames(o.games)), "--quiet", "--out", p.dataset},
 			artifact: p.dataset,
+			label:    "self-play dataset (Arrow shards + manifest.json)",
 		},
 		{
 			title: "dataset statistics",
@@ -119,12 +121,14 @@ func demoSteps(o demoOptions) []demoStep {
 				"--log-every", strconv.Itoa(logEvery), "--checkpoint-every", strconv.Itoa(checkpointEvery),
 				"--seed", seed, "--out", p.train},
 			artifact: p.train,
+			label:    "training run (metrics.csv, checkpoints)",
 			needs:    p.dataset,
 		},
 		{
 			title:    "export the trained bot",
 			args:     []string{"export", "--run", p.train, "--out", p.bot, "--notes", "container demo: behaviour cloning of the scripted bots"},
 			artifact: p.bot,
+			label:    "trained bot",
 			needs:    p.train,
 		},
 		{
@@ -132,6 +136,7 @@ func demoSteps(o demoOptions) []demoStep {
 			args: []string{"eval", "--bots", strings.Join(append([]string{p.bot}, demoTeachers...), ","),
 				"--games", strconv.Itoa(o.evalGames), "--seed", seed, "--csv", p.eval},
 			artifact: p.eval,
+			label:    "evaluation table (CSV)",
 			needs:    p.bot,
 		},
 	}
@@ -175,11 +180,21 @@ func runDemoWith(o demoOptions, out io.Writer, r demoRunner) error {
 	if err := os.MkdirAll(o.out, 0o755); err != nil {
 		return fmt.Errorf("demo: %w", err)
 	}
+	steps := demoSteps(o)
+	// A rerun starts afresh: the commands refuse to overwrite a dataset and would resume a
+	// finished training run. Only the demo's own artifacts are removed, never --out itself.
+	for _, s := range steps {
+		if s.artifact != "" {
+			if err := os.RemoveAll(s.artifact); err != nil {
+				return fmt.Errorf("demo: %w", err)
+			}
+		}
+	}
 	start := time.Now()
 	made := map[string]bool{}
 	var skipped []string
-	var artifacts []string
-	for i, s := range demoSteps(o) {
+	var artifacts []demoStep
+	for i, s := range steps {
 		fmt.Fprintf(out, "\n== %d. %s\n$ container %s\n", i+1, s.title, shellJoin(s.args))
 		if s.needs != "" && !made[s.needs] {
 			fmt.Fprintf(out, "skipped: it needs %s, which an earlier step did not make\n", s.needs)
@@ -204,18 +219,22 @@ func runDemoWith(o demoOptions, out io.Writer, r demoRunner) error {
 				return fmt.Errorf("%w: %s did not write %s", ErrDemoStep, s.title, s.artifact)
 			}
 			made[s.artifact] = true
-			artifacts = append(artifacts, s.artifact)
+			artifacts = append(artifacts, s)
 		}
 	}
 	fmt.Fprintf(out, "\nDemo finished in %.0fs.\n", time.Since(start).Seconds())
 	if len(artifacts) > 0 {
 		fmt.Fprintln(out, "Artifacts:")
 		for _, a := range artifacts {
-			fmt.Fprintf(out, "  %s\n", a)
+			fmt.Fprintf(out, "  %-50s %s\n", a.label, a.artifact)
 		}
 	}
 	if len(skipped) > 0 {
 		fmt.Fprintf(out, "Skipped (not in this build yet): %s\n", strings.Join(skipped, "; "))
+	}
+	if p := demoLayout(o.out); made[p.bot] {
+		fmt.Fprintf(out, "\nNext: play against the trained bot with\n  container play --players 4 --opponents %s\n", shellJoin([]string{p.bot}))
+		fmt.Fprintf(out, "or open notebooks/ in Jupyter (GoNB kernel) with CONTAINER_DEMO=%s.\n", shellJoin([]string{o.out}))
 	}
 	return nil
 }
