@@ -162,6 +162,9 @@ func TestPlayFullGameFromStdin(t *testing.T) {
 	text := out.String()
 	assert.Contains(t, text, "Final score:")
 	assert.Contains(t, text, "You are p2 (seat 1)")
+	// The human (p2) sees their own scoring card on every board and never an opponent's.
+	assert.Regexp(t, `(?m)^\s*\*?p2 cash .*\| card \d`, text)
+	assert.NotRegexp(t, `(?m)^\s*\*?p[13] cash .*\| card \d`, text)
 	// A sealed bid is announced without its amount and revealed once its round closes.
 	if n := strings.Count(text, "placed a sealed bid"); n > 0 {
 		assert.Contains(t, text, "Sealed bids revealed")
