@@ -57,6 +57,10 @@ func (r RewardScheme) RewardSum() float64 {
 // len(scores)). marginScale is the CashMargin divisor in dollars (0 means 100).
 func FinalRewards(scheme RewardScheme, marginScale float64, scores []rules.Score, dst []float32) {
 	n := len(scores)
+	if n < 2 && scheme != WinLoss {
+		clear(dst[:n]) // a lone seat has no opponents to be measured against
+		return
+	}
 	switch scheme {
 	case WinLoss:
 		winners := 0
@@ -72,10 +76,6 @@ func FinalRewards(scheme RewardScheme, marginScale float64, scores []rules.Score
 			}
 		}
 	case Rank:
-		if n < 2 {
-			dst[0] = 0
-			return
-		}
 		for i := range scores {
 			better, equal := 0, 0
 			for j := range scores {
