@@ -15,6 +15,6 @@ func ExportRun(run, name, notes string) (*BotFile, error) {
 	if cmd, err := os.ReadFile(filepath.Join(run, "command.txt")); err == nil && len(cmd) < 1<<16 {
 		ti.Commands = append(ti.Commands, string(cmd))
 	}
-	return &BotFile{Header: BotHeader{Name: name, EncodingVersion: info.EncodingVersion, Actions: CurrentActionLayout(),
+	return &BotFile{Header: BotHeader{Name: name, Net: w.Config, EncodingVersion: info.EncodingVersion, Actions: CurrentActionLayout(),
 		Rules: info.Rules, Training: ti}, Weights: w}, nil
 }
