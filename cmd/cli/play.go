@@ -56,7 +56,7 @@ Input is read line by line from stdin, so a game can be scripted.`,
 	}
 	f := cmd.Flags()
 	f.IntVar(&o.players, "players", 4, "number of players, 3 to 5")
-	f.IntVar(&o.seat, "seat", 0, "your seat, 0 (first player) to players-1")
+	f.IntVar(&o.seat, "seat", 0, "your seat, 0 to players-1 (seat 0 is p1 on the board; who starts is drawn at setup)")
 	f.StringVar(&o.opponents, "opponents", bots.DefaultName, "opponent bots: one name for all, or players-1 comma-separated names in seat order, skipping yours (see container bots)")
 	f.Uint64Var(&o.seed, "seed", 1, "setup seed (the game is fully determined by the options, the seed and the moves)")
 	f.StringVar(&o.variant, "rules", "base", "rules variant: base (Off-Shore Bank) or classic")
