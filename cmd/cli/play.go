@@ -419,21 +419,7 @@ func (p *playGame) seatName(s int) string {
 func (p *playGame) printBoard() {
 	p.state.Redact(p.seat, p.view)
 	fmt.Fprintln(p.out)
-	fmt.Fprintln(p.out, renderView(p.view, p.seat))
-}
-
-// renderView renders a redacted view with the rules engine's renderer.
-func renderView(view *rules.State, seat int) string {
-	if r, ok := any(view).(interface{ Render(int) string }); ok {
-		return r.Render(seat)
-	}
-	// Minimal stand-in until the engine's renderer exists: the public counters only.
-	var b strings.Builder
-	fmt.Fprintf(&b, "turn %d, seat %d to play", view.Turn+1, view.Active)
-	for s := 0; s < view.Game().Options().Players; s++ {
-		fmt.Fprintf(&b, "\n  seat %d", s)
-	}
-	return b.String()
+	fmt.Fprintln(p.out, p.view.Render(p.seat))
 }
 
 // printMoves lists the legal moves, numbered, with the amounts collapsed into a range.
@@ -471,7 +457,7 @@ func (p *playGame) printMoves(d rules.Decision) {
 func (p *playGame) printScores() {
 	p.state.Redact(p.seat, p.view)
 	fmt.Fprintln(p.out)
-	fmt.Fprintln(p.out, renderView(p.view, p.seat))
+	fmt.Fprintln(p.out, p.view.Render(p.seat))
 	fmt.Fprintln(p.out, "\nFinal score:")
 	fmt.Fprintf(p.out, "  %-24s %6s %6s %8s %6s %6s %5s\n", "seat", "cash", "island", "leftover", "loans", "total", "rank")
 	for s, sc := range p.state.Scores() {
