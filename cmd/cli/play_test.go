@@ -255,3 +255,29 @@ func TestPlayCompletesBotNamesInTheOpponentList(t *testing.T) {
 	assert.Contains(t, out.String(), "random,random\t")
 	assert.NotContains(t, out.String(), "random,valuer")
 }
+
+func TestPlayReadsNotationAndExplainsBadInput(t *testing.T) {
+	requireEngine(t)
+	o := defaultPlayOptions()
+	o.players, o.turnLimit = 3, 3
+	// Bad inputs first (each is answered and the prompt repeats), then "end" in notation until
+	// the game is over; other decisions take the first listed move.
+	input := "nonsense\n999\n$x\nhelp\nboard\nundo\n" + strings.Repeat("end\n1\n$0\n", 200)
+	var out bytes.Buffer
+	require.NoError(t, runPlay(o, strings.NewReader(input), &out), lastLines(out.String(), 20))
+	text := out.String()
+	assert.Contains(t, text, `"nonsense" is neither a move number nor a move`)
+	assert.Contains(t, text, "no move numbered 999")
+	assert.Contains(t, text, `"$x" is not an amount`)
+	assert.Contains(t, text, "inputs: a move's number")
+	assert.Contains(t, text, "nothing to undo")
+	assert.Contains(t, text, "Final score:")
+}
+
+func TestPlayQuitAbandonsTheGame(t *testing.T) {
+	requireEngine(t)
+	var out bytes.Buffer
+	require.NoError(t, runPlay(defaultPlayOptions(), strings.NewReader("quit\n"), &out))
+	assert.Contains(t, out.String(), "Game abandoned.")
+	assert.NotContains(t, out.String(), "Final score:")
+}
