@@ -556,12 +556,12 @@ func ppoUpdate(tr *Trainer, ro *rollout, o *PPOOptions, rng *rand.Rand) (StepMet
 	src := &ro.b
 	for range o.Epochs {
 		rng.Shuffle(n, func(i, j int) { perm[i], perm[j] = perm[j], perm[i] })
-		for lo := 0; lo < n; lo += o.Minibatch {
-			hi := min(lo+o.Minibatch, n)
-			if hi-lo < o.Minibatch/4 && lo > 0 {
-				break // skip a tiny tail (and a recompilation for its shape)
-			}
-			rows := hi - lo
+		// Every minibatch has exactly o.Minibatch rows, so one compiled graph serves the whole
+		// run: the shuffled remainder (different rows each epoch) is left out, and a rollout
+		// smaller than one minibatch is cycled through.
+		size := o.Minibatch
+		for lo := 0; lo == 0 || lo+size <= n; lo += size {
+			rows := size
 			mb.Rows = rows
 			mb.Obs, mb.Mask, mb.Values = grow(mb.Obs, rows*D), grow(mb.Mask, rows*A), grow(mb.Values, rows*V)
 			mb.OldLogp, mb.Advantages = grow(mb.OldLogp, rows), grow(mb.Advantages, rows)
@@ -569,7 +569,8 @@ func ppoUpdate(tr *Trainer, ro *rollout, o *PPOOptions, rng *rand.Rand) (StepMet
 				mb.Actions = make([]int32, rows)
 			}
 			mb.Actions = mb.Actions[:rows]
-			for k, i := range perm[lo:hi] {
+			for k := range rows {
+				i := perm[(lo+k)%n]
 				copy(mb.Obs[k*D:(k+1)*D], src.Obs[i*D:(i+1)*D])
 				copy(mb.Mask[k*A:(k+1)*A], src.Mask[i*A:(i+1)*A])
 				copy(mb.Values[k*V:(k+1)*V], src.Values[i*V:(i+1)*V])
