@@ -2,7 +2,9 @@ package env
 
 import (
 	"fmt"
+	"runtime"
 	"sync/atomic"
+	"time"
 
 	"github.com/container-rl/container/encoding"
 	"github.com/container-rl/container/env/rules"
@@ -44,7 +46,7 @@ type VecEnv struct {
 	// done, so a worker the OS delays holds up at most one batch.
 	next, done atomic.Int64
 	finished   chan struct{} // a helper that finishes a step's last game tells the caller
-	closed     bool
+	closed     atomic.Bool
 }
 
 // GameSeed is the seed of game i's episode-th episode (0-based) in a VecEnv or dataset run
@@ -137,7 +139,7 @@ func (v *VecEnv) Spec() *encoding.Spec { return v.envs[0].Spec() }
 // checked against its mask first: an illegal one returns an error wrapping
 // rules.ErrIllegalAction and no game moves.
 func (v *VecEnv) Step(actions []int) error {
-	if v.closed {
+	if v.closed.Load() {
 		return fmt.Errorf("env: step on a closed VecEnv")
 	}
 	if len(actions) != v.N {
@@ -172,11 +174,41 @@ func (v *VecEnv) Step(actions []int) error {
 // vecBatch is the number of games a worker claims at a time.
 const vecBatch = 8
 
-// helper steps games whenever it is signalled, until Close.
+// vecSpin is how long a helper keeps polling for the next step before it sleeps: waking a
+// sleeping thread costs tens of microseconds, as much as stepping dozens of games, so a
+// helper that sleeps between steps joins each step too late to share it. Polling costs at
+// most this much CPU per step while the caller runs its policy.
+const vecSpin = 50 * time.Microsecond
+
+// helper steps games whenever there is work, until Close.
 func (v *VecEnv) helper(start chan struct{}) {
-	for range start {
+	n := int64(v.N)
+	for {
+		// Poll for the next step for a while, then sleep until signalled. A signal left
+		// over from a step already joined by polling only makes drain look once more.
+		if !v.poll(n) {
+			if _, ok := <-start; !ok {
+				return
+			}
+		}
 		if v.drain() {
 			v.finished <- struct{}{}
+		}
+	}
+}
+
+// poll spins until a step has games left to claim (true) or vecSpin has passed (false).
+func (v *VecEnv) poll(n int64) bool {
+	deadline := time.Now().Add(vecSpin)
+	for i := 0; ; i++ {
+		if v.next.Load() < n {
+			return true
+		}
+		if i%64 == 63 {
+			if v.closed.Load() || time.Now().After(deadline) {
+				return false
+			}
+			runtime.Gosched()
 		}
 	}
 }
@@ -218,10 +250,9 @@ func (v *VecEnv) run(lo, hi int) {
 
 // Close stops the worker goroutines. The VecEnv cannot step afterwards.
 func (v *VecEnv) Close() {
-	if v.closed {
+	if v.closed.Swap(true) {
 		return
 	}
-	v.closed = true
 	for _, c := range v.start {
 		close(c)
 	}
