@@ -35,7 +35,8 @@ func BenchmarkEnvStep(b *testing.B) {
 
 // BenchmarkVecEnv steps 64 or 256 4-player games in lockstep on 1 and 2 workers; steps/s
 // counts game steps (one per game per VecEnv.Step). The policy picks a random legal action
-// per game. "cores" is the CPU actually used, "steps/cpu-s" the throughput per CPU-second.
+// per game. "cores" is the CPU actually used, "steps/cpu-s" the throughput per CPU-second,
+// "helped" the share of game steps the helper goroutines took.
 func BenchmarkVecEnv(b *testing.B) {
 	for _, n := range []int{64, 256} {
 		for _, w := range []int{1, 2} {
@@ -69,5 +70,9 @@ func benchVec(b *testing.B, n, w int) {
 		// Cores actually used: below the worker count when other jobs share the machine.
 		b.ReportMetric(cpu/b.Elapsed().Seconds(), "cores")
 		b.ReportMetric(float64(b.N*v.N)/cpu, "steps/cpu-s")
+	}
+	if w > 1 {
+		// Share of the game steps the helper goroutines took (ideal: (w-1)/w).
+		b.ReportMetric(float64(v.helped.Load())/float64(b.N*v.N), "helped")
 	}
 }

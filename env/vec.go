@@ -46,6 +46,7 @@ type VecEnv struct {
 	// done, so a worker the OS delays holds up at most one batch.
 	next, done atomic.Int64
 	finished   chan struct{} // a helper that finishes a step's last game tells the caller
+	helped     atomic.Int64  // game steps taken by helpers (benchmarks report the share)
 	closed     atomic.Bool
 }
 
@@ -163,7 +164,7 @@ func (v *VecEnv) Step(actions []int) error {
 			default: // already signalled: it will look for work anyway
 			}
 		}
-		if !v.drain() {
+		if !v.drain(false) {
 			<-v.finished
 		}
 	}
@@ -191,7 +192,7 @@ func (v *VecEnv) helper(start chan struct{}) {
 				return
 			}
 		}
-		if v.drain() {
+		if v.drain(true) {
 			v.finished <- struct{}{}
 		}
 	}
@@ -215,7 +216,7 @@ func (v *VecEnv) poll(n int64) bool {
 
 // drain claims and steps batches of games until none are left in this step. It reports
 // whether it finished the step's last game (exactly one drain call per step does).
-func (v *VecEnv) drain() (last bool) {
+func (v *VecEnv) drain(helper bool) (last bool) {
 	n := int64(v.N)
 	for {
 		lo := v.next.Add(vecBatch) - vecBatch
@@ -224,6 +225,9 @@ func (v *VecEnv) drain() (last bool) {
 		}
 		hi := min(lo+vecBatch, n)
 		v.run(int(lo), int(hi))
+		if helper {
+			v.helped.Add(hi - lo)
+		}
 		if v.done.Add(hi-lo) == n {
 			last = true
 		}
