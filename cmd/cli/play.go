@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -210,6 +211,9 @@ func runPlay(o playOptions, in io.Reader, out io.Writer) error {
 		}
 		if p.players[s], err = bots.New(n, opts, opts.Seed+uint64(s)+1); err != nil {
 			return fmt.Errorf("play: %w", err)
+		}
+		if bots.IsFileName(n) {
+			p.names[s] = filepath.Base(n) // a trained bot's file, without its directory
 		}
 	}
 	fmt.Fprintf(out, "Container, %d players (%s rules, %s game), seed %d. You are p%d (seat %d).\n",
