@@ -3,10 +3,23 @@ package training
 import (
 	"os"
 	"path/filepath"
+	"strings"
 )
 
-// ExportRun builds a bot file from a run's latest checkpoint.
+// ExportRun builds a bot file from a run's latest checkpoint, or re-labels an existing bot
+// file (such as a PPO pool snapshot, RUN/pool/iter-N.bot) when run ends in ".bot".
 func ExportRun(run, name, notes string) (*BotFile, error) {
+	if strings.HasSuffix(run, ".bot") {
+		b, err := ReadBotFile(run)
+		if err != nil {
+			return nil, err
+		}
+		b.Header.Name = name
+		if notes != "" {
+			b.Header.Training.Notes = notes
+		}
+		return b, nil
+	}
 	w, info, err := WeightsFromRun(run)
 	if err != nil {
 		return nil, err

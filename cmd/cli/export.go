@@ -29,12 +29,13 @@ network configuration, the observation encoding version, the action-space layout
 options it was trained for. Any command that takes bot names (eval, rate, play) accepts the
 file's path; loading it for another encoding or other options fails with a clear error.`,
 		Example: `  container export --run runs/bc --out runs/bc.bot
+  container export --run runs/ppo/pool/iter-000070.bot --out default.bot --name default --notes "PPO iteration 70"
   container eval --agents runs/bc.bot,valuer --games 400`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runExport(o, cmd.OutOrStdout()) },
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.run, "run", "", "training run directory (train bc/ppo --out); required")
+	f.StringVar(&o.run, "run", "", "training run directory (train bc/ppo --out), or a .bot file to re-label (e.g. RUN/pool/iter-000070.bot); required")
 	f.StringVar(&o.out, "out", "", "bot file to write, ending in .bot; required")
 	f.StringVar(&o.name, "name", "", "bot name stored in the file (default: the file name)")
 	f.StringVar(&o.notes, "notes", "", "free text stored in the file (how it was made)")
