@@ -65,9 +65,14 @@ func NewTrainer(backend backends.Backend, w *Weights, hp Hyper) (*Trainer, error
 // restoreTrainer rebuilds a trainer from checkpointed variables (network and optimizer).
 func restoreTrainer(backend backends.Backend, cfg NetConfig, hp Hyper, vars map[string]*tensors.Tensor) (*Trainer, error) {
 	t := &Trainer{backend: backend, ctx: context.New(), cfg: cfg, hp: hp}
-	for key, val := range vars {
-		scope, name := context.SplitScope(key)
-		t.ctx.InAbsPath(scope).Checked(false).VariableWithValue(name, val)
+	err := tryCatch(func() {
+		for key, val := range vars {
+			scope, name := context.SplitScope(key)
+			t.ctx.InAbsPath(scope).Checked(false).VariableWithValue(name, val)
+		}
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%w: checkpoint variables: %v", ErrCorrupt, err)
 	}
 	if _, err := modelWeights(t.ctx, cfg); err != nil {
 		return nil, fmt.Errorf("%w: checkpoint: %v", ErrCorrupt, err)
