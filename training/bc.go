@@ -7,6 +7,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -105,7 +106,11 @@ func TrainBC(data *Samples, opts BCOptions) (*BCResult, error) {
 			if w, err = NewWeights(opts.Net, opts.Seed); err != nil {
 				return nil, err
 			}
-		} else if w.Config != opts.Net {
+		} else {
+			if w.Config.ObsDim != data.ObsDim || w.Config.NumActions != data.NumActions || w.Config.ValueDim != data.ValueDim {
+				return nil, fmt.Errorf("%w: initial network has %d features, %d actions, %d values; the data has %d, %d, %d",
+					ErrIncompatible, w.Config.ObsDim, w.Config.NumActions, w.Config.ValueDim, data.ObsDim, data.NumActions, data.ValueDim)
+			}
 			opts.Net = w.Config
 		}
 		if tr, err = NewTrainer(backend, w, opts.Hyper); err != nil {
@@ -114,7 +119,7 @@ func TrainBC(data *Samples, opts BCOptions) (*BCResult, error) {
 		rng = rand.NewPCG(opts.Seed, 0xbc)
 	}
 	optsJSON, _ := json.Marshal(opts)
-	if err := writeFileAtomic(opts.Out+"/run.json", append(optsJSON, '\n')); err != nil {
+	if err := writeFileAtomic(filepath.Join(opts.Out, "run.json"), append(optsJSON, '\n')); err != nil {
 		return nil, err
 	}
 	trainIdx, valIdx := data.Split(opts.ValPercent)
