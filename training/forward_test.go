@@ -93,3 +93,19 @@ func TestGoForwardMatchesGoMLXGraph(t *testing.T) {
 		}
 	}
 }
+
+func TestGoForwardAllocatesNothingOnceWarm(t *testing.T) {
+	cfg := NetConfig{ObsDim: 30, NumActions: 12, ValueDim: 3, Width: 16, Depth: 2, Norm: NormLayer}
+	w, _ := NewWeights(cfg, 1)
+	net, err := NewNet(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	obs, mask := randomBatch(cfg, 7, 1)
+	logits, values := make([]float32, 7*12), make([]float32, 7*3)
+	var ws Workspace
+	net.Forward(&ws, 7, obs, mask, logits, values)
+	if n := testing.AllocsPerRun(20, func() { net.Forward(&ws, 7, obs, mask, logits, values) }); n != 0 {
+		t.Fatalf("Forward allocates %v times per call", n)
+	}
+}
