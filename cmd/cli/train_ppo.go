@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -109,7 +110,11 @@ func runTrainPPO(o trainPPOOptions, out io.Writer) error {
 	po.Net = training.NetConfig{Width: o.width, Depth: o.depth, Norm: o.norm}
 	po.Hyper.LearningRate, po.Hyper.ValueCoef, po.Hyper.EntropyCoef = o.lr, o.valueCoef, o.entropy
 	po.Progress, po.Log = o.progress, out
-	if o.init != "" {
+	resuming := false
+	if _, err := os.Stat(filepath.Join(o.out, training.CheckpointFile)); err == nil {
+		resuming = true // the checkpoint holds the network; --init only matters for a new run
+	}
+	if o.init != "" && !resuming {
 		w, err := initWeights(o.init)
 		if err != nil {
 			return err
