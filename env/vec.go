@@ -42,12 +42,17 @@ type VecEnv struct {
 	workers  int
 	actions  []int
 	start    []chan struct{}
-	// Work sharing: workers claim batches of games from next and count finished games in
-	// done, so a worker the OS delays holds up at most one batch.
-	next, done atomic.Int64
-	finished   chan struct{} // a helper that finishes a step's last game tells the caller
-	helped     atomic.Int64  // game steps taken by helpers (benchmarks report the share)
-	closed     atomic.Bool
+	// Work sharing: worker w owns games [home[w], home[w+1]) and claims batches of them from
+	// cursors[w]; a worker out of its own games claims batches from the others' cursors, so
+	// a worker the OS delays holds up at most one batch, while in the steady state every
+	// game stays on one core (its data stays in that core's cache). done counts the games
+	// stepped in this step.
+	home     []int
+	cursors  []paddedCounter
+	done     atomic.Int64
+	finished chan struct{} // a helper that finishes a step's last game tells the caller
+	helped   atomic.Int64  // game steps taken by helpers (benchmarks report the share)
+	closed   atomic.Bool
 }
 
 // GameSeed is the seed of game i's episode-th episode (0-based) in a VecEnv or dataset run
@@ -98,13 +103,18 @@ func NewVec(n int, o Options, baseSeed uint64, workers int) (*VecEnv, error) {
 	}
 	v.Reset()
 	if workers > 1 {
-		// The caller's goroutine works too; workers-1 helpers join it.
-		v.next.Store(int64(n))
+		// The caller's goroutine works too (worker 0); workers-1 helpers join it.
+		v.home = make([]int, workers+1)
+		v.cursors = make([]paddedCounter, workers)
+		for w := range v.cursors {
+			v.home[w+1] = (w + 1) * n / workers
+			v.cursors[w].Store(int64(v.home[w+1] - v.home[w])) // nothing to claim yet
+		}
 		v.finished = make(chan struct{}, 1)
 		v.start = make([]chan struct{}, workers-1)
 		for w := range v.start {
 			v.start[w] = make(chan struct{}, 1)
-			go v.helper(v.start[w])
+			go v.helper(w+1, v.start[w])
 		}
 	}
 	return v, nil
@@ -157,14 +167,16 @@ func (v *VecEnv) Step(actions []int) error {
 		v.run(0, v.N)
 	} else {
 		v.done.Store(0)
-		v.next.Store(0) // publishes v.actions to the helpers
+		for w := range v.cursors {
+			v.cursors[w].Store(0) // publishes v.actions to whoever claims from it
+		}
 		for _, c := range v.start {
 			select {
 			case c <- struct{}{}:
 			default: // already signalled: it will look for work anyway
 			}
 		}
-		if !v.drain(false) {
+		if !v.work(0) {
 			<-v.finished
 		}
 	}
@@ -181,28 +193,28 @@ const vecBatch = 8
 // most this much CPU per step while the caller runs its policy.
 const vecSpin = 50 * time.Microsecond
 
-// helper steps games whenever there is work, until Close.
-func (v *VecEnv) helper(start chan struct{}) {
-	n := int64(v.N)
+// helper is worker w: it steps games whenever its own games are waiting, until Close.
+func (v *VecEnv) helper(w int, start chan struct{}) {
 	for {
 		// Poll for the next step for a while, then sleep until signalled. A signal left
-		// over from a step already joined by polling only makes drain look once more.
-		if !v.poll(n) {
+		// over from a step already joined by polling only makes work look once more.
+		if !v.poll(w) {
 			if _, ok := <-start; !ok {
 				return
 			}
 		}
-		if v.drain(true) {
+		if v.work(w) {
 			v.finished <- struct{}{}
 		}
 	}
 }
 
-// poll spins until a step has games left to claim (true) or vecSpin has passed (false).
-func (v *VecEnv) poll(n int64) bool {
+// poll spins until worker w's own games are waiting (true) or vecSpin has passed (false).
+func (v *VecEnv) poll(w int) bool {
+	size := int64(v.home[w+1] - v.home[w])
 	deadline := time.Now().Add(vecSpin)
 	for i := 0; ; i++ {
-		if v.next.Load() < n {
+		if v.cursors[w].Load() < size {
 			return true
 		}
 		if i%64 == 63 {
@@ -214,24 +226,41 @@ func (v *VecEnv) poll(n int64) bool {
 	}
 }
 
-// drain claims and steps batches of games until none are left in this step. It reports
-// whether it finished the step's last game (exactly one drain call per step does).
-func (v *VecEnv) drain(helper bool) (last bool) {
-	n := int64(v.N)
-	for {
-		lo := v.next.Add(vecBatch) - vecBatch
-		if lo >= n {
-			return last
-		}
-		hi := min(lo+vecBatch, n)
-		v.run(int(lo), int(hi))
-		if helper {
-			v.helped.Add(hi - lo)
-		}
-		if v.done.Add(hi-lo) == n {
+// work steps worker w's own games, then whatever is left of the others'. It reports whether
+// it stepped the step's last game (exactly one work call per step does).
+func (v *VecEnv) work(w int) (last bool) {
+	for k := 0; k < v.workers; k++ {
+		if v.claim((w+k)%v.workers, w) {
 			last = true
 		}
 	}
+	return last
+}
+
+// claim steps batches of chunk c's games for worker w until the chunk is exhausted.
+func (v *VecEnv) claim(c, w int) (last bool) {
+	lo0, size := v.home[c], int64(v.home[c+1]-v.home[c])
+	n := int64(v.N)
+	for {
+		off := v.cursors[c].Add(vecBatch) - vecBatch
+		if off >= size {
+			return last
+		}
+		lo, hi := lo0+int(off), lo0+int(min(off+vecBatch, size))
+		v.run(lo, hi)
+		if w > 0 {
+			v.helped.Add(int64(hi - lo))
+		}
+		if v.done.Add(int64(hi-lo)) == n {
+			last = true
+		}
+	}
+}
+
+// paddedCounter keeps each worker's cursor on its own cache line.
+type paddedCounter struct {
+	atomic.Int64
+	_ [56]byte
 }
 
 func (v *VecEnv) run(lo, hi int) {
