@@ -14,10 +14,11 @@ const maskedLogit = -1e9
 // Net is a plain-Go forward pass over exported float32 weights: no GoMLX graph. It is safe
 // for concurrent use by several goroutines, each with its own Workspace.
 type Net struct {
-	cfg    NetConfig
-	layers []denseLayer
-	policy denseLayer
-	value  denseLayer
+	cfg     NetConfig
+	layers  []denseLayer
+	policy  denseLayer
+	policyT []float32 // policy weights transposed, [A, width]: one contiguous row per action
+	value   denseLayer
 }
 
 type denseLayer struct {
@@ -46,6 +47,12 @@ func NewNet(w *Weights) (*Net, error) {
 		in = cfg.Width
 	}
 	n.policy = denseLayer{in: in, out: cfg.NumActions, w: w.Tensors[k], b: w.Tensors[k+1]}
+	n.policyT = make([]float32, in*cfg.NumActions)
+	for i := range in {
+		for a := range cfg.NumActions {
+			n.policyT[a*in+i] = n.policy.w[i*cfg.NumActions+a]
+		}
+	}
 	n.value = denseLayer{in: in, out: cfg.ValueDim, w: w.Tensors[k+2], b: w.Tensors[k+3]}
 	return n, nil
 }
@@ -72,11 +79,27 @@ func (n *Net) Forward(ws *Workspace, rows int, obs, mask, logits, values []float
 	h := n.trunk(ws, rows, obs)
 	width := n.cfg.trunkOut()
 	if logits != nil {
-		dense(h, rows, width, n.policy, logits)
-		if mask != nil {
-			for i, m := range mask[:rows*n.cfg.NumActions] {
-				if m == 0 {
-					logits[i] = maskedLogit
+		if mask == nil {
+			dense(h, rows, width, n.policy, logits)
+		} else {
+			// Only legal actions need a logit: a dot product with the transposed weights each
+			// (a handful per decision instead of all A columns).
+			A := n.cfg.NumActions
+			for r := range rows {
+				hr := h[r*width : (r+1)*width]
+				lr, mr := logits[r*A:(r+1)*A], mask[r*A:(r+1)*A]
+				for a, m := range mr {
+					if m == 0 {
+						lr[a] = maskedLogit
+						continue
+					}
+					wa := n.policyT[a*width : (a+1)*width]
+					wa = wa[:len(hr)]
+					sum := n.policy.b[a]
+					for i, x := range hr {
+						sum += x * wa[i]
+					}
+					lr[a] = sum
 				}
 			}
 		}
@@ -131,7 +154,11 @@ func (n *Net) trunk(ws *Workspace, rows int, obs []float32) []float32 {
 	bufs := [2][]float32{ws.a[:rows*n.cfg.Width], ws.b[:rows*n.cfg.Width]}
 	for i, l := range n.layers {
 		out := bufs[i%2]
-		dense(in, rows, l.in, l, out)
+		if i == 0 {
+			denseSparse(in, rows, l.in, l, out)
+		} else {
+			dense(in, rows, l.in, l, out)
+		}
 		for r := range rows {
 			row := out[r*l.out : (r+1)*l.out]
 			if l.gain != nil {
@@ -148,9 +175,8 @@ func (n *Net) trunk(ws *Workspace, rows int, obs []float32) []float32 {
 	return in
 }
 
-// dense computes out[r] = in[r] @ l.w + l.b for each row; zero inputs are skipped, which
-// makes sparse (one-hot heavy) observations cheap. Rows go four at a time so each weight row
-// is loaded once per block.
+// dense computes out[r] = in[r] @ l.w + l.b for each row, four rows at a time so each weight
+// row is loaded once per block (hidden activations are dense).
 func dense(in []float32, rows, width int, l denseLayer, out []float32) {
 	r := 0
 	for ; r+4 <= rows; r += 4 {
@@ -182,7 +208,14 @@ func dense(in []float32, rows, width int, l denseLayer, out []float32) {
 			}
 		}
 	}
-	for ; r < rows; r++ {
+	denseSparse(in[r*width:], rows-r, width, l, out[r*l.out:])
+}
+
+// denseSparse is dense one row at a time, skipping zero inputs: the observation is mostly
+// zeros (one-hot groups), so the first layer touches only the weight rows of its non-zero
+// features.
+func denseSparse(in []float32, rows, width int, l denseLayer, out []float32) {
+	for r := 0; r < rows; r++ {
 		o := out[r*l.out : (r+1)*l.out]
 		copy(o, l.b)
 		x := in[r*width : (r+1)*width]
