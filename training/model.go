@@ -21,10 +21,12 @@ var ErrBackend = errors.New("training: backend")
 const DefaultBackend = "go"
 
 // simpleGoOptions are added to the pure-Go backend's configuration unless GOMLX_BACKEND sets
-// them: ops run one at a time (each matrix product still uses every core), because in
-// v0.26 two products running in parallel on a 2-core machine can deadlock the backend's
-// worker pool, and the large-matrix kernel is about 1.5x faster for these shapes.
-const simpleGoOptions = "ops_sequential,dotgeneral_large"
+// ops_*, dotgeneral_* or parallelism options itself. In v0.26 the backend's worker pool is
+// bounded by the number of CPUs, and two matrix products running at once (each waiting for
+// workers for its own blocks) can deadlock it on a 2-core machine; an unlimited pool
+// (parallelism=-1) never waits, so ops can run in parallel safely, and the large-matrix
+// kernel is about 1.5x faster for these shapes.
+const simpleGoOptions = "dotgeneral_large,parallelism=-1"
 
 // NewBackend returns the GoMLX backend named by $GOMLX_BACKEND (format "name" or
 // "name:config"), or the pure-Go backend when it is unset. Only backends compiled in are
@@ -35,7 +37,7 @@ func NewBackend() (backends.Backend, error) {
 		config = DefaultBackend
 	}
 	name, opts, _ := strings.Cut(config, ":")
-	if name == "go" && !strings.Contains(opts, "ops_") && !strings.Contains(opts, "dotgeneral_") {
+	if name == "go" && !strings.Contains(opts, "ops_") && !strings.Contains(opts, "dotgeneral_") && !strings.Contains(opts, "parallelism") {
 		if opts == "" {
 			config = name + ":" + simpleGoOptions
 		} else {
@@ -47,6 +49,15 @@ func NewBackend() (backends.Backend, error) {
 	}
 	var b backends.Backend
 	err := tryCatch(func() {
+		// The pure-Go backend prints a line to stdout when given a parallelism option; keep
+		// command output clean.
+		if strings.Contains(config, "parallelism=") {
+			if null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0); err == nil {
+				saved := os.Stdout
+				os.Stdout = null
+				defer func() { os.Stdout = saved; null.Close() }()
+			}
+		}
 		var err error
 		b, err = backends.NewWithConfig(config)
 		if err != nil {
