@@ -31,7 +31,8 @@ type CheckOptions struct {
 
 // Check plays random games under o and verifies, in the spirit of Gymnasium's check_env and
 // PettingZoo's api_test:
-//   - observations have the spec's length, are finite and inside the documented bounds;
+//   - observations (the decider's at every step, every seat's at the leak checks) have the
+//     spec's length, are finite and inside the documented bounds;
 //   - at every non-terminal step the mask is non-empty and equals the engine's legal list,
 //     the agent is the engine's current player, and an illegal action is refused without
 //     changing anything;
@@ -290,6 +291,9 @@ func (ck *checker) cardLeaks(seed uint64, step int) error {
 	for o := 0; o < n; o++ {
 		if err := ck.enc.Observe(s, o, ck.views[o]); err != nil {
 			return ck.fail(seed, step, "observe seat %d: %v", o, err)
+		}
+		if err := ck.obsOK(ck.views[o], seed, step); err != nil {
+			return fmt.Errorf("%w (seat %d's view)", err, o)
 		}
 	}
 	// Scoring cards.
