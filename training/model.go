@@ -21,12 +21,13 @@ var ErrBackend = errors.New("training: backend")
 const DefaultBackend = "go"
 
 // simpleGoOptions are added to the pure-Go backend's configuration unless GOMLX_BACKEND sets
-// ops_*, dotgeneral_* or parallelism options itself. In v0.26 the backend's worker pool is
-// bounded by the number of CPUs, and two matrix products running at once (each waiting for
-// workers for its own blocks) can deadlock it on a 2-core machine; an unlimited pool
-// (parallelism=-1) never waits, so ops can run in parallel safely, and the large-matrix
-// kernel is about 1.5x faster for these shapes.
-const simpleGoOptions = "dotgeneral_large,parallelism=-1"
+// ops_*, dotgeneral_* or parallelism options itself. Ops run one at a time (each matrix
+// product still splits its blocks over the cores): in v0.26, running ops in parallel
+// deadlocks the CPU-bounded worker pool when two matrix products wait for workers at once
+// (2-core machine), and with an unlimited pool the race detector reports in-place ops
+// (Adam's Pow) writing buffers that other ops are still reading. The large-matrix kernel is
+// about 1.5x faster for these shapes.
+const simpleGoOptions = "ops_sequential,dotgeneral_large"
 
 // NewBackend returns the GoMLX backend named by $GOMLX_BACKEND (format "name" or
 // "name:config"), or the pure-Go backend when it is unset. Only backends compiled in are
