@@ -108,6 +108,7 @@ func BenchGames(opts rules.Options, games, workers int, seed uint64, step BenchS
 			src := rand.NewPCG(0, 0)
 			r := rand.New(src)
 			limit := g.MaxGameLength()
+			s := g.NewInitialStateSeed(seed) // reset in place for every game: no garbage per game
 			for {
 				mu.Lock()
 				i := next
@@ -116,7 +117,7 @@ func BenchGames(opts rules.Options, games, workers int, seed uint64, step BenchS
 				if i >= games {
 					break
 				}
-				s := g.NewInitialStateSeed(seed + uint64(i))
+				g.ResetState(s, seed+uint64(i))
 				src.Seed(seed+uint64(i), 0x62656e6368) // "bench"
 				n := 0
 				for !s.IsTerminal() {

@@ -1,6 +1,12 @@
 package rules
 
-import "math/rand/v2"
+import (
+	"math/rand/v2"
+	"sync"
+)
+
+// pcgPool recycles setup generators so ResetState allocates nothing.
+var pcgPool = sync.Pool{New: func() any { return new(rand.PCG) }}
 
 // historyCap is the history capacity reserved at setup, so normal play does not reallocate.
 const historyCap = 512
@@ -11,9 +17,25 @@ func (g *Game) NewInitialState() *State { return g.NewInitialStateSeed(g.opts.Se
 // NewInitialStateSeed sets up a game from the given seed (overriding Options.Seed), following
 // the rulebook's setup steps 4-14: every random choice comes from one PCG generator.
 func (g *Game) NewInitialStateSeed(seed uint64) *State {
+	s := &State{history: make([]Move, 0, historyCap)}
+	g.ResetState(s, seed)
+	return s
+}
+
+// ResetState sets s up as a new game of g from the given seed, exactly as
+// NewInitialStateSeed does, reusing s's memory: it allocates nothing, so self-play loops and
+// vectorised environments can reset games without garbage.
+func (g *Game) ResetState(s *State, seed uint64) {
 	o := &g.opts
-	r := rand.New(rand.NewPCG(seed, 0x636f6e7461696e65)) // "containe"
-	s := &State{game: g, history: make([]Move, 0, historyCap)}
+	pcg := pcgPool.Get().(*rand.PCG)
+	defer pcgPool.Put(pcg)
+	pcg.Seed(seed, 0x636f6e7461696e65) // "containe"
+	r := rand.New(pcg)
+	h := s.history[:0]
+	if h == nil {
+		h = make([]Move, 0, historyCap)
+	}
+	*s = State{game: g, history: h}
 	n := o.Players
 
 	// Step 4: supplies.
@@ -30,7 +52,7 @@ func (g *Game) NewInitialStateSeed(seed uint64) *State {
 	// Steps 5-6: the Off-Shore Bank (not in Classic): one container of each colour, two at
 	// random to lot I, one to lot II, the rest back; cash $1, $2, $3.
 	if o.Variant != Classic {
-		perm := r.Perm(NumNormalColours)
+		perm := permColours(r)
 		s.Bank.ContainerLots[0][perm[0]]++
 		s.Bank.ContainerLots[0][perm[1]]++
 		s.Bank.ContainerLots[1][perm[2]]++
@@ -42,7 +64,7 @@ func (g *Game) NewInitialStateSeed(seed uint64) *State {
 
 	// Steps 8-12: ships in the ocean, a free warehouse, a random distinct factory colour with
 	// one container of it in the $2 factory lot, $20.
-	factories := r.Perm(NumNormalColours)
+	factories := permColours(r)
 	for i := 0; i < n; i++ {
 		p := &s.Players[i]
 		c := Colour(factories[i])
@@ -65,7 +87,7 @@ func (g *Game) NewInitialStateSeed(seed uint64) *State {
 	}
 
 	// Step 13: scoring cards dealt from all five.
-	cards := r.Perm(NumNormalColours)
+	cards := permColours(r)
 	for i := 0; i < n; i++ {
 		s.Players[i].Card = uint8(cards[i])
 	}
@@ -78,5 +100,15 @@ func (g *Game) NewInitialStateSeed(seed uint64) *State {
 	s.Machine.Returner = -1
 	s.Machine.Counterpart = -1
 	s.startTurn()
-	return s
+}
+
+// permColours is r.Perm(NumNormalColours) (the same sequence for the same generator) without
+// the allocation.
+func permColours(r *rand.Rand) [NumNormalColours]int {
+	var p [NumNormalColours]int
+	for i := range p {
+		p[i] = i
+	}
+	r.Shuffle(len(p), func(i, j int) { p[i], p[j] = p[j], p[i] })
+	return p
 }
