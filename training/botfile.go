@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/container-rl/container/env/rules"
 )
@@ -168,12 +169,44 @@ func (b *BotFile) CheckCompatible(encodingVersion string, obsDim int, actions Ac
 		return fmt.Errorf("%w: trained for an action space of %d ids laid out differently from this one (%d ids)",
 			ErrIncompatible, h.Actions.NumActions, actions.NumActions)
 	}
-	a, o := h.Rules, opts
-	a.Seed, o.Seed, a.TurnLimit, o.TurnLimit = 0, 0, 0, 0
-	if a != o {
-		return fmt.Errorf("%w: trained for rules options %s, this game uses %s", ErrIncompatible, describeOptions(h.Rules), describeOptions(opts))
+	if !sameRulesOptions(h.Rules, opts) {
+		return fmt.Errorf("%w: trained for rules options %s, this game uses %s (%s)", ErrIncompatible,
+			describeOptions(h.Rules), describeOptions(opts), optionsDiff(h.Rules, opts))
 	}
 	return nil
+}
+
+// sameRulesOptions compares rules options with the seed and turn limit aside.
+func sameRulesOptions(a, o rules.Options) bool {
+	a.Seed, o.Seed, a.TurnLimit, o.TurnLimit = 0, 0, 0, 0
+	return a == o
+}
+
+// optionsDiff names what differs between the options a bot was trained for and a game's.
+func optionsDiff(trained, game rules.Options) string {
+	var d []string
+	add := func(what string, a, b any) {
+		if a != b {
+			d = append(d, fmt.Sprintf("%s %v, not %v", what, b, a))
+		}
+	}
+	add("players", trained.Players, game.Players)
+	add("rules", trained.Variant, game.Variant)
+	add("length", trained.Length, game.Length)
+	tm, gm := trained.Modules.String(), game.Modules.String()
+	if tm == "" {
+		tm = "none"
+	}
+	if gm == "" {
+		gm = "none"
+	}
+	add("modules", tm, gm)
+	add("supply", fmt.Sprintf("%d/%d/%d/%d", trained.ContainersPerColour, trained.GoldContainers, trained.Warehouses, trained.FactoriesPerColour),
+		fmt.Sprintf("%d/%d/%d/%d", game.ContainersPerColour, game.GoldContainers, game.Warehouses, game.FactoriesPerColour))
+	if len(d) == 0 {
+		return "other rules options differ"
+	}
+	return "this game has " + strings.Join(d, "; ")
 }
 
 func describeOptions(o rules.Options) string {

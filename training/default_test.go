@@ -1,10 +1,14 @@
 package training
 
 import (
+	"context"
+	"errors"
+	"strings"
 	"testing"
 
 	"github.com/container-rl/container/encoding"
 	"github.com/container-rl/container/env/bots"
+	"github.com/container-rl/container/env/eval"
 	"github.com/container-rl/container/env/rules"
 )
 
@@ -29,5 +33,40 @@ func TestDefaultBotIsEmbeddedAndFitsTheCurrentEncoding(t *testing.T) {
 	}
 	if _, ok := b.(*NetBot); !ok {
 		t.Fatalf("bot %q is a %T, want the trained network", bots.DefaultName, b)
+	}
+}
+
+// TestDefaultBotRefusesOptionsItHasNoModelFor: made for options none of the embedded models was
+// trained for, "default" is an error naming the options (never a bot that plays its first legal
+// action every turn).
+func TestDefaultBotRefusesOptionsItHasNoModelFor(t *testing.T) {
+	files, err := DefaultBots()
+	if err != nil {
+		t.Fatal(err)
+	}
+	classic := rules.DefaultOptions()
+	classic.Variant = rules.Classic
+	modules := rules.DefaultOptions()
+	modules.Modules = rules.AllModules
+	short := rules.DefaultOptions()
+	short.Length = rules.Short
+	for name, o := range map[string]rules.Options{"classic": classic, "modules": modules, "short": short} {
+		b, err := bots.New(bots.DefaultName, o, 1)
+		if err == nil {
+			t.Errorf("%s: default made a %T for options it has no model for", name, b)
+			continue
+		}
+		if !errors.Is(err, ErrIncompatible) {
+			t.Errorf("%s: err = %v, want ErrIncompatible", name, err)
+		}
+		msg := err.Error()
+		if !strings.Contains(msg, "no model for "+describeOptions(o)) || !strings.Contains(msg, describeOptions(files[0].Header.Rules)) {
+			t.Errorf("%s: error %q does not name the game's options and the models there are", name, msg)
+		}
+		// A tournament fails before its first game.
+		_, err = eval.Run(context.Background(), eval.Config{Agents: []string{bots.DefaultName, "valuer"}, Games: 2, Options: o})
+		if !errors.Is(err, eval.ErrConfig) || !errors.Is(err, ErrIncompatible) {
+			t.Errorf("%s: tournament err = %v, want ErrConfig wrapping ErrIncompatible", name, err)
+		}
 	}
 }

@@ -2,10 +2,14 @@ package training
 
 import (
 	"bytes"
-	_ "embed"
+	"embed"
 	"fmt"
+	"io/fs"
 	"math/rand/v2"
 	"os"
+	"slices"
+	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/container-rl/container/encoding"
@@ -198,24 +202,105 @@ func LoadBotForGame(path string, opts rules.Options, seed uint64) (*NetBot, erro
 	return NewNetBot(path, f, &opts, seed)
 }
 
-//go:embed default.bot
-var defaultBot []byte
+// The shipped trained bots: default.bot (4 players) and default-<N>p.bot for other player
+// counts, each for the base rules at standard length with no modules.
+//
+//go:embed default*.bot
+var defaultFS embed.FS
 
-// DefaultBot returns the shipped trained bot file (embedded in the binary), or an error when
+var (
+	defaultOnce  sync.Once
+	defaultFiles []*BotFile
+	defaultErr   error
+)
+
+// DefaultBots returns every shipped trained bot file (embedded in the binary), 4 players first.
+func DefaultBots() ([]*BotFile, error) {
+	defaultOnce.Do(func() {
+		names, err := fs.Glob(defaultFS, "default*.bot")
+		if err != nil || len(names) == 0 {
+			defaultErr = fmt.Errorf("training: this build has no embedded default bot")
+			return
+		}
+		slices.Sort(names) // default-3p.bot, default-5p.bot, default.bot
+		for _, n := range names {
+			data, err := defaultFS.ReadFile(n)
+			if err != nil {
+				defaultErr = fmt.Errorf("training: embedded %s: %w", n, err)
+				return
+			}
+			f, err := ReadBot(bytes.NewReader(data))
+			if err != nil {
+				defaultErr = fmt.Errorf("training: embedded %s: %w", n, err)
+				return
+			}
+			if n == "default.bot" {
+				defaultFiles = append([]*BotFile{f}, defaultFiles...)
+			} else {
+				defaultFiles = append(defaultFiles, f)
+			}
+		}
+	})
+	return defaultFiles, defaultErr
+}
+
+// DefaultBot returns the shipped trained bot file for 4-player base games, or an error when
 // this build has none.
 func DefaultBot() (*BotFile, error) {
-	if len(defaultBot) == 0 {
-		return nil, fmt.Errorf("training: this build has no embedded default bot")
+	files, err := DefaultBots()
+	if err != nil {
+		return nil, err
 	}
-	return ReadBot(bytes.NewReader(defaultBot))
+	return files[0], nil
+}
+
+// DefaultBotFor returns the shipped trained bot file made for games with opts (the seed and
+// turn limit aside). When none fits, the error wraps ErrIncompatible and lists the option
+// sets that have a model.
+func DefaultBotFor(opts rules.Options) (*BotFile, error) {
+	files, err := DefaultBots()
+	if err != nil {
+		return nil, err
+	}
+	g, err := rules.NewGame(opts)
+	if err != nil {
+		return nil, fmt.Errorf("training: %w", err)
+	}
+	size, layout := encoding.NewEncoder(g).Size(), CurrentActionLayout()
+	var have []string
+	for _, f := range files {
+		if !sameRulesOptions(f.Header.Rules, opts) {
+			have = append(have, describeOptions(f.Header.Rules))
+			continue
+		}
+		if err := f.CheckCompatible(encoding.Version, size, layout, opts); err != nil {
+			return nil, fmt.Errorf("%w (the embedded %q bot needs retraining: docs/TRAINING.md)", err, bots.DefaultName)
+		}
+		return f, nil
+	}
+	return nil, fmt.Errorf("%w: the %q bot has no model for %s (it has models for %s; train one as docs/TRAINING.md describes and play its .bot file)",
+		ErrIncompatible, bots.DefaultName, describeOptions(opts), strings.Join(have, ", "))
 }
 
 func init() {
 	bots.RegisterFileLoader(func(path string, opts rules.Options, seed uint64) (bots.Bot, error) {
 		return LoadBotForGame(path, opts, seed)
 	})
-	if f, err := DefaultBot(); err == nil {
-		_ = bots.Register(bots.DefaultName, "the shipped trained network ("+f.Header.Training.Method+", "+f.Header.Name+"); plays 4-player base games",
-			func(seed uint64) (bots.Bot, error) { return NewNetBot(bots.DefaultName, f, nil, seed) })
+	files, err := DefaultBots()
+	if err != nil {
+		return
 	}
+	players := make([]string, len(files))
+	for i, f := range files {
+		players[i] = strconv.Itoa(f.Header.Rules.Players)
+	}
+	slices.Sort(players)
+	_ = bots.Register(bots.DefaultName, "the shipped trained networks ("+files[0].Header.Training.Method+"); base rules, standard length, no modules, "+strings.Join(players, "/")+" players",
+		func(opts rules.Options, seed uint64) (bots.Bot, error) {
+			f, err := DefaultBotFor(opts)
+			if err != nil {
+				return nil, err
+			}
+			return NewNetBot(bots.DefaultName, f, &opts, seed)
+		})
 }

@@ -58,7 +58,7 @@ Input is read line by line from stdin, so a game can be scripted.`,
 	f := cmd.Flags()
 	f.IntVar(&o.players, "players", 4, "number of players, 3 to 5")
 	f.IntVar(&o.seat, "seat", 0, "your seat, 0 to players-1 (seat 0 is p1 on the board; who starts is drawn at setup)")
-	f.StringVar(&o.opponents, "opponents", bots.DefaultName, "opponent bots: one name for all, or players-1 comma-separated names in seat order, skipping yours (see container bots)")
+	f.StringVar(&o.opponents, "opponents", bots.DefaultName, "opponent bots: one name for all, or players-1 comma-separated names in seat order, skipping yours (see container bots); \"default\" is the trained bot where it has a model for the game's options, else the valuer")
 	f.Uint64Var(&o.seed, "seed", 1, "setup seed (the game is fully determined by the options, the seed and the moves)")
 	f.StringVar(&o.variant, "rules", "base", "rules variant: base (Off-Shore Bank) or classic")
 	f.StringVar(&o.length, "length", "standard", "game length: short, standard or extended")
@@ -128,7 +128,7 @@ func playSetup(o playOptions) (rules.Options, []string, error) {
 	}
 	for i, n := range names {
 		if n == bots.DefaultName {
-			names[i] = defaultOpponent()
+			names[i] = defaultOpponent(opts)
 		}
 		if err := bots.Resolve(names[i]); err != nil {
 			return opts, nil, fmt.Errorf("play: %w", err)
@@ -141,10 +141,10 @@ func playSetup(o playOptions) (rules.Options, []string, error) {
 	return opts, seats, nil
 }
 
-// defaultOpponent is "default" when the trained bot is registered, else the strongest
-// registered scripted bot.
-func defaultOpponent() string {
-	if _, ok := bots.Lookup(bots.DefaultName); ok {
+// defaultOpponent is "default" when the trained bot is registered and has a model for games
+// with opts, else the strongest registered scripted bot.
+func defaultOpponent(opts rules.Options) string {
+	if _, err := bots.New(bots.DefaultName, opts, 0); err == nil {
 		return bots.DefaultName
 	}
 	for _, n := range scriptedFallback {

@@ -93,12 +93,18 @@ func TestPlaySetupSeatsOpponentsAroundTheHuman(t *testing.T) {
 
 func TestPlayDefaultOpponentIsRegistered(t *testing.T) {
 	// "default" is the trained bot when the training package registers it; otherwise play
-	// falls back to the strongest registered scripted bot, never to an unknown name.
-	name := defaultOpponent()
+	// falls back to the strongest registered scripted bot, never to an unknown name, and
+	// never to a trained bot that has no model for the game's options.
+	name := defaultOpponent(rules.DefaultOptions())
 	_, ok := bots.Lookup(name)
 	assert.True(t, ok, "default opponent %q is not registered", name)
 	if _, trained := bots.Lookup(bots.DefaultName); !trained {
 		assert.NotEqual(t, bots.DefaultName, name)
+	}
+	classic := rules.DefaultOptions()
+	classic.Variant = rules.Classic
+	if _, err := bots.New(bots.DefaultName, classic, 0); err != nil {
+		assert.Equal(t, scriptedFallback[0], defaultOpponent(classic), "no trained model for classic games: %v", err)
 	}
 }
 

@@ -115,7 +115,7 @@ func runTrainPPO(o trainPPOOptions, out io.Writer) error {
 		resuming = true // the checkpoint holds the network; --init only matters for a new run
 	}
 	if o.init != "" && !resuming {
-		w, err := initWeights(o.init)
+		w, err := initWeights(o.init, po.Rules)
 		if err != nil {
 			return err
 		}
@@ -133,11 +133,12 @@ func runTrainPPO(o trainPPOOptions, out io.Writer) error {
 	return nil
 }
 
-// initWeights reads the starting network of a PPO run.
-func initWeights(src string) (*training.Weights, error) {
+// initWeights reads the starting network of a PPO run for games with opts ("default": the
+// shipped model for them).
+func initWeights(src string, opts rules.Options) (*training.Weights, error) {
 	switch {
 	case src == bots.DefaultName:
-		b, err := training.DefaultBot()
+		b, err := training.DefaultBotFor(opts)
 		if err != nil {
 			return nil, err
 		}

@@ -27,7 +27,7 @@ func (u *uniformPolicy) ActPolicy(v *rules.State, legal []int, probs []float32) 
 }
 
 func init() {
-	if err := bots.Register("test-uniform-policy", "uniform bot reporting its policy (selfplay tests)", func(seed uint64) (bots.Bot, error) {
+	if err := bots.Register("test-uniform-policy", "uniform bot reporting its policy (selfplay tests)", func(_ rules.Options, seed uint64) (bots.Bot, error) {
 		return &uniformPolicy{rng: rand.New(rand.NewPCG(seed, 1))}, nil
 	}); err != nil {
 		panic(err)

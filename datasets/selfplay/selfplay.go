@@ -139,6 +139,11 @@ func (c *Config) check() error {
 		if err := bots.Resolve(a); err != nil {
 			return err
 		}
+		// Make each agent once so a bot that cannot play these options (a trained network made
+		// for others) fails here, before any shard is written.
+		if _, err := bots.New(a, c.Env.Rules, 0); err != nil {
+			return fmt.Errorf("selfplay: %w", err)
+		}
 	}
 	if c.Games < 1 {
 		return bad("%d games; want at least 1", c.Games)

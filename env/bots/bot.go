@@ -22,8 +22,10 @@ type BatchBot interface {
 	ActBatch(views []*rules.State, legal [][]int, out []int)
 }
 
-// Factory makes a bot from a seed; the same seed gives a bot that plays the same way.
-type Factory func(seed uint64) (Bot, error)
+// Factory makes a bot for games with opts from a seed; the same seed gives a bot that plays
+// the same way. A bot that cannot play games with opts (a trained network made for other
+// options) returns an error saying what differs instead of a bot.
+type Factory func(opts rules.Options, seed uint64) (Bot, error)
 
 // Errors returned by the registry.
 var (

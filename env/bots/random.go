@@ -29,7 +29,7 @@ func (r *Random) Act(_ *rules.State, legal []int) int {
 
 func init() {
 	mustRegister("random", "uniformly random legal action (the baseline every bot must beat)",
-		func(seed uint64) (Bot, error) { return NewRandom(seed), nil })
+		func(_ rules.Options, seed uint64) (Bot, error) { return NewRandom(seed), nil })
 }
 
 // Seed implements Seeder.

@@ -118,8 +118,8 @@ func unknown(name string) error {
 	return fmt.Errorf("%w: %q (known: %s, or a path/to/file.bot)%s", ErrUnknownBot, name, strings.Join(names, ", "), hint)
 }
 
-// New makes the bot called name: a registered bot, or a trained bot file loaded by the file
-// loader with the game's options.
+// New makes the bot called name for games with opts: a registered bot (its factory gets opts
+// and may refuse them), or a trained bot file loaded by the file loader with opts.
 func New(name string, opts rules.Options, seed uint64) (Bot, error) {
 	if IsFileName(name) {
 		regMu.RLock()
@@ -138,7 +138,7 @@ func New(name string, opts rules.Options, seed uint64) (Bot, error) {
 	if !ok {
 		return nil, unknown(name)
 	}
-	b, err := i.Factory(seed)
+	b, err := i.Factory(opts, seed)
 	if err != nil {
 		return nil, fmt.Errorf("bots: making %q: %w", name, err)
 	}

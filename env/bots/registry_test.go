@@ -46,11 +46,40 @@ func TestRegistry_Errors(t *testing.T) {
 	} else if !strings.Contains(err.Error(), "training package") {
 		t.Errorf("Resolve(default) error %q does not say where the default bot comes from", err)
 	}
-	if err := Register("random", "again", func(uint64) (Bot, error) { return NewRandom(0), nil }); !errors.Is(err, ErrDuplicateBot) {
+	if err := Register("random", "again", func(rules.Options, uint64) (Bot, error) { return NewRandom(0), nil }); !errors.Is(err, ErrDuplicateBot) {
 		t.Errorf("duplicate: err = %v, want ErrDuplicateBot", err)
 	}
-	if err := Register("a/b", "bad", func(uint64) (Bot, error) { return NewRandom(0), nil }); err == nil {
+	if err := Register("a/b", "bad", func(rules.Options, uint64) (Bot, error) { return NewRandom(0), nil }); err == nil {
 		t.Errorf("a name with a slash was accepted")
+	}
+}
+
+// A registered bot's factory gets the game's options from New, so a bot that cannot play them
+// can refuse up front.
+func TestRegistry_FactoryGetsTheGameOptions(t *testing.T) {
+	var got rules.Options
+	refuse := errors.New("not for 5 players")
+	if err := Register("test-options-probe", "records its options", func(o rules.Options, seed uint64) (Bot, error) {
+		got = o
+		if o.Players == 5 {
+			return nil, refuse
+		}
+		return NewRandom(seed), nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { regMu.Lock(); delete(registry, "test-options-probe"); regMu.Unlock() }()
+	o := rules.DefaultOptions()
+	o.Players, o.Variant = 3, rules.Classic
+	if _, err := New("test-options-probe", o, 1); err != nil {
+		t.Fatal(err)
+	}
+	if got != o {
+		t.Errorf("factory got %+v, want %+v", got, o)
+	}
+	o.Players = 5
+	if _, err := New("test-options-probe", o, 1); !errors.Is(err, refuse) || !strings.Contains(err.Error(), "test-options-probe") {
+		t.Errorf("refusal not passed on with the bot's name: %v", err)
 	}
 }
 

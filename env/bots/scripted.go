@@ -83,7 +83,7 @@ func NewValuer(seed uint64) *Scripted { return newScripted(&valuer, seed) }
 func init() {
 	for _, st := range styles {
 		st := st
-		mustRegister(st.name, st.description, func(seed uint64) (Bot, error) { return newScripted(st, seed), nil })
+		mustRegister(st.name, st.description, func(_ rules.Options, seed uint64) (Bot, error) { return newScripted(st, seed), nil })
 	}
 }
 

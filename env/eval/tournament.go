@@ -128,6 +128,15 @@ func (c *Config) check() (*rules.Game, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
 	}
+	if c.NewBot == nil {
+		// Make each agent once so a bot that cannot play these options (a trained network
+		// made for others) fails before any game starts.
+		for _, a := range c.Agents {
+			if _, err := bots.New(a, g.Options(), 0); err != nil {
+				return nil, fmt.Errorf("%w: %w", ErrConfig, err)
+			}
+		}
+	}
 	return g, nil
 }
 
