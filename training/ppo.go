@@ -40,7 +40,7 @@ type PPOOptions struct {
 	SnapshotShare   float64   `json:"snapshot_share"` // chance an opponent seat plays a snapshot (when any)
 	EvalEvery       int64     `json:"eval_every"`     // iterations between evaluations (0: never)
 	EvalGames       int       `json:"eval_games"`
-	EvalOpponent    string    `json:"eval_opponent"` // the learner plays 1 seat against 3 of these
+	EvalOpponent    string    `json:"eval_opponent"` // the learner plays 1 seat against players-1 of these
 	CheckpointEvery int64     `json:"checkpoint_every"`
 	Seed            uint64    `json:"seed"`
 	Workers         int       `json:"workers"`
@@ -225,7 +225,7 @@ func TrainPPO(opts PPOOptions) (*PPOResult, error) {
 		if opts.Log != nil {
 			ev := ""
 			if evalRate >= 0 {
-				ev = fmt.Sprintf(" | eval vs 3 %s: %.1f%% wins", opts.EvalOpponent, 100*evalRate)
+				ev = fmt.Sprintf(" | eval vs %d %s: %.1f%% wins", opts.Rules.Players-1, opts.EvalOpponent, 100*evalRate)
 			}
 			fmt.Fprintf(opts.Log, "\niteration %d: %d learner steps, reward %.3f, win rate %.3f, policy loss %.4f, value mse %.4f, entropy %.3f, %.0f env steps/s%s\n",
 				it, ro.rows, ro.meanReward, ro.winRate, m.PolicyLoss, m.ValueLoss, m.Entropy, row[5], ev)
