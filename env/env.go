@@ -188,9 +188,14 @@ func (e *Env) Agent() int { return e.agent }
 func (e *Env) Done() bool { return e.terminated || e.truncated }
 
 // Reset starts a new game from seed and returns the first decider's observation (aliasing
-// the env's buffer) and info.
+// the env's buffer) and info. It sets the new game up in the previous game's State (the
+// pointer State returns stays the same), allocating nothing after the first Reset.
 func (e *Env) Reset(seed uint64) ([]float32, Info) {
-	e.state = e.game.NewInitialStateSeed(seed)
+	if e.state == nil {
+		e.state = e.game.NewInitialStateSeed(seed)
+	} else {
+		e.game.ResetState(e.state, seed)
+	}
 	e.seed = seed
 	e.terminated, e.truncated = false, false
 	clear(e.rewards)
