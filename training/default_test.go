@@ -70,3 +70,40 @@ func TestDefaultBotRefusesOptionsItHasNoModelFor(t *testing.T) {
 		}
 	}
 }
+// TestDefaultBotHasAModelForEachPlayerCount: "default" picks the embedded model trained for
+// the game's player count.
+func TestDefaultBotHasAModelForEachPlayerCount(t *testing.T) {
+	for p := 3; p <= rules.MaxPlayers; p++ {
+		o := rules.DefaultOptions()
+		o.Players = p
+		f, err := DefaultBotFor(o)
+		if err != nil {
+			t.Errorf("%d players: %v", p, err)
+			continue
+		}
+		if f.Header.Rules.Players != p {
+			t.Errorf("%d players: got the model for %d", p, f.Header.Rules.Players)
+		}
+		b, err := bots.New(bots.DefaultName, o, 1)
+		if err != nil {
+			t.Fatalf("%d players: %v", p, err)
+		}
+		nb := b.(*NetBot)
+		if nb.File() != f {
+			t.Errorf("%d players: bot plays another file", p)
+		}
+		// It plays a real game with its network, not a fallback.
+		g, _ := rules.NewGame(o)
+		st := g.NewInitialStateSeed(3)
+		var view rules.State
+		var legal []int
+		for i := 0; i < 200 && !st.IsTerminal(); i++ {
+			legal = st.LegalActions(legal)
+			st.Redact(st.CurrentPlayer(), &view)
+			st.Apply(b.Act(&view, legal))
+		}
+		if nb.Err() != nil {
+			t.Errorf("%d players: %v", p, nb.Err())
+		}
+	}
+}
