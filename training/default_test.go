@@ -70,6 +70,7 @@ func TestDefaultBotRefusesOptionsItHasNoModelFor(t *testing.T) {
 		}
 	}
 }
+
 // TestDefaultBotHasAModelForEachPlayerCount: "default" picks the embedded model trained for
 // the game's player count.
 func TestDefaultBotHasAModelForEachPlayerCount(t *testing.T) {
