@@ -268,7 +268,7 @@ func (c *checker) checkViews(s *rules.State) error {
 			// Change seat j's secrets in place, redact, and restore them (cheaper than a
 			// Clone, which copies the whole history).
 			m := &s.Machine
-			card, bid, runoff := s.Players[j].Card, m.Bids[j], m.Runoff[j]
+			card, bid, runoff, inc := s.Players[j].Card, m.Bids[j], m.Runoff[j], m.Incentives[j]
 			s.Players[j].Card = (card + 1) % rules.NumScoringCards
 			if m.HasBid&(1<<uint(j)) != 0 && !m.Revealed {
 				m.Bids[j]++
@@ -276,10 +276,17 @@ func (c *checker) checkViews(s *rules.State) error {
 			if m.HasRunoff&(1<<uint(j)) != 0 && !m.RunoffRevealed {
 				m.Runoff[j]++
 			}
+			hiddenInc := m.HasIncentive&(1<<uint(j)) != 0 && !m.IncentiveRevealed
+			if hiddenInc {
+				m.Incentives[j]++
+			}
 			s.Redact(v, &c.view2)
-			s.Players[j].Card, m.Bids[j], m.Runoff[j] = card, bid, runoff
+			s.Players[j].Card, m.Bids[j], m.Runoff[j], m.Incentives[j] = card, bid, runoff, inc
 			if c.view2.Hash() != h {
 				return fmt.Errorf("seat %d's view changes with seat %d's secrets", v, j)
+			}
+			if hiddenInc && c.view.Machine.Incentives[j] != 0 {
+				return fmt.Errorf("view of seat %d shows seat %d's sealed incentive bid $%d", v, j, inc)
 			}
 		}
 	}
@@ -358,8 +365,76 @@ func CheckInvariants(s *rules.State) error {
 			return fmt.Errorf("%d %s containers in the game, want %d", census[c], rules.Colour(c), want[c])
 		}
 	}
+	if err := checkModules(s); err != nil {
+		return err
+	}
 	if cf := s.CashFlow(); cf.InPlay != cf.Start+cf.FromSupply-cf.ToSupply {
 		return fmt.Errorf("cash in play $%d != start $%d + from supply $%d - to supply $%d", cf.InPlay, cf.Start, cf.FromSupply, cf.ToSupply)
+	}
+	return nil
+}
+
+// checkModules checks the module pieces independently of State.Validate: trucks (at most
+// TrucksPerPlayer per seat, each owned company carries its owner's truck, piles only on
+// independent companies, nothing without the module), player loans (lender an opponent,
+// amount at least $10, loan cards in hand + loans lent out = PlayerLoanCards, Bank loans
+// exactly $10) and gold (none outside the luxury module, checked by the census).
+func checkModules(s *rules.State) error {
+	o := s.Game().Options()
+	np := o.Players
+	var owned, lent [rules.MaxPlayers]int
+	for i := 0; i < rules.MaxPlayers; i++ {
+		c := s.Companies[i]
+		if i >= np || !o.Modules.Has(rules.Trucks) {
+			if c.Owner != -1 || c.Pile != 0 {
+				return fmt.Errorf("company %d is %+v without the trucks module or a seat", i, c)
+			}
+			continue
+		}
+		if c.Pile < 0 {
+			return fmt.Errorf("company %d: pile $%d", i, c.Pile)
+		}
+		if c.Owner != -1 {
+			if int(c.Owner) < 0 || int(c.Owner) >= np {
+				return fmt.Errorf("company %d owned by %d, not a seat", i, c.Owner)
+			}
+			if c.Pile != 0 {
+				return fmt.Errorf("company %d owned by seat %d still has a pile of $%d", i, c.Owner, c.Pile)
+			}
+			owned[c.Owner]++
+		}
+	}
+	for i := 0; i < np; i++ {
+		p := &s.Players[i]
+		if int(p.Trucks) > rules.TrucksPerPlayer || int(p.Trucks) != owned[i] {
+			return fmt.Errorf("seat %d: %d trucks placed, owns %d companies (at most %d trucks)", i, p.Trucks, owned[i], rules.TrucksPerPlayer)
+		}
+		for l := 0; l < int(p.NumLoans); l++ {
+			ln := p.Loans[l]
+			switch {
+			case ln.Lender == -1:
+				if ln.Amount != 10 {
+					return fmt.Errorf("seat %d: Bank loan of $%d", i, ln.Amount)
+				}
+			case !o.Modules.Has(rules.PlayerLoans):
+				return fmt.Errorf("seat %d: player loan without the module", i)
+			case int(ln.Lender) == i || int(ln.Lender) < 0 || int(ln.Lender) >= np:
+				return fmt.Errorf("seat %d: loan from %d", i, ln.Lender)
+			case ln.Amount < 10:
+				return fmt.Errorf("seat %d: player loan of $%d", i, ln.Amount)
+			default:
+				lent[ln.Lender]++
+			}
+		}
+	}
+	for i := 0; i < np; i++ {
+		want := 0
+		if o.Modules.Has(rules.PlayerLoans) {
+			want = rules.PlayerLoanCards
+		}
+		if int(s.Players[i].LoanCards)+lent[i] != want {
+			return fmt.Errorf("seat %d: %d loan cards in hand + %d lent, want %d", i, s.Players[i].LoanCards, lent[i], want)
+		}
 	}
 	return nil
 }

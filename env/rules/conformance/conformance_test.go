@@ -25,15 +25,49 @@ func gamesPerConfig(t *testing.T) int {
 	return 2
 }
 
+// moduleSets is every combination of the More Containers modules, none first.
+var moduleSets = []rules.Modules{
+	0,
+	rules.Trucks,
+	rules.PlayerLoans,
+	rules.Luxury,
+	rules.Trucks | rules.PlayerLoans,
+	rules.Trucks | rules.Luxury,
+	rules.PlayerLoans | rules.Luxury,
+	rules.AllModules,
+}
+
+// TestConformance runs every rules configuration the engine accepts: the base rules with all
+// 8 module combinations and the Classic variant with the 4 combinations without trucks
+// (Classic refuses the Truck Companies module), each with 3, 4 and 5 players.
 func TestConformance(t *testing.T) {
 	games := gamesPerConfig(t)
 	for _, players := range []int{3, 4, 5} {
 		for _, v := range []rules.Variant{rules.Base, rules.Classic} {
-			o := rules.Options{Players: players, Variant: v, Seed: uint64(100 * players)}
-			t.Run(fmt.Sprintf("%dp-%s", players, v), func(t *testing.T) {
-				t.Parallel()
-				Run(t, o, games)
-			})
+			for k, mods := range moduleSets {
+				if v == rules.Classic && mods.Has(rules.Trucks) {
+					continue
+				}
+				o := rules.Options{Players: players, Variant: v, Modules: mods, Seed: uint64(100*players + 10*int(v) + k)}
+				name := fmt.Sprintf("%dp-%s-%s", players, v, mods)
+				if mods == 0 {
+					name += "none"
+				}
+				t.Run(name, func(t *testing.T) {
+					t.Parallel()
+					Run(t, o, games)
+				})
+			}
+		}
+	}
+}
+
+// TestConformanceClassicRefusesTrucks: the one combination the matrix skips is refused.
+func TestConformanceClassicRefusesTrucks(t *testing.T) {
+	for _, mods := range moduleSets {
+		_, err := rules.NewGame(rules.Options{Players: 4, Variant: rules.Classic, Modules: mods})
+		if got, want := err != nil, mods.Has(rules.Trucks); got != want {
+			t.Errorf("classic with %q: error %v, want an error %v", mods, err, want)
 		}
 	}
 }
@@ -46,22 +80,6 @@ func TestConformanceLengthsAndOverrides(t *testing.T) {
 		{Players: 4, ContainersPerColour: 5, Warehouses: 8, FactoriesPerColour: 2, TurnLimit: 40, Seed: 9},
 	} {
 		t.Run(fmt.Sprintf("%dp-%s-%d", o.Players, o.Length, o.ContainersPerColour), func(t *testing.T) {
-			t.Parallel()
-			Run(t, o, games)
-		})
-	}
-}
-
-func TestConformanceModules(t *testing.T) {
-	games := gamesPerConfig(t)
-	for _, o := range []rules.Options{
-		{Players: 5, Modules: rules.Luxury, Seed: 11},
-		{Players: 5, Modules: rules.Trucks, Seed: 12},
-		{Players: 4, Modules: rules.PlayerLoans, Seed: 13},
-		{Players: 3, Modules: rules.AllModules, Seed: 14},
-		{Players: 4, Variant: rules.Classic, Modules: rules.PlayerLoans | rules.Luxury, Seed: 15},
-	} {
-		t.Run(fmt.Sprintf("%dp-%s-%s", o.Players, o.Variant, o.Modules), func(t *testing.T) {
 			t.Parallel()
 			Run(t, o, games)
 		})
