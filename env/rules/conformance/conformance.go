@@ -9,12 +9,16 @@
 // (storage limits counting reserve tokens, ship capacity, loans, conservation of containers,
 // factories and warehouses); an independent container census (supply + every location + Bank
 // lots + bid tiles + containers held by the pending decision + removed = total, per colour);
-// the cash ledger (cash in play = starting cash + cash from the supply - cash to it); the
+// the cash ledger (cash in play = starting cash + cash from the supply - cash to it, so
+// player-loan cash and incentives only move between hands); the module pieces (at most 3
+// trucks a seat, trucks placed = companies owned, piles only on independent companies, player
+// loans from an opponent of at least $10, loan cards in hand + lent out = 3); the
 // legal actions (sorted, unique, in range, each ActionToMove/MoveToAction and notation round
 // trip, each present in LegalMoves); an illegal action is rejected by ApplyChecked with
 // ErrIllegalAction and leaves the Hash unchanged; the Decision agrees with the legal amounts;
 // Scores (as if the game ended now) are consistent; redacted views (opponents' cards Unknown;
-// changing an opponent's card or unrevealed sealed bid leaves every other view identical).
+// changing an opponent's card, unrevealed sealed bid or sealed loan incentive leaves every
+// other view identical, and an unrevealed incentive reads 0).
 // Every RecordEvery steps and at the end it checks the JSON and binary record round trips.
 // Each game must end within Game.MaxGameLength, and its final scores must be consistent.
 package conformance
