@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"sync"
 	"testing"
 
 	"github.com/container-rl/container/env/rules"
@@ -42,6 +43,19 @@ var moduleSets = []rules.Modules{
 // (Classic refuses the Truck Companies module), each with 3, 4 and 5 players.
 func TestConformance(t *testing.T) {
 	games := gamesPerConfig(t)
+	var mu sync.Mutex
+	seen := map[rules.Modules]*moduleEvents{rules.Trucks: {}, rules.PlayerLoans: {}, rules.Luxury: {}}
+	t.Cleanup(func() {
+		// Runs after every parallel configuration: each module's rules were exercised.
+		if t.Failed() {
+			return
+		}
+		tr, pl, lx := seen[rules.Trucks], seen[rules.PlayerLoans], seen[rules.Luxury]
+		t.Logf("trucks: %+v; player loans: %+v; luxury: %+v", *tr, *pl, *lx)
+		if tr.truckAuctions == 0 || tr.companiesWon == 0 || pl.playerLoans == 0 || pl.incentiveLoans == 0 || lx.luxury == 0 {
+			t.Errorf("a module was not exercised by random play: trucks %+v, player loans %+v, luxury %+v", *tr, *pl, *lx)
+		}
+	})
 	for _, players := range []int{3, 4, 5} {
 		for _, v := range []rules.Variant{rules.Base, rules.Classic} {
 			for k, mods := range moduleSets {
@@ -55,11 +69,91 @@ func TestConformance(t *testing.T) {
 				}
 				t.Run(name, func(t *testing.T) {
 					t.Parallel()
-					Run(t, o, games)
+					ev := runCounting(t, o, games)
+					// With at least 2 games (the default; the seeds are fixed, so more games
+					// only add events) every configuration reaches its modules' events.
+					if games >= 2 && ((mods.Has(rules.Trucks) && ev.companiesWon == 0) || (mods.Has(rules.PlayerLoans) && ev.playerLoans == 0) || (mods.Has(rules.Luxury) && ev.luxury == 0)) {
+						t.Errorf("a module of %q was not exercised: %+v", mods, ev)
+					}
+					mu.Lock()
+					defer mu.Unlock()
+					for _, m := range []rules.Modules{rules.Trucks, rules.PlayerLoans, rules.Luxury} {
+						if mods.Has(m) {
+							seen[m].add(ev)
+						}
+					}
 				})
 			}
 		}
 	}
+}
+
+// moduleEvents counts, over the games of a configuration, the module events random play
+// reached: truck auctions started and companies won, player loans taken (at least one
+// outstanding at some step) with an incentive above $0, Acquire Luxury chosen.
+type moduleEvents struct {
+	truckAuctions, companiesWon, playerLoans, incentiveLoans, luxury int
+}
+
+func (e *moduleEvents) add(o moduleEvents) {
+	e.truckAuctions += o.truckAuctions
+	e.companiesWon += o.companiesWon
+	e.playerLoans += o.playerLoans
+	e.incentiveLoans += o.incentiveLoans
+	e.luxury += o.luxury
+}
+
+// runCounting is Run that also counts the module events, so the matrix proves the module
+// rules were exercised, not only allowed.
+func runCounting(t *testing.T, opts rules.Options, games int) moduleEvents {
+	t.Helper()
+	g, err := rules.NewGame(opts)
+	if err != nil {
+		t.Fatalf("conformance: %v", err)
+	}
+	var ev moduleEvents
+	var lent [rules.MaxPlayers][rules.MaxLoans]rules.Loan
+	for i := 0; i < games; i++ {
+		seed := opts.Seed + uint64(i)
+		lent = [rules.MaxPlayers][rules.MaxLoans]rules.Loan{}
+		owned := 0
+		err := PlayGame(g, seed, func(s *rules.State, id int) {
+			switch s.ActionToMove(id).Kind {
+			case rules.TruckStart:
+				ev.truckAuctions++
+			case rules.AcquireLuxury:
+				ev.luxury++
+			}
+			n := 0
+			for j := 0; j < opts.Players; j++ {
+				if s.Companies[j].Owner >= 0 {
+					n++
+				}
+				p := &s.Players[j]
+				for l := 0; l < int(p.NumLoans); l++ {
+					if ln := p.Loans[l]; ln.Lender >= 0 && lent[j][l] != ln {
+						ev.playerLoans++
+						if ln.Amount > 10 {
+							ev.incentiveLoans++
+						}
+					}
+				}
+				for l := 0; l < rules.MaxLoans; l++ {
+					lent[j][l] = rules.Loan{}
+					if l < int(p.NumLoans) {
+						lent[j][l] = p.Loans[l]
+					}
+				}
+			}
+			owned = max(owned, n)
+		})
+		if err != nil {
+			t.Fatalf("conformance: %d players %s %q seed %d: %v", opts.Players, opts.Variant, opts.Modules, seed, err)
+		}
+		ev.companiesWon += owned
+	}
+	t.Logf("module events over %d games: %+v", games, ev)
+	return ev
 }
 
 // TestConformanceClassicRefusesTrucks: the one combination the matrix skips is refused.
