@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/container-rl/container/encoding"
 	"github.com/container-rl/container/env/rules"
 	"github.com/spf13/cobra"
 )
@@ -27,6 +28,7 @@ type benchOptions struct {
 	seed      uint64
 	turnLimit int
 	json      bool
+	encode    bool
 }
 
 func newBenchCmd() *cobra.Command {
@@ -39,7 +41,8 @@ games and decisions (steps) per second and heap allocations per step (runtime.Me
 Mallocs over the run divided by the steps). Game i uses seed --seed + i, so runs are
 reproducible whatever --workers is.`,
 		Example: `  container bench --players 4 --games 2000
-  container bench --players 5 --rules classic --games 500 --workers 2 --json`,
+  container bench --players 5 --rules classic --games 500 --workers 2 --json
+  container bench --players 4 --games 600 --workers 1 --encode`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runBench(o, cmd.OutOrStdout())
@@ -55,6 +58,7 @@ reproducible whatever --workers is.`,
 	f.Uint64Var(&o.seed, "seed", 1, "seed of the first game")
 	f.IntVar(&o.turnLimit, "turn-limit", 0, "turn limit (0: the engine's default)")
 	f.BoolVar(&o.json, "json", false, "print one JSON object")
+	f.BoolVar(&o.encode, "encode", false, "also encode the decider's observation and legal-action mask before every move")
 	return cmd
 }
 
@@ -188,7 +192,16 @@ func runBench(o benchOptions, out io.Writer) error {
 	if o.workers < 1 {
 		return fmt.Errorf("%w: --workers %d; need at least 1", ErrBenchOptions, o.workers)
 	}
-	res, err := BenchGames(ro, o.games, o.workers, o.seed, nil)
+	var step BenchStep
+	if o.encode {
+		g, err := rules.NewGame(ro)
+		if err != nil {
+			return fmt.Errorf("%w: %w", ErrBenchOptions, err)
+		}
+		pool := encoding.NewPool(g, o.workers)
+		step = func(w int, s *rules.State, _ int) { pool.Encode(w, s) }
+	}
+	res, err := BenchGames(ro, o.games, o.workers, o.seed, step)
 	if err != nil {
 		return err
 	}

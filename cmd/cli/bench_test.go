@@ -79,3 +79,15 @@ func TestRulesSupportCommandsRegistered(t *testing.T) {
 		t.Errorf("bad flag: exit %d, stderr %q", code, errOut.String())
 	}
 }
+
+func TestBenchEncodeEncodesEveryDecision(t *testing.T) {
+	var out bytes.Buffer
+	o := benchOptions{players: 3, games: 3, workers: 2, variant: "base", length: "standard", seed: 1, encode: true, json: true}
+	if err := runBench(o, &out); err != nil {
+		t.Fatal(err)
+	}
+	var res BenchResult
+	if err := json.Unmarshal(out.Bytes(), &res); err != nil || res.Steps == 0 || res.AllocsPerStep > 0.1 {
+		t.Fatalf("bench --encode: %+v, %v", res, err)
+	}
+}
