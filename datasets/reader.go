@@ -540,15 +540,26 @@ func column[T arrow.Array](rec arrow.RecordBatch, name string) (T, error) {
 
 // flatFloats returns the values of a FixedSizeList<float32>[width] column as one slice.
 func flatFloats(rec arrow.RecordBatch, name string, width int) ([]float32, error) {
+	return flatValues[float32, *array.Float32](rec, name, width, "float32")
+}
+
+// flatInts returns the values of a FixedSizeList<int32>[width] column as one slice.
+func flatInts(rec arrow.RecordBatch, name string, width int) ([]int32, error) {
+	return flatValues[int32, *array.Int32](rec, name, width, "int32")
+}
+
+// flatValues returns the values of a FixedSizeList<T>[width] column (element array type A)
+// as one slice, checking the element type and the length.
+func flatValues[T any, A interface{ Values() []T }](rec arrow.RecordBatch, name string, width int, typeName string) ([]T, error) {
 	l, err := column[*array.FixedSizeList](rec, name)
 	if err != nil {
 		return nil, err
 	}
-	v, ok := l.ListValues().(*array.Float32)
+	v, ok := l.ListValues().(A)
 	if !ok {
-		return nil, fmt.Errorf("%w: column %q does not hold float32", ErrCorrupt, name)
+		return nil, fmt.Errorf("%w: column %q does not hold %s", ErrCorrupt, name, typeName)
 	}
-	vals := v.Float32Values()
+	vals := v.Values()
 	lo, hi := l.Offset()*width, (l.Offset()+l.Len())*width
 	if hi > len(vals) {
 		return nil, fmt.Errorf("%w: column %q is short", ErrCorrupt, name)
@@ -656,23 +667,6 @@ type GameColumns struct {
 	Length, Turns          *array.Int32
 	DurationUS             *array.Int64
 	agentOff, breakdownOff int
-}
-
-func flatInts(rec arrow.RecordBatch, name string, width int) ([]int32, error) {
-	l, err := column[*array.FixedSizeList](rec, name)
-	if err != nil {
-		return nil, err
-	}
-	v, ok := l.ListValues().(*array.Int32)
-	if !ok {
-		return nil, fmt.Errorf("%w: column %q does not hold int32", ErrCorrupt, name)
-	}
-	vals := v.Int32Values()
-	lo, hi := l.Offset()*width, (l.Offset()+l.Len())*width
-	if hi > len(vals) {
-		return nil, fmt.Errorf("%w: column %q is short", ErrCorrupt, name)
-	}
-	return vals[lo:hi], nil
 }
 
 // NewGameColumns resolves the columns of a games record batch.
