@@ -457,35 +457,75 @@ func TestGoldenObservations(t *testing.T) {
 			if err := e.Observe(s, seat, obs); err != nil {
 				t.Fatal(err)
 			}
-			var b strings.Builder
-			fmt.Fprintf(&b, "# %s, %s, seed %d, step %d, observer seat %d (phase %s)\n", Version, describeOptions(gc.opts), gc.seed, s.Steps, seat, s.Decision().Phase)
-			for i, c := range e.Spec().Columns() {
-				fmt.Fprintf(&b, "%4d %-36s %g\n", i, c, obs[i])
-			}
-			path := filepath.Join("testdata", gc.file+".golden")
-			if *update {
-				if err := os.MkdirAll("testdata", 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test ./encoding -run Golden -update)", err)
-			}
-			if got := b.String(); got != string(want) {
-				gl, wl := strings.Split(got, "\n"), strings.Split(string(want), "\n")
-				for i := range min(len(gl), len(wl)) {
-					if gl[i] != wl[i] {
-						t.Fatalf("%s differs at line %d:\n got  %s\n want %s\n(if the change is intended, bump Version and run with -update)", path, i+1, gl[i], wl[i])
-					}
-				}
-				t.Fatalf("%s: %d lines, want %d", path, len(gl), len(wl))
-			}
+			header := fmt.Sprintf("# %s, %s, seed %d, step %d, observer seat %d (phase %s)\n", Version, describeOptions(gc.opts), gc.seed, s.Steps, seat, s.Decision().Phase)
+			checkGoldenObservation(t, gc.file, header, e, obs)
 		})
+	}
+}
+
+// TestGoldenObservationsOfRulebookPositions encodes the decider's view of the hand-written
+// positions in env/rules/testdata/positions (the rulebook's final-scoring example, the
+// luxury scoring examples, an opening and a 5-player position with both Bank auctions open),
+// pinning the features of situations a person can read, with the feature names.
+func TestGoldenObservationsOfRulebookPositions(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("..", "env", "rules", "testdata", "positions", "*.json"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no example positions found: %v", err)
+	}
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".json")
+		t.Run(name, func(t *testing.T) {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := rules.LoadPosition(data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			seat := max(s.CurrentPlayer(), 0)
+			e := NewEncoder(s.Game())
+			obs := make([]float32, e.Size())
+			if err := e.Observe(s, seat, obs); err != nil {
+				t.Fatal(err)
+			}
+			header := fmt.Sprintf("# %s, position %s, %s, observer seat %d (phase %s)\n", Version, filepath.Base(f), describeOptions(s.Game().Options()), seat, s.Decision().Phase)
+			checkGoldenObservation(t, "position-"+name, header, e, obs)
+		})
+	}
+}
+
+// checkGoldenObservation compares one "offset column value" line per feature (after header)
+// with testdata/<file>.golden, or rewrites it with -update.
+func checkGoldenObservation(t *testing.T, file, header string, e *Encoder, obs []float32) {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString(header)
+	for i, c := range e.Spec().Columns() {
+		fmt.Fprintf(&b, "%4d %-36s %g\n", i, c, obs[i])
+	}
+	path := filepath.Join("testdata", file+".golden")
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./encoding -run Golden -update)", err)
+	}
+	if got := b.String(); got != string(want) {
+		gl, wl := strings.Split(got, "\n"), strings.Split(string(want), "\n")
+		for i := range min(len(gl), len(wl)) {
+			if gl[i] != wl[i] {
+				t.Fatalf("%s differs at line %d:\n got  %s\n want %s\n(if the change is intended, bump Version and run with -update)", path, i+1, gl[i], wl[i])
+			}
+		}
+		t.Fatalf("%s: %d lines, want %d", path, len(gl), len(wl))
 	}
 }
 
