@@ -567,50 +567,52 @@ func flatValues[T any, A interface{ Values() []T }](rec arrow.RecordBatch, name 
 	return vals[lo:hi], nil
 }
 
+// columns resolves the columns of one record batch, keeping the first error.
+type columns struct {
+	rec arrow.RecordBatch
+	err error
+}
+
+func (r *columns) keep(e error) {
+	if r.err == nil {
+		r.err = e
+	}
+}
+
+func (r *columns) keepFloats(v []float32, e error) []float32 { r.keep(e); return v }
+func (r *columns) keepInts(v []int32, e error) []int32       { r.keep(e); return v }
+
+// get returns the named column as T, recording the first error in r.
+func get[T arrow.Array](r *columns, name string) T {
+	v, e := column[T](r.rec, name)
+	r.keep(e)
+	return v
+}
+
 // NewStepColumns resolves the columns of a steps record batch.
 func NewStepColumns(rec arrow.RecordBatch, m *Meta) (*StepColumns, error) {
 	c := &StepColumns{Rec: rec, Meta: m}
-	var err error
-	set := func(e error) {
-		if err == nil {
-			err = e
-		}
-	}
-	var e error
-	c.GameID, e = column[*array.Uint64](rec, ColGameID)
-	set(e)
-	c.Step, e = column[*array.Int32](rec, ColStep)
-	set(e)
-	c.Turn, e = column[*array.Int32](rec, ColTurn)
-	set(e)
-	c.Decider, e = column[*array.Int8](rec, ColDecider)
-	set(e)
-	c.Phase, e = column[*array.Uint8](rec, ColPhase)
-	set(e)
-	c.Obs, e = flatFloats(rec, ColObs, m.ObsDim)
-	set(e)
-	c.Mask, e = column[*array.FixedSizeBinary](rec, ColLegalMask)
-	set(e)
-	c.Action, e = column[*array.Int32](rec, ColAction)
-	set(e)
-	c.ActionText, e = column[*array.String](rec, ColActionText)
-	set(e)
-	c.Reward, e = column[*array.Float32](rec, ColReward)
-	set(e)
-	c.Done, e = column[*array.Boolean](rec, ColDone)
-	set(e)
-	c.Returns, e = flatFloats(rec, ColReturns, m.Seats)
-	set(e)
+	r := columns{rec: rec}
+	c.GameID = get[*array.Uint64](&r, ColGameID)
+	c.Step = get[*array.Int32](&r, ColStep)
+	c.Turn = get[*array.Int32](&r, ColTurn)
+	c.Decider = get[*array.Int8](&r, ColDecider)
+	c.Phase = get[*array.Uint8](&r, ColPhase)
+	c.Obs = r.keepFloats(flatFloats(rec, ColObs, m.ObsDim))
+	c.Mask = get[*array.FixedSizeBinary](&r, ColLegalMask)
+	c.Action = get[*array.Int32](&r, ColAction)
+	c.ActionText = get[*array.String](&r, ColActionText)
+	c.Reward = get[*array.Float32](&r, ColReward)
+	c.Done = get[*array.Boolean](&r, ColDone)
+	c.Returns = r.keepFloats(flatFloats(rec, ColReturns, m.Seats))
 	if m.Policy {
-		c.Policy, e = flatFloats(rec, ColPolicy, m.NumActions)
-		set(e)
+		c.Policy = r.keepFloats(flatFloats(rec, ColPolicy, m.NumActions))
 	}
 	if m.Value {
-		c.Value, e = column[*array.Float32](rec, ColValue)
-		set(e)
+		c.Value = get[*array.Float32](&r, ColValue)
 	}
-	if err != nil {
-		return nil, err
+	if r.err != nil {
+		return nil, r.err
 	}
 	return c, nil
 }
@@ -672,52 +674,38 @@ type GameColumns struct {
 // NewGameColumns resolves the columns of a games record batch.
 func NewGameColumns(rec arrow.RecordBatch, m *Meta) (*GameColumns, error) {
 	c := &GameColumns{Rec: rec, Meta: m}
-	var err error
-	set := func(e error) {
-		if err == nil {
-			err = e
-		}
-	}
-	var e error
-	c.GameID, e = column[*array.Uint64](rec, ColGameID)
-	set(e)
-	c.Seed, e = column[*array.Uint64](rec, ColSeed)
-	set(e)
-	c.Options, e = column[*array.String](rec, ColOptions)
-	set(e)
-	c.EndReason, e = column[*array.String](rec, ColEndReason)
-	set(e)
-	c.Length, e = column[*array.Int32](rec, ColLength)
-	set(e)
-	c.Turns, e = column[*array.Int32](rec, ColTurns)
-	set(e)
-	c.DurationUS, e = column[*array.Int64](rec, ColDurationUS)
-	set(e)
-	c.FinalCash, e = flatInts(rec, ColFinalCash, m.Seats)
-	set(e)
-	c.FinalScore, e = flatInts(rec, ColFinalScore, m.Seats)
-	set(e)
+	r := columns{rec: rec}
+	c.GameID = get[*array.Uint64](&r, ColGameID)
+	c.Seed = get[*array.Uint64](&r, ColSeed)
+	c.Options = get[*array.String](&r, ColOptions)
+	c.EndReason = get[*array.String](&r, ColEndReason)
+	c.Length = get[*array.Int32](&r, ColLength)
+	c.Turns = get[*array.Int32](&r, ColTurns)
+	c.DurationUS = get[*array.Int64](&r, ColDurationUS)
+	c.FinalCash = r.keepInts(flatInts(rec, ColFinalCash, m.Seats))
+	c.FinalScore = r.keepInts(flatInts(rec, ColFinalScore, m.Seats))
 	if agents, e := column[*array.FixedSizeList](rec, ColAgents); e != nil {
-		set(e)
+		r.keep(e)
 	} else if c.Agents, _ = agents.ListValues().(*array.String); c.Agents == nil {
-		set(fmt.Errorf("%w: column %q does not hold strings", ErrCorrupt, ColAgents))
+		r.keep(fmt.Errorf("%w: column %q does not hold strings", ErrCorrupt, ColAgents))
 	} else {
 		c.agentOff = agents.Offset() * m.Seats
 	}
 	if br, e := column[*array.FixedSizeList](rec, ColScoreBreakdown); e != nil {
-		set(e)
+		r.keep(e)
 	} else if c.Breakdown, _ = br.ListValues().(*array.Struct); c.Breakdown == nil || !arrow.TypeEqual(c.Breakdown.DataType(), scoreType) {
-		set(fmt.Errorf("%w: column %q does not hold score structs", ErrCorrupt, ColScoreBreakdown))
+		r.keep(fmt.Errorf("%w: column %q does not hold score structs", ErrCorrupt, ColScoreBreakdown))
 	} else {
 		c.breakdownOff = br.Offset() * m.Seats
 	}
+	var e error
 	if c.winners, e = column[*array.List](rec, ColWinners); e != nil {
-		set(e)
+		r.keep(e)
 	} else if c.winnerVals, _ = c.winners.ListValues().(*array.Int8); c.winnerVals == nil {
-		set(fmt.Errorf("%w: column %q does not hold int8", ErrCorrupt, ColWinners))
+		r.keep(fmt.Errorf("%w: column %q does not hold int8", ErrCorrupt, ColWinners))
 	}
-	if err != nil {
-		return nil, err
+	if r.err != nil {
+		return nil, r.err
 	}
 	return c, nil
 }
