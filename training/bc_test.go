@@ -104,11 +104,18 @@ func TestBCResumeAfterKillMatchesUninterruptedRun(t *testing.T) {
 			}
 		}
 	}
-	w1, _, err := WeightsFromRun(straight.Out)
+	requireSameWeights(t, straight.Out, killed.Out)
+}
+
+// requireSameWeights fails unless the runs in dirs a and b (uninterrupted and resumed) hold
+// bit-identical network weights.
+func requireSameWeights(t *testing.T, a, b string) {
+	t.Helper()
+	w1, _, err := WeightsFromRun(a)
 	if err != nil {
 		t.Fatal(err)
 	}
-	w2, _, err := WeightsFromRun(killed.Out)
+	w2, _, err := WeightsFromRun(b)
 	if err != nil {
 		t.Fatal(err)
 	}

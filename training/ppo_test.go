@@ -2,7 +2,6 @@ package training
 
 import (
 	"errors"
-	"slices"
 	"testing"
 )
 
@@ -54,17 +53,5 @@ func TestPPOResumeAfterKillMatchesUninterruptedRun(t *testing.T) {
 			}
 		}
 	}
-	w1, _, err := WeightsFromRun(straight.Out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w2, _, err := WeightsFromRun(killed.Out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range w1.Tensors {
-		if !slices.Equal(w1.Tensors[i], w2.Tensors[i]) {
-			t.Fatalf("tensor %d differs between the resumed and the uninterrupted run", i)
-		}
-	}
+	requireSameWeights(t, straight.Out, killed.Out)
 }
