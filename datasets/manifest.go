@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/container-rl/container/internal/atomicfile"
 	"os"
 	"path/filepath"
 	"sort"
@@ -115,24 +116,7 @@ func WriteManifest(dir string, m *Manifest) error {
 	if err != nil {
 		return fmt.Errorf("datasets: manifest: %w", err)
 	}
-	path := filepath.Join(dir, ManifestName)
-	tmp := path + tmpSuffix
-	f, err := os.Create(tmp)
-	if err != nil {
-		return fmt.Errorf("datasets: %w", err)
-	}
-	_, err = f.Write(append(b, '\n'))
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
+	if err := atomicfile.Write(filepath.Join(dir, ManifestName), append(b, '\n')); err != nil {
 		return fmt.Errorf("datasets: writing manifest: %w", err)
 	}
 	return nil

@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/container-rl/container/internal/atomicfile"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -220,24 +220,7 @@ func describeOptions(o rules.Options) string {
 
 // writeFileAtomic writes data to path through a temporary file in the same directory.
 func writeFileAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return fmt.Errorf("training: %w", err)
-	}
-	tmp := f.Name()
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
+	if err := atomicfile.Write(path, data); err != nil {
 		return fmt.Errorf("training: write %s: %w", path, err)
 	}
 	return nil

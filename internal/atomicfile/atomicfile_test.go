@@ -1,0 +1,31 @@
+package atomicfile
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestWriteReplacesContentAndLeavesNoTemporaryFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "f.json")
+	for _, content := range []string{"first", "second, longer"} {
+		if err := Write(path, []byte(content)); err != nil {
+			t.Fatal(err)
+		}
+		got, err := os.ReadFile(path)
+		if err != nil || string(got) != content {
+			t.Fatalf("read %q, %v; want %q", got, err, content)
+		}
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Fatalf("directory holds %d entries, want only the file", len(entries))
+	}
+}
+
+func TestWriteIntoMissingDirectoryFails(t *testing.T) {
+	if err := Write(filepath.Join(t.TempDir(), "no", "such", "f"), []byte("x")); err == nil {
+		t.Fatal("writing into a missing directory succeeded")
+	}
+}
