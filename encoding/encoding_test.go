@@ -529,9 +529,9 @@ func checkGoldenObservation(t *testing.T, file, header string, e *Encoder, obs [
 	}
 }
 
-func BenchmarkObserve(b *testing.B) {
+// benchStates returns an encoder for the default game and 64 positions of a random game.
+func benchStates(b *testing.B) (*Encoder, []*rules.State) {
 	g := newGame(b, rules.DefaultOptions())
-	e := NewEncoder(g)
 	var states []*rules.State
 	randomPlay(g, 1, func(s *rules.State, step int) bool {
 		if step%10 == 0 && !s.IsTerminal() {
@@ -539,6 +539,11 @@ func BenchmarkObserve(b *testing.B) {
 		}
 		return len(states) < 64
 	})
+	return NewEncoder(g), states
+}
+
+func BenchmarkObserve(b *testing.B) {
+	e, states := benchStates(b)
 	obs := make([]float32, e.Size())
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -549,15 +554,7 @@ func BenchmarkObserve(b *testing.B) {
 }
 
 func BenchmarkMask(b *testing.B) {
-	g := newGame(b, rules.DefaultOptions())
-	e := NewEncoder(g)
-	var states []*rules.State
-	randomPlay(g, 1, func(s *rules.State, step int) bool {
-		if step%10 == 0 && !s.IsTerminal() {
-			states = append(states, s.Clone())
-		}
-		return len(states) < 64
-	})
+	e, states := benchStates(b)
 	mask := make([]float32, e.NumActions())
 	b.ReportAllocs()
 	b.ResetTimer()

@@ -10,22 +10,16 @@ import (
 // rules.NumDistinctActions()): 1 for a legal id, 0 otherwise. At a terminal state every
 // entry is 0. It returns the number of legal actions.
 func (e *Encoder) Mask(s *rules.State, dst []float32) (int, error) {
-	if len(dst) != rules.NumDistinctActions() {
-		return 0, fmt.Errorf("%w: mask buffer of %d, want %d", ErrBufferSize, len(dst), rules.NumDistinctActions())
-	}
-	clear(dst)
-	if s.IsTerminal() {
-		return 0, nil
-	}
-	e.legal = s.LegalActions(e.legal)
-	for _, id := range e.legal {
-		dst[id] = 1
-	}
-	return len(e.legal), nil
+	return writeMask(e, s, dst, 1)
 }
 
 // MaskBool is Mask for a []bool buffer.
 func (e *Encoder) MaskBool(s *rules.State, dst []bool) (int, error) {
+	return writeMask(e, s, dst, true)
+}
+
+// writeMask sets dst[id] = legal for every legal id of s's decider and zeroes the rest.
+func writeMask[T float32 | bool](e *Encoder, s *rules.State, dst []T, legal T) (int, error) {
 	if len(dst) != rules.NumDistinctActions() {
 		return 0, fmt.Errorf("%w: mask buffer of %d, want %d", ErrBufferSize, len(dst), rules.NumDistinctActions())
 	}
@@ -35,7 +29,7 @@ func (e *Encoder) MaskBool(s *rules.State, dst []bool) (int, error) {
 	}
 	e.legal = s.LegalActions(e.legal)
 	for _, id := range e.legal {
-		dst[id] = true
+		dst[id] = legal
 	}
 	return len(e.legal), nil
 }
