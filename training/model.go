@@ -115,7 +115,15 @@ func modelWeights(ctx *context.Context, cfg NetConfig) (*Weights, error) {
 
 // modelGraph builds the network: obs [B, D] and mask [B, A] (float32, non-zero = legal) give
 // masked logits [B, A] and values [B, V]. It mirrors Net.Forward exactly.
-func modelGraph(ctx *context.Context, cfg NetConfig, obs, mask *Node) (logits, values *Node) {
+//
+// With cols [C] (int32, may be nil) obs holds only those C observation columns ([B, C]): the
+// first layer multiplies by the matching rows of its weight matrix, which equals the full
+// product when every other column of the batch is zero (see compactColumns). Likewise with
+// acts [K] (may be nil) mask holds only those K actions ([B, K]) and the logits come back
+// for them alone ([B, K]): every action left out is illegal in every row, so its
+// probability would be exactly zero. Gradients reach only the gathered weights; the others'
+// gradients are zero for such a batch anyway.
+func modelGraph(ctx *context.Context, cfg NetConfig, obs, cols, mask, acts *Node) (logits, values *Node) {
 	mctx := ctx.In(modelScope)
 	g := obs.Graph()
 	param := func(name string) *Node {
@@ -127,7 +135,11 @@ func modelGraph(ctx *context.Context, cfg NetConfig, obs, mask *Node) (logits, v
 	}
 	h := obs
 	for i := range cfg.Depth {
-		h = Add(linear(h, param(fmt.Sprintf("trunk%d_w", i))), ExpandAxes(param(fmt.Sprintf("trunk%d_b", i)), 0))
+		w := param(fmt.Sprintf("trunk%d_w", i))
+		if i == 0 && cols != nil && obs.Shape().Dim(-1) != cfg.ObsDim { // all columns: cols is 0..D-1
+			w = Gather(w, ExpandAxes(cols, -1), true)
+		}
+		h = Add(linear(h, w), ExpandAxes(param(fmt.Sprintf("trunk%d_b", i)), 0))
 		if cfg.Norm == NormLayer {
 			mean := ReduceAndKeep(h, ReduceMean, -1)
 			d := Sub(h, mean)
@@ -137,7 +149,13 @@ func modelGraph(ctx *context.Context, cfg NetConfig, obs, mask *Node) (logits, v
 		}
 		h = Max(h, ZerosLike(h))
 	}
-	logits = Add(linear(h, param("policy_w")), ExpandAxes(param("policy_b"), 0))
+	pw, pb := param("policy_w"), param("policy_b")
+	if acts != nil && mask.Shape().Dim(-1) != cfg.NumActions { // all actions: acts is 0..A-1
+		idx := ExpandAxes(acts, -1)
+		pw = Transpose(Gather(Transpose(pw, 0, 1), idx, true), 0, 1)
+		pb = Gather(pb, idx, true)
+	}
+	logits = Add(linear(h, pw), ExpandAxes(pb, 0))
 	legal := GreaterThan(mask, ZerosLike(mask))
 	logits = Where(legal, logits, Scalar(g, logits.DType(), maskedLogit))
 	values = Add(linear(h, param("value_w")), ExpandAxes(param("value_b"), 0))
@@ -190,7 +208,7 @@ func GraphForward(backend backends.Backend, w *Weights, rows int, obs, mask []fl
 	}
 	err = tryCatch(func() {
 		exec := context.MustNewExec(backend, ctx, func(ctx *context.Context, obs, mask *Node) (*Node, *Node) {
-			return modelGraph(ctx, cfg, obs, mask)
+			return modelGraph(ctx, cfg, obs, nil, mask, nil)
 		})
 		defer exec.Finalize()
 		out := exec.MustExec(tensors.FromFlatDataAndDimensions(obs[:rows*cfg.ObsDim], rows, cfg.ObsDim),

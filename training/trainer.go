@@ -3,6 +3,7 @@ package training
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/gomlx/gomlx/backends"
 	"github.com/gomlx/gomlx/pkg/core/dtypes"
@@ -48,11 +49,19 @@ type Trainer struct {
 	bcEval   *context.Exec
 	ppoStep  *context.Exec
 	inferFwd *context.Exec
+
+	// Sharded steps (see shardedStep): per-shard loss and gradients, then one Adam update.
+	shards    int
+	bcGrad    *context.Exec
+	ppoGrad   *context.Exec
+	apply     *context.Exec
+	scratch   [maxShards]batchScratch // host buffers, one set per shard
+	noCompact bool                    // feed whole rows (tests compare against it)
 }
 
 // NewTrainer starts from the given weights (fresh Adam state).
 func NewTrainer(backend backends.Backend, w *Weights, hp Hyper) (*Trainer, error) {
-	t := &Trainer{backend: backend, ctx: context.New(), cfg: w.Config, hp: hp}
+	t := &Trainer{backend: backend, ctx: context.New(), cfg: w.Config, hp: hp, shards: defaultShards(backend)}
 	if err := w.Check(); err != nil {
 		return nil, err
 	}
@@ -64,7 +73,7 @@ func NewTrainer(backend backends.Backend, w *Weights, hp Hyper) (*Trainer, error
 
 // restoreTrainer rebuilds a trainer from checkpointed variables (network and optimizer).
 func restoreTrainer(backend backends.Backend, cfg NetConfig, hp Hyper, vars map[string]*tensors.Tensor) (*Trainer, error) {
-	t := &Trainer{backend: backend, ctx: context.New(), cfg: cfg, hp: hp}
+	t := &Trainer{backend: backend, ctx: context.New(), cfg: cfg, hp: hp, shards: defaultShards(backend)}
 	err := tryCatch(func() {
 		for key, val := range vars {
 			scope, name := context.SplitScope(key)
@@ -90,12 +99,12 @@ func (t *Trainer) compile() error {
 		t.bcStep = context.MustNewExec(t.backend, t.ctx, func(ctx *context.Context, in []*Node) []*Node {
 			g := in[0].Graph()
 			ctx.SetTraining(g, true)
-			outs := bcLossGraph(ctx, cfg, hp, in[0], in[1], in[2], in[3])
+			outs := bcLossGraph(ctx, cfg, hp, in)
 			t.optimizer().UpdateGraph(ctx, g, outs[0])
 			return outs
 		})
 		t.bcEval = context.MustNewExec(t.backend, t.ctx, func(ctx *context.Context, in []*Node) []*Node {
-			return bcLossGraph(ctx, cfg, hp, in[0], in[1], in[2], in[3])
+			return bcLossGraph(ctx, cfg, hp, in)
 		})
 		t.ppoStep = context.MustNewExec(t.backend, t.ctx, func(ctx *context.Context, in []*Node) []*Node {
 			g := in[0].Graph()
@@ -104,8 +113,62 @@ func (t *Trainer) compile() error {
 			t.optimizer().UpdateGraph(ctx, g, outs[0])
 			return outs
 		})
+		// Compacted inputs (see compactColumns) vary in width from batch to batch: a graph per
+		// width pair and row count, a bounded number (widths are multiples of columnBucket).
+		for _, e := range []*context.Exec{t.bcStep, t.bcEval, t.ppoStep} {
+			e.SetMaxCache(-1)
+		}
 		t.inferFwd = context.MustNewExec(t.backend, t.ctx, func(ctx *context.Context, obs, mask *Node) (*Node, *Node) {
-			return modelGraph(ctx, cfg, obs, mask)
+			return modelGraph(ctx, cfg, obs, nil, mask, nil)
+		})
+		// Gradient-only graphs return the metrics followed by one gradient per trainable
+		// variable (in the context's variable order, which the optimizer follows too).
+		t.bcGrad = context.MustNewExec(t.backend, t.ctx, func(ctx *context.Context, in []*Node) []*Node {
+			ctx.SetTraining(in[0].Graph(), true)
+			outs := bcLossGraph(ctx, cfg, hp, in)
+			return append(outs, ctx.BuildTrainableVariablesGradientsGraph(outs[0])...)
+		})
+		t.ppoGrad = context.MustNewExec(t.backend, t.ctx, func(ctx *context.Context, in []*Node) []*Node {
+			ctx.SetTraining(in[0].Graph(), true)
+			outs := ppoLossGraph(ctx, cfg, hp, in)
+			return append(outs, ctx.BuildTrainableVariablesGradientsGraph(outs[0])...)
+		})
+		t.bcGrad.SetMaxCache(-1)
+		t.ppoGrad.SetMaxCache(-1)
+		// apply takes, per shard, its weight (rows/total) and its gradients, and runs the
+		// optimizer on the weighted sum: the full batch's mean gradient.
+		t.apply = context.MustNewExec(t.backend, t.ctx, func(ctx *context.Context, in []*Node) []*Node {
+			g := in[0].Graph()
+			var vars []*context.Variable
+			for v := range ctx.IterVariables() {
+				// The network's variables, in the order the gradient graphs return them
+				// (a restored checkpoint also holds optimizer state, not trained).
+				if v.Trainable && v.Scope() == context.RootScope+modelScope {
+					vars = append(vars, v)
+				}
+			}
+			per := 1 + len(vars)
+			if len(in)%per != 0 {
+				panic(fmt.Sprintf("training: apply: %d inputs for %d variables", len(in), len(vars)))
+			}
+			grads := make([]*Node, len(vars))
+			for k := 0; k < len(in); k += per {
+				for i := range vars {
+					term := Mul(in[k+1+i], in[k])
+					if grads[i] == nil {
+						grads[i] = term
+					} else {
+						grads[i] = Add(grads[i], term)
+					}
+				}
+			}
+			for _, v := range vars {
+				v.ValueGraph(g) // mark every trainable variable as used, as the gradient graphs do
+			}
+			t.optimizer().(interface {
+				UpdateGraphWithGradients(*context.Context, []*Node, dtypes.DType)
+			}).UpdateGraphWithGradients(ctx, grads, dtypes.Float32)
+			return []*Node{ScalarZero(g, dtypes.Float32)}
 		})
 	})
 }
@@ -113,10 +176,11 @@ func (t *Trainer) compile() error {
 // bcLossGraph returns [loss, policy loss, value loss, accuracy] for behaviour cloning:
 // cross-entropy of the masked policy against the action taken plus ValueCoef times the mean
 // squared error of the value head.
-func bcLossGraph(ctx *context.Context, cfg NetConfig, hp Hyper, obs, mask, actions, targets *Node) []*Node {
-	logits, values := modelGraph(ctx, cfg, obs, mask)
+func bcLossGraph(ctx *context.Context, cfg NetConfig, hp Hyper, in []*Node) []*Node {
+	obs, cols, mask, acts, actions, targets := in[0], in[1], in[2], in[3], in[4], in[5]
+	logits, values := modelGraph(ctx, cfg, obs, cols, mask, acts)
 	logp := LogSoftmax(logits, -1)
-	onehot := OneHot(actions, cfg.NumActions, dtypes.Float32)
+	onehot := OneHot(actions, logits.Shape().Dim(-1), dtypes.Float32)
 	policyLoss := Neg(ReduceAllMean(ReduceSum(Mul(onehot, logp), -1)))
 	valueLoss := ReduceAllMean(Square(Sub(values, targets)))
 	loss := Add(policyLoss, MulScalar(valueLoss, hp.ValueCoef))
@@ -129,10 +193,10 @@ func bcLossGraph(ctx *context.Context, cfg NetConfig, hp Hyper, obs, mask, actio
 // clipped PPO objective. in: obs, mask, actions, old log-probabilities, advantages, value
 // targets.
 func ppoLossGraph(ctx *context.Context, cfg NetConfig, hp Hyper, in []*Node) []*Node {
-	obs, mask, actions, oldLogp, adv, targets := in[0], in[1], in[2], in[3], in[4], in[5]
-	logits, values := modelGraph(ctx, cfg, obs, mask)
+	obs, cols, mask, acts, actions, oldLogp, adv, targets := in[0], in[1], in[2], in[3], in[4], in[5], in[6], in[7]
+	logits, values := modelGraph(ctx, cfg, obs, cols, mask, acts)
 	logp := LogSoftmax(logits, -1)
-	onehot := OneHot(actions, cfg.NumActions, dtypes.Float32)
+	onehot := OneHot(actions, logits.Shape().Dim(-1), dtypes.Float32)
 	actLogp := ReduceSum(Mul(onehot, logp), -1)
 	ratio := Exp(Sub(actLogp, oldLogp))
 	g := obs.Graph()
@@ -148,12 +212,31 @@ func ppoLossGraph(ctx *context.Context, cfg NetConfig, hp Hyper, in []*Node) []*
 	return []*Node{loss, policyLoss, valueLoss, entropy, clipFrac}
 }
 
-func (t *Trainer) batchTensors(b *Batch, ppo bool) []any {
+// batchTensors turns a batch into the training graphs' inputs: the batch's non-zero
+// observation columns and their indices, the mask restricted to the batch's legal actions
+// and those actions' ids (see compactColumns), the actions as positions in that list, [old
+// log-probabilities, advantages,] value targets. scratch is reused for the compacted rows.
+func (t *Trainer) batchTensors(b *Batch, ppo bool, scratch *batchScratch) []any {
 	cfg := t.cfg
+	cols, obs := compactColumns(b.Obs[:b.Rows*cfg.ObsDim], b.Rows, cfg.ObsDim, b.Actions[:0], t.noCompact, &scratch.obs)
+	acts, mask := compactColumns(b.Mask[:b.Rows*cfg.NumActions], b.Rows, cfg.NumActions, b.Actions[:b.Rows], t.noCompact, &scratch.mask)
+	if cap(scratch.pos) < cfg.NumActions {
+		scratch.pos = make([]int32, cfg.NumActions)
+	}
+	pos := scratch.pos[:cfg.NumActions]
+	for i, a := range acts {
+		pos[a] = int32(i)
+	}
+	actions := make([]int32, b.Rows)
+	for r, a := range b.Actions[:b.Rows] {
+		actions[r] = pos[a]
+	}
 	args := []any{
-		tensors.FromFlatDataAndDimensions(b.Obs[:b.Rows*cfg.ObsDim], b.Rows, cfg.ObsDim),
-		tensors.FromFlatDataAndDimensions(b.Mask[:b.Rows*cfg.NumActions], b.Rows, cfg.NumActions),
-		tensors.FromFlatDataAndDimensions(b.Actions[:b.Rows], b.Rows),
+		tensors.FromFlatDataAndDimensions(obs, b.Rows, len(cols)),
+		tensors.FromFlatDataAndDimensions(cols, len(cols)),
+		tensors.FromFlatDataAndDimensions(mask, b.Rows, len(acts)),
+		tensors.FromFlatDataAndDimensions(acts, len(acts)),
+		tensors.FromFlatDataAndDimensions(actions, b.Rows),
 	}
 	if ppo {
 		args = append(args,
@@ -161,6 +244,75 @@ func (t *Trainer) batchTensors(b *Batch, ppo bool) []any {
 			tensors.FromFlatDataAndDimensions(b.Advantages[:b.Rows], b.Rows))
 	}
 	return append(args, tensors.FromFlatDataAndDimensions(b.Values[:b.Rows*cfg.ValueDim], b.Rows, cfg.ValueDim))
+}
+
+// columnBucket is the granularity of compacted widths: it bounds how many graph shapes a
+// run compiles (the pure-Go matrix kernel works in 32-wide blocks anyway).
+const columnBucket = 32
+
+// batchScratch holds one execution's reusable host buffers.
+type batchScratch struct {
+	obs, mask []float32
+	pos       []int32
+}
+
+// compactColumns returns the indices of the columns of the row-major [rows, d] matrix m
+// that are non-zero in at least one row or listed in keep, padded with all-zero columns up
+// to a multiple of columnBucket (or to all d columns), and the rows restricted to those
+// columns, written into *scratch. When every column is kept (or all is set) the indices are
+// 0..d-1.
+//
+// Observations are sparse (a 4-player game's decision sets ~120 of 771 features, and 128
+// rows touch ~430 columns) and so are legal actions (~6 of 240 per decision, ~100 for 128
+// rows): the first layer's and the policy head's products shrink accordingly. Dropping
+// all-zero observation columns changes nothing — their products with the weights are
+// zero, and so are the gradients of the weight rows they would select — and neither does
+// dropping actions illegal in every row: their probabilities are exactly zero.
+func compactColumns(m []float32, rows, d int, keep []int32, all bool, scratch *[]float32) (cols []int32, out []float32) {
+	active := make([]bool, d)
+	n := 0
+	if all {
+		n = d
+	}
+	for _, j := range keep {
+		if !active[j] {
+			active[j] = true
+			n++
+		}
+	}
+	for r := range rows {
+		for j, v := range m[r*d : (r+1)*d] {
+			if v != 0 && !active[j] {
+				active[j] = true
+				n++
+			}
+		}
+	}
+	want := min(d, (max(n, 1)+columnBucket-1)/columnBucket*columnBucket)
+	cols = make([]int32, 0, want)
+	for j := range d {
+		if active[j] {
+			cols = append(cols, int32(j))
+		}
+	}
+	for j := 0; len(cols) < want; j++ { // pad with zero columns, keeping the indices sorted
+		if !active[j] {
+			active[j] = true
+			cols = append(cols, int32(j))
+		}
+	}
+	slices.Sort(cols)
+	if cap(*scratch) < rows*want {
+		*scratch = make([]float32, rows*want)
+	}
+	out = (*scratch)[:rows*want]
+	for r := range rows {
+		src, dst := m[r*d:(r+1)*d], out[r*want:(r+1)*want]
+		for i, j := range cols {
+			dst[i] = src[j]
+		}
+	}
+	return cols, out
 }
 
 func scalars(out []*tensors.Tensor) ([]float64, error) {
@@ -183,6 +335,9 @@ func scalars(out []*tensors.Tensor) ([]float64, error) {
 
 // BCStep runs one behaviour-cloning optimisation step.
 func (t *Trainer) BCStep(b *Batch) (StepMetrics, error) {
+	if k := t.shardCount(b.Rows); k > 1 {
+		return t.shardedStep(t.bcGrad, b, false, k)
+	}
 	return t.run(t.bcStep, b, false)
 }
 
@@ -193,12 +348,15 @@ func (t *Trainer) BCEval(b *Batch) (StepMetrics, error) {
 
 // PPOStep runs one PPO optimisation step on a minibatch.
 func (t *Trainer) PPOStep(b *Batch) (StepMetrics, error) {
+	if k := t.shardCount(b.Rows); k > 1 {
+		return t.shardedStep(t.ppoGrad, b, true, k)
+	}
 	return t.run(t.ppoStep, b, true)
 }
 
 func (t *Trainer) run(e *context.Exec, b *Batch, ppo bool) (StepMetrics, error) {
 	var out []*tensors.Tensor
-	err := tryCatch(func() { out = e.MustExec(t.batchTensors(b, ppo)...) })
+	err := tryCatch(func() { out = e.MustExec(t.batchTensors(b, ppo, &t.scratch[0])...) })
 	if err != nil {
 		return StepMetrics{}, fmt.Errorf("training: step: %w", err)
 	}
@@ -206,10 +364,14 @@ func (t *Trainer) run(e *context.Exec, b *Batch, ppo bool) (StepMetrics, error) 
 	if err != nil {
 		return StepMetrics{}, err
 	}
+	return stepMetrics(v, ppo), nil
+}
+
+func stepMetrics(v []float64, ppo bool) StepMetrics {
 	if ppo {
-		return StepMetrics{Loss: v[0], PolicyLoss: v[1], ValueLoss: v[2], Entropy: v[3], ClipFrac: v[4]}, nil
+		return StepMetrics{Loss: v[0], PolicyLoss: v[1], ValueLoss: v[2], Entropy: v[3], ClipFrac: v[4]}
 	}
-	return StepMetrics{Loss: v[0], PolicyLoss: v[1], ValueLoss: v[2], Accuracy: v[3]}, nil
+	return StepMetrics{Loss: v[0], PolicyLoss: v[1], ValueLoss: v[2], Accuracy: v[3]}
 }
 
 // Weights copies the current network weights out of the trainer.
