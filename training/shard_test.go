@@ -167,6 +167,7 @@ func TestShardedCompactedStepsMatchThePlainStep(t *testing.T) {
 			}
 		}
 	}
+	t.Logf("%d of %d weights differ by more than 1e-4", differ, total)
 	if differ > total/1000 {
 		t.Fatalf("%d of %d weights differ by more than 1e-4 after %d steps", differ, total, 2*len(batches))
 	}
