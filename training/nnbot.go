@@ -5,6 +5,7 @@ import (
 	"embed"
 	"fmt"
 	"io/fs"
+	"math"
 	"math/rand/v2"
 	"os"
 	"slices"
@@ -64,6 +65,16 @@ func (b *NetBot) Name() string { return b.name }
 
 // Seed implements bots.Seeder.
 func (b *NetBot) Seed(seed uint64) { b.rng = rand.New(rand.NewPCG(seed, 0x6e6e626f74)) }
+
+// SetTemperature implements bots.TemperatureSetter: 0 plays the most likely legal move, T > 0
+// samples from the masked softmax at T (the "@T" suffix of a bot spec, e.g. default@0.5).
+func (b *NetBot) SetTemperature(t float64) error {
+	if math.IsNaN(t) || t < 0 || t > bots.MaxTemperature {
+		return fmt.Errorf("training: temperature %v out of range [0, %d]", t, bots.MaxTemperature)
+	}
+	b.Temperature = float32(t)
+	return nil
+}
 
 // Err reports why the bot could not use its network (options it was not trained for); it
 // then plays its first legal action.

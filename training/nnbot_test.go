@@ -3,6 +3,7 @@ package training
 import (
 	"errors"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/container-rl/container/encoding"
@@ -77,5 +78,51 @@ func TestLoadedBotForOtherOptionsIsAClearError(t *testing.T) {
 	_, err := bots.New(path, five, 1)
 	if !errors.Is(err, ErrIncompatible) {
 		t.Fatalf("loading a 4-player bot for 5 players: got %v, want ErrIncompatible", err)
+	}
+}
+
+// "default@T" makes the shipped bot sample at temperature T: @0 plays exactly like
+// "default", and a high temperature plays differently over a game.
+func TestDefaultWithTemperatureSuffixSamples(t *testing.T) {
+	opts := rules.DefaultOptions()
+	mk := func(spec string) *NetBot {
+		b, err := bots.New(spec, opts, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		nb, ok := b.(*NetBot)
+		if !ok {
+			t.Fatalf("%s is a %T, want *NetBot", spec, b)
+		}
+		return nb
+	}
+	argmax, zero, hot := mk("default"), mk("default@0"), mk("default@5")
+	if argmax.Temperature != 0 || zero.Temperature != 0 || hot.Temperature != 5 {
+		t.Fatalf("temperatures %v %v %v, want 0 0 5", argmax.Temperature, zero.Temperature, hot.Temperature)
+	}
+	g, err := rules.NewGame(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := g.NewInitialStateSeed(3)
+	view := &rules.State{}
+	differ := 0
+	for step := 0; step < 200 && !st.IsTerminal(); step++ {
+		legal := st.LegalActions(nil)
+		st.Redact(st.CurrentPlayer(), view)
+		a, b, c := argmax.Act(view, legal), zero.Act(view, legal), hot.Act(view, legal)
+		if a != b {
+			t.Fatalf("step %d: default played %d, default@0 played %d", step, a, b)
+		}
+		if !slices.Contains(legal, c) {
+			t.Fatalf("step %d: default@5 played illegal %d", step, c)
+		}
+		if c != a {
+			differ++
+		}
+		st.Apply(a)
+	}
+	if differ == 0 {
+		t.Fatal("default@5 never chose differently from default in 200 decisions")
 	}
 }

@@ -15,8 +15,10 @@ func newBotsCmd() *cobra.Command {
 		Short: "List the bots that eval, rate, play and selfplay accept",
 		Long: `List the registered bots with a one-line description. Besides these names, every command
 that takes bots accepts a path to a trained bot file (path/to/x.bot) and "default", the shipped
-trained bot (available once the training package registers it). docs/BOTS.md describes the
-scripted strategies and their measured strength.`,
+trained bot (available once the training package registers it). A trained bot's name or
+file may end in @T to sample its moves at temperature T instead of playing its most likely
+move (default@0.5, runs/p4.bot@1). docs/BOTS.md describes the scripted strategies and their
+measured strength.`,
 		Example: `  container bots`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {

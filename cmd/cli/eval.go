@@ -42,7 +42,7 @@ type tourneyOptions struct {
 
 func addTourneyFlags(cmd *cobra.Command, o *tourneyOptions) {
 	f := cmd.Flags()
-	f.StringVar(&o.agents, "agents", "", "comma-separated bot names or .bot files, 1 to 5 (see container bots); required")
+	f.StringVar(&o.agents, "agents", "", "comma-separated bot names or .bot files, 1 to 5; a trained bot may end in @T to sample at temperature T (see container bots); required")
 	f.StringVar(&o.agents, "bots", "", "alias of --agents")
 	f.IntVar(&o.games, "games", 100, "number of games (seat rotation is exact for a multiple of the number of agents)")
 	f.IntVar(&o.players, "players", 0, "players per game, 3 to 5 (0: the number of agents if 3 to 5, else 4)")

@@ -74,7 +74,7 @@ With fewer agents than players, the agents fill the seats in turn (a,b -> a,b,a,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.agents, "agents", "", "comma-separated bot names or .bot files, one per seat (see container bots); required")
+	f.StringVar(&o.agents, "agents", "", "comma-separated bot names or .bot files, one per seat; a trained bot may end in @T to sample at temperature T (see container bots); required")
 	f.StringVar(&o.agents, "bots", "", "alias of --agents")
 	f.IntVar(&o.games, "games", 100, "number of games")
 	f.StringVar(&o.out, "out", "", "dataset directory (created); required")

@@ -31,6 +31,9 @@ type Factory func(opts rules.Options, seed uint64) (Bot, error)
 var (
 	// ErrUnknownBot is wrapped when a name resolves to no registered bot.
 	ErrUnknownBot = errors.New("bots: unknown bot")
+	// ErrBadSpec is wrapped when a bot spec's "@T" temperature suffix is malformed or the bot
+	// cannot sample.
+	ErrBadSpec = errors.New("bots: bad bot spec")
 	// ErrDuplicateBot is wrapped when a name is registered twice.
 	ErrDuplicateBot = errors.New("bots: bot already registered")
 	// ErrNoLegalAction is wrapped when a bot is asked to act with no legal action.

@@ -2,8 +2,10 @@ package bots
 
 import (
 	"fmt"
+	"math"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -33,7 +35,7 @@ const DefaultName = "default"
 // Register adds a bot under name (lower case, no path separators). It returns an error
 // wrapping ErrDuplicateBot if the name is taken.
 func Register(name, description string, f Factory) error {
-	if name == "" || strings.ContainsAny(name, "/\\,") || strings.HasSuffix(name, ".bot") {
+	if name == "" || strings.ContainsAny(name, "/\\,@") || strings.HasSuffix(name, ".bot") {
 		return fmt.Errorf("bots: invalid bot name %q", name)
 	}
 	if f == nil {
@@ -91,6 +93,10 @@ func Lookup(name string) (Info, bool) {
 // Resolve checks that name can be made into a bot without making one: a registered name, or
 // a file name when a file loader is set.
 func Resolve(name string) error {
+	name, _, _, err := SplitTemperature(name)
+	if err != nil {
+		return err
+	}
 	if IsFileName(name) {
 		regMu.RLock()
 		l := fileLoader
@@ -120,7 +126,54 @@ func unknown(name string) error {
 
 // New makes the bot called name for games with opts: a registered bot (its factory gets opts
 // and may refuse them), or a trained bot file loaded by the file loader with opts.
-func New(name string, opts rules.Options, seed uint64) (Bot, error) {
+//
+// A name may end in "@T" (default@0.5, runs/p4.bot@1) to make a bot that samples its moves
+// at temperature T instead of playing its best move; only bots implementing
+// TemperatureSetter (trained bots) accept it.
+func New(spec string, opts rules.Options, seed uint64) (Bot, error) {
+	name, temp, sampled, err := SplitTemperature(spec)
+	if err != nil {
+		return nil, err
+	}
+	b, err := newBot(name, opts, seed)
+	if err != nil || !sampled {
+		return b, err
+	}
+	ts, ok := b.(TemperatureSetter)
+	if !ok {
+		return nil, fmt.Errorf("%w: %q: %q always plays by its own rules; a temperature (@T) applies to trained bots only", ErrBadSpec, spec, name)
+	}
+	if err := ts.SetTemperature(temp); err != nil {
+		return nil, fmt.Errorf("%w: %q: %v", ErrBadSpec, spec, err)
+	}
+	return b, nil
+}
+
+// TemperatureSetter is implemented by bots that can sample from a policy: temperature 0
+// plays the most likely move, T > 0 samples from the policy's softmax at T.
+type TemperatureSetter interface {
+	SetTemperature(t float64) error
+}
+
+// MaxTemperature bounds the temperature a spec may ask for.
+const MaxTemperature = 100
+
+// SplitTemperature splits a bot spec "NAME@T" into NAME and the temperature T (sampled
+// reports whether "@T" was given). A spec without "@" is returned as it is.
+func SplitTemperature(spec string) (name string, temp float64, sampled bool, err error) {
+	i := strings.LastIndexByte(spec, '@')
+	if i < 0 {
+		return spec, 0, false, nil
+	}
+	name, t := spec[:i], spec[i+1:]
+	v, perr := strconv.ParseFloat(t, 64)
+	if name == "" || perr != nil || math.IsNaN(v) || v < 0 || v > MaxTemperature {
+		return "", 0, false, fmt.Errorf("%w: %q: want NAME@T with a temperature T from 0 to %d after the @ (e.g. default@0.5)", ErrBadSpec, spec, MaxTemperature)
+	}
+	return name, v, true, nil
+}
+
+func newBot(name string, opts rules.Options, seed uint64) (Bot, error) {
 	if IsFileName(name) {
 		regMu.RLock()
 		l := fileLoader

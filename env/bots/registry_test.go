@@ -148,3 +148,40 @@ func playWith(t *testing.T, o rules.Options, seed uint64, b Bot) []rules.Move {
 	}
 	return append([]rules.Move(nil), st.History()...)
 }
+
+func TestRegistry_TemperatureSpecs(t *testing.T) {
+	for spec, want := range map[string]struct {
+		name string
+		temp float64
+		ok   bool
+	}{
+		"default@0.5":          {"default", 0.5, true},
+		"runs/p4.bot@1":        {"runs/p4.bot", 1, true},
+		"default@0":            {"default", 0, true},
+		"valuer":               {"valuer", 0, false},
+		"path/with@sign.bot@2": {"path/with@sign.bot", 2, true},
+	} {
+		name, temp, ok, err := SplitTemperature(spec)
+		if err != nil || name != want.name || temp != want.temp || ok != want.ok {
+			t.Errorf("SplitTemperature(%q) = %q, %v, %v, %v; want %q, %v, %v", spec, name, temp, ok, err, want.name, want.temp, want.ok)
+		}
+	}
+	for _, bad := range []string{"default@", "default@x", "default@-1", "default@NaN", "default@1000", "@1"} {
+		if _, _, _, err := SplitTemperature(bad); !errors.Is(err, ErrBadSpec) {
+			t.Errorf("SplitTemperature(%q): err = %v, want ErrBadSpec", bad, err)
+		}
+		if err := Resolve(bad); !errors.Is(err, ErrBadSpec) {
+			t.Errorf("Resolve(%q): err = %v, want ErrBadSpec", bad, err)
+		}
+	}
+	// Scripted bots play by their own rules: a temperature is refused, not ignored.
+	if _, err := New("valuer@1", rules.DefaultOptions(), 1); !errors.Is(err, ErrBadSpec) || !strings.Contains(err.Error(), "trained bots only") {
+		t.Errorf("valuer@1: err = %v, want ErrBadSpec naming trained bots", err)
+	}
+	if err := Resolve("nobody@1"); !errors.Is(err, ErrUnknownBot) {
+		t.Errorf("nobody@1: err = %v, want ErrUnknownBot", err)
+	}
+	if err := Register("a@b", "x", func(rules.Options, uint64) (Bot, error) { return nil, nil }); err == nil {
+		t.Error("a name with @ was registered")
+	}
+}
