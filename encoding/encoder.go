@@ -12,14 +12,24 @@ import (
 // list), so one Encoder serves one goroutine; make one per worker.
 type Encoder struct {
 	l     *layout
+	opts  Options
 	view  rules.State
 	legal []int
 }
 
-// NewEncoder returns an encoder for the game's options.
-func NewEncoder(g *rules.Game) *Encoder {
-	return &Encoder{l: newLayout(g), legal: make([]int, 0, rules.NumDistinctActions())}
+// NewEncoder returns an encoder of the standard observation for the game's options.
+func NewEncoder(g *rules.Game) *Encoder { return NewEncoderWith(g, Options{}) }
+
+// NewEncoderWith returns an encoder of the observation variant eo for the game's options;
+// its Spec carries eo.Version().
+func NewEncoderWith(g *rules.Game, eo Options) *Encoder {
+	l := newLayout(g)
+	l.spec.Version = eo.Version()
+	return &Encoder{l: l, opts: eo, legal: make([]int, 0, rules.NumDistinctActions())}
 }
+
+// Options returns the observation variant this encoder writes.
+func (e *Encoder) Options() Options { return e.opts }
 
 // Spec returns the observation spec (do not modify it).
 func (e *Encoder) Spec() *Spec { return &e.l.spec }
@@ -37,17 +47,18 @@ func (e *Encoder) Observe(s *rules.State, observer int, dst []float32) error {
 		return err
 	}
 	s.Redact(observer, &e.view)
-	return e.Encode(&e.view, observer, s.Decision(), dst)
+	return e.encode(&e.view, observer, s.Decision(), dst, e.opts.HideOpponentCash)
 }
 
 // EncodeOracle writes the all-information encoding of s into dst, rotated so that seat
 // observer comes first: the observation layout read from the unredacted state, so every
-// scoring card and every sealed bid is visible. For centralised critics and analysis only.
+// scoring card, every sealed bid and (whatever the encoder's options) every player's cash is
+// visible. For centralised critics and analysis only.
 func (e *Encoder) EncodeOracle(s *rules.State, observer int, dst []float32) error {
 	if err := e.checkObserver(observer); err != nil {
 		return err
 	}
-	return e.Encode(s, observer, s.Decision(), dst)
+	return e.encode(s, observer, s.Decision(), dst, false)
 }
 
 func (e *Encoder) checkObserver(observer int) error {
@@ -60,6 +71,11 @@ func (e *Encoder) checkObserver(observer int) error {
 // Encode writes the observation of view (a State.Redact result for seat observer) and the
 // pending decision d into dst, which must have length Size(). It reads only view and d.
 func (e *Encoder) Encode(view *rules.State, observer int, d rules.Decision, dst []float32) error {
+	return e.encode(view, observer, d, dst, e.opts.HideOpponentCash)
+}
+
+// encode is Encode; hideCash leaves the opponents' cash out.
+func (e *Encoder) encode(view *rules.State, observer int, d rules.Decision, dst []float32, hideCash bool) error {
 	l := e.l
 	if len(dst) != l.spec.Size {
 		return fmt.Errorf("%w: observation buffer of %d, want %d", ErrBufferSize, len(dst), l.spec.Size)
@@ -162,7 +178,11 @@ func (e *Encoder) Encode(view *rules.State, observer int, d rules.Decision, dst 
 		po := &l.players[rel(seat)]
 		p := &view.Players[seat]
 		dst[po.present] = 1
-		dst[po.cash] = clip(float32(p.Cash)/cashScale, maxCashFeature)
+		cash := int(p.Cash)
+		if hideCash && seat != observer {
+			cash = 0 // the feature reads 0 and the public score leaves it out
+		}
+		dst[po.cash] = clip(float32(cash)/cashScale, maxCashFeature)
 		if p.Card < rules.NumNormalColours {
 			dst[po.card+int(p.Card)] = 1
 		}
@@ -223,7 +243,7 @@ func (e *Encoder) Encode(view *rules.State, observer int, d rules.Decision, dst 
 		if po.trucks >= 0 {
 			dst[po.trucks] = clip(float32(p.Trucks)/rules.TrucksPerPlayer, 1)
 		}
-		score := int(p.Cash) + rules.LeftoverShipValue*(p.Ship.Total()+p.Holding.Total()) + rules.LeftoverHarborValue*stored
+		score := cash + rules.LeftoverShipValue*(p.Ship.Total()+p.Holding.Total()) + rules.LeftoverHarborValue*stored
 		for i := 0; i < nl; i++ {
 			score -= int(p.Loans[i].Amount) + 1
 		}
@@ -271,7 +291,11 @@ func (e *Encoder) Encode(view *rules.State, observer int, d rules.Decision, dst 
 	}
 	putCounts(dst[l.decPending:], &d.Pending, nc, heapScale)
 	dst[l.decMin] = clip(float32(d.MinAmount)/cashScale, maxCashFeature)
-	dst[l.decMax] = clip(float32(d.MaxAmount)/cashScale, maxCashFeature)
+	if !hideCash || d.Decider == observer {
+		// The largest legal amount is bounded by the decider's cash: hidden like the cash
+		// itself when another seat decides.
+		dst[l.decMax] = clip(float32(d.MaxAmount)/cashScale, maxCashFeature)
+	}
 	dst[l.decToBeat] = clip(float32(d.ToBeat)/smallCashScale, maxCashFeature)
 	if d.Free {
 		dst[l.decFree] = 1

@@ -618,3 +618,94 @@ func TestLayoutFingerprintMatchesTheVersion(t *testing.T) {
 		t.Fatalf("the %s layout changed (fingerprints %#x, %#x; recorded %#x, %#x): bump encoding.Version and record the new fingerprints", Version, got[0], got[1], want[0], want[1])
 	}
 }
+
+// With HideOpponentCash (CLARIFICATIONS.md, "Cash in hand") an observation does not change
+// when an opponent's cash does, still shows the observer's own cash, and differs from the
+// standard observation only in the opponents' cash and public-score features.
+func TestHiddenCashObservationIgnoresOpponentsCashOnly(t *testing.T) {
+	for _, o := range configs() {
+		t.Run(name(o), func(t *testing.T) {
+			g := newGame(t, o)
+			hidden := NewEncoderWith(g, Options{HideOpponentCash: true})
+			plain := NewEncoder(g)
+			if hidden.Spec().Version != HiddenCashVersion || plain.Spec().Version != Version {
+				t.Fatalf("versions %q / %q", hidden.Spec().Version, plain.Spec().Version)
+			}
+			allowed := map[int]bool{} // entries the two variants may disagree on
+			for p := 1; p < o.Players; p++ {
+				for _, f := range []string{"cash", "public_score"} {
+					ft, ok := hidden.Spec().Feature(fmt.Sprintf("p%d.%s", p, f))
+					if !ok {
+						t.Fatalf("no feature p%d.%s", p, f)
+					}
+					for i := range ft.Size {
+						allowed[ft.Offset+i] = true
+					}
+				}
+			}
+			ownCash, _ := hidden.Spec().Feature("p0.cash")
+			obs := make([]float32, hidden.Size())
+			ref := make([]float32, hidden.Size())
+			alt := make([]float32, hidden.Size())
+			differs, checked := 0, 0
+			randomPlay(g, 17, func(s *rules.State, step int) bool {
+				if s.IsTerminal() || step%7 != 0 {
+					return step < 3000
+				}
+				obsr := s.CurrentPlayer()
+				if err := hidden.Observe(s, obsr, obs); err != nil {
+					t.Fatal(err)
+				}
+				_ = plain.Observe(s, obsr, ref)
+				for i := range obs {
+					if obs[i] != ref[i] && !allowed[i] {
+						t.Fatalf("step %d: hidden and standard observations differ at %d, not an opponent's cash", step, i)
+					}
+					if obs[i] != ref[i] {
+						differs++
+					}
+				}
+				c := s.Clone()
+				for p := range c.Players {
+					if p != obsr {
+						c.Players[p].Cash += 37
+					}
+				}
+				_ = hidden.Observe(c, obsr, alt)
+				if !slices.Equal(obs, alt) {
+					t.Fatalf("step %d: the hidden-cash observation changes with an opponent's cash", step)
+				}
+				_ = plain.Observe(c, obsr, alt)
+				if slices.Equal(ref, alt) {
+					t.Fatalf("step %d: the standard observation ignores the opponents' cash", step)
+				}
+				c.Players[obsr].Cash += 37
+				_ = hidden.Observe(c, obsr, alt)
+				if alt[ownCash.Offset] == obs[ownCash.Offset] && s.Players[obsr].Cash < 900 {
+					t.Fatalf("step %d: the observer's own cash is hidden too", step)
+				}
+				checked++
+				return step < 3000
+			})
+			if checked == 0 || differs == 0 {
+				t.Fatalf("checked %d positions, %d differing entries: the test saw nothing", checked, differs)
+			}
+		})
+	}
+}
+
+func TestOptionsForVersionRoundTripsAndRefusesUnknownVersions(t *testing.T) {
+	for _, v := range Versions() {
+		o, err := OptionsForVersion(v)
+		if err != nil || o.Version() != v {
+			t.Errorf("OptionsForVersion(%q) = %+v, %v", v, o, err)
+		}
+	}
+	if _, err := OptionsForVersion("obs-v0"); !errors.Is(err, ErrVersion) {
+		t.Errorf("obs-v0: err = %v, want ErrVersion", err)
+	}
+	s, err := NewSpecWith(rules.DefaultOptions(), Options{HideOpponentCash: true})
+	if err != nil || s.Check(HiddenCashVersion, s.Size) != nil || !errors.Is(s.Check(Version, s.Size), ErrVersion) {
+		t.Errorf("hidden-cash spec: %v; it must accept only %q", err, HiddenCashVersion)
+	}
+}

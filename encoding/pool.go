@@ -14,11 +14,14 @@ type poolSlot struct {
 	obs, mask []float32
 }
 
-// NewPool returns a pool of workers slots for the game's options.
-func NewPool(g *rules.Game, workers int) *Pool {
+// NewPool returns a pool of workers slots for the game's options (standard observation).
+func NewPool(g *rules.Game, workers int) *Pool { return NewPoolWith(g, workers, Options{}) }
+
+// NewPoolWith returns a pool of workers slots encoding the observation variant eo.
+func NewPoolWith(g *rules.Game, workers int, eo Options) *Pool {
 	p := &Pool{slots: make([]poolSlot, max(workers, 1))}
 	for w := range p.slots {
-		e := NewEncoder(g)
+		e := NewEncoderWith(g, eo)
 		p.slots[w] = poolSlot{enc: e, obs: make([]float32, e.Size()), mask: make([]float32, e.NumActions())}
 	}
 	return p

@@ -16,6 +16,44 @@ const Version = "obs-v1"
 // the unredacted state.
 const OracleVersion = "obs-v1-oracle"
 
+// HiddenCashVersion names the observation with opponents' cash hidden (Options
+// HideOpponentCash): the layout of Version, with every opponent's cash feature 0 and their
+// public score counted without their cash. A network trained on one cannot read the other,
+// so datasets and bots record which one they use.
+const HiddenCashVersion = "obs-v1-hidden-cash"
+
+// Options select a variant of the observation; the zero value is the standard one.
+type Options struct {
+	// HideOpponentCash hides how much cash the other players hold. Cash in hand is secret at
+	// the table but every change to it is public, so the standard observation (perfect
+	// recall) shows it; hiding it models a player who does not keep count (rulings,
+	// CLARIFICATIONS.md, "Cash in hand").
+	HideOpponentCash bool `json:"hide_opponent_cash,omitempty"`
+}
+
+// Version is the encoding version these options produce.
+func (o Options) Version() string {
+	if o.HideOpponentCash {
+		return HiddenCashVersion
+	}
+	return Version
+}
+
+// Versions lists the observation versions this build can encode.
+func Versions() []string { return []string{Version, HiddenCashVersion} }
+
+// OptionsForVersion returns the options that encode the given version, or an error wrapping
+// ErrVersion for a version this build does not encode.
+func OptionsForVersion(version string) (Options, error) {
+	switch version {
+	case Version:
+		return Options{}, nil
+	case HiddenCashVersion:
+		return Options{HideOpponentCash: true}, nil
+	}
+	return Options{}, fmt.Errorf("%w: %q is not an observation this build encodes (it encodes %s)", ErrVersion, version, strings.Join(Versions(), ", "))
+}
+
 // ErrBufferSize is wrapped by errors for a destination buffer of the wrong length.
 var ErrBufferSize = errors.New("encoding: buffer has the wrong length")
 
@@ -103,12 +141,17 @@ func (s *Spec) Check(version string, size int) error {
 }
 
 // NewSpec returns the observation spec for the options (invalid options are an error).
-func NewSpec(o rules.Options) (Spec, error) {
+func NewSpec(o rules.Options) (Spec, error) { return NewSpecWith(o, Options{}) }
+
+// NewSpecWith returns the spec of the observation variant eo for the rules options: the same
+// features, under eo.Version().
+func NewSpecWith(o rules.Options, eo Options) (Spec, error) {
 	g, err := rules.NewGame(o)
 	if err != nil {
 		return Spec{}, fmt.Errorf("encoding: %w", err)
 	}
 	l := newLayout(g)
+	l.spec.Version = eo.Version()
 	return l.spec, nil
 }
 

@@ -39,7 +39,8 @@ type CheckOptions struct {
 //   - a clone encodes exactly like the original;
 //   - hidden information never leaks: changing an opponent's scoring card (every LeakEvery
 //     steps), or the amount of a sealed bid not yet revealed (at every sealed-bid decision),
-//     leaves every other seat's observation identical;
+//     leaves every other seat's observation identical; with HideOpponentCash, so does
+//     changing an opponent's cash;
 //   - rewards are finite, zero before the end, and sum as the scheme documents at the end;
 //     stepping a finished episode is an error; games end within MaxGameLength;
 //   - the same seed and actions reproduce every observation, mask and reward bit for bit.
@@ -76,7 +77,8 @@ func newChecker(o Options, c CheckOptions) (*checker, error) {
 		ck.views[i] = make([]float32, e.ObsSize())
 	}
 	ck.a, ck.b = make([]float32, e.ObsSize()), make([]float32, e.ObsSize())
-	ck.enc = encoding.NewEncoder(e.Game())
+	ck.enc = encoding.NewEncoderWith(e.Game(), o.Encoding())
+	ck.hideCash = o.HideOpponentCash
 	return ck, nil
 }
 
@@ -107,7 +109,8 @@ type checker struct {
 	trace     []uint64
 
 	// Counts of comparisons made, so tests can prove the leak checks ran.
-	cardChecks, bidChecks int
+	cardChecks, bidChecks, cashChecks int
+	hideCash                          bool // the observation hides opponents' cash: check that too
 }
 
 func (ck *checker) fail(seed uint64, step int, format string, args ...any) error {
@@ -308,6 +311,22 @@ func (ck *checker) cardLeaks(seed uint64, step int) error {
 			ck.cardChecks++
 			if !slices.Equal(ck.a, ck.views[o]) {
 				return ck.fail(seed, step, "seat %d's scoring card leaks into seat %d's observation: %s", p, o, ck.firstDiff(ck.a, ck.views[o]))
+			}
+		}
+		if !ck.hideCash {
+			continue
+		}
+		// Cash, when the observation hides it.
+		c.Players[p].Card = s.Players[p].Card
+		c.Players[p].Cash += 13
+		for o := 0; o < n; o++ {
+			if o == p {
+				continue
+			}
+			_ = ck.enc.Observe(c, o, ck.a)
+			ck.cashChecks++
+			if !slices.Equal(ck.a, ck.views[o]) {
+				return ck.fail(seed, step, "seat %d's cash leaks into seat %d's observation, which hides opponents' cash: %s", p, o, ck.firstDiff(ck.a, ck.views[o]))
 			}
 		}
 	}

@@ -39,6 +39,15 @@ type Options struct {
 	// MaxSteps truncates an episode after this many decisions (0: never; the rules' turn
 	// limit still ends every game). A truncated episode gives zero rewards.
 	MaxSteps int `json:"max_steps,omitempty"`
+	// HideOpponentCash leaves the other players' cash out of every observation (observation
+	// version encoding.HiddenCashVersion); scripted bots, which read the rules' redacted view,
+	// still see it. See encoding.Options.
+	HideOpponentCash bool `json:"hide_opponent_cash,omitempty"`
+}
+
+// Encoding is the observation variant the options select.
+func (o Options) Encoding() encoding.Options {
+	return encoding.Options{HideOpponentCash: o.HideOpponentCash}
 }
 
 // DefaultOptions is a 4-player base game with win/loss rewards.
@@ -125,7 +134,7 @@ func newEnv(o Options, obs, mask, rewards []float32) (*Env, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrInvalidOptions, err)
 	}
-	enc := encoding.NewEncoder(g)
+	enc := encoding.NewEncoderWith(g, o.Encoding())
 	if obs == nil {
 		obs = make([]float32, enc.Size())
 	}

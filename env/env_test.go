@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/container-rl/container/encoding"
 	"github.com/container-rl/container/env/rules"
 )
 
@@ -74,6 +75,41 @@ func TestNoLeakChecksRun(t *testing.T) {
 		if ck.cardChecks == 0 || ck.bidChecks == 0 {
 			t.Errorf("%s: %d scoring-card and %d sealed-bid comparisons; want both above 0", configName(o), ck.cardChecks, ck.bidChecks)
 		}
+	}
+}
+
+// With HideOpponentCash the checker also changes each opponent's cash at every leak check and
+// requires every other seat's observation to stay the same.
+func TestCheckPassesWithOpponentsCashHidden(t *testing.T) {
+	for _, o := range []rules.Options{{Players: 3}, {Players: 4, Modules: rules.AllModules}, {Players: 5, Variant: rules.Classic, Modules: rules.PlayerLoans}} {
+		opts := Options{Rules: o, HideOpponentCash: true}
+		ck, err := newChecker(opts, CheckOptions{LeakEvery: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := ck.run(CheckOptions{Games: 2, Seed: 5}); err != nil {
+			t.Fatalf("%s: %v", configName(o), err)
+		}
+		if ck.cashChecks == 0 {
+			t.Errorf("%s: no cash comparisons ran", configName(o))
+		}
+		e, err := New(opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v := e.Spec().Version; v != encoding.HiddenCashVersion {
+			t.Errorf("%s: spec version %q, want %q", configName(o), v, encoding.HiddenCashVersion)
+		}
+	}
+	// The standard observation shows opponents' cash, so the same probe must fail there:
+	// the check is able to fail.
+	ck, err := newChecker(Options{Rules: rules.Options{Players: 4}}, CheckOptions{LeakEvery: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ck.hideCash = true
+	if err := ck.run(CheckOptions{Games: 1, Seed: 5}); !errors.Is(err, ErrCheck) || !strings.Contains(err.Error(), "cash leaks") {
+		t.Errorf("cash probe on the standard observation: err = %v, want a cash leak", err)
 	}
 }
 

@@ -17,7 +17,7 @@ import (
 // package) into memory. Value targets are the per-seat returns rotated so that seat 0 is the
 // decider, matching the observation's seat order.
 func LoadSamples(dir string) (*Samples, error) {
-	ds, err := datasets.Open(dir, datasets.AcceptEncodings(encoding.Version))
+	ds, err := datasets.Open(dir, datasets.AcceptEncodings(encoding.Versions()...))
 	if err != nil {
 		return nil, err
 	}

@@ -93,9 +93,17 @@ func (b *NetBot) useGame(g *rules.Game) error {
 	if b.enc != nil && sameGameOptions(b.encOpts, g.Options()) {
 		return b.err
 	}
-	enc := encoding.NewEncoder(g)
+	// The bot reads the observation variant it was trained on (e.g. with opponents' cash
+	// hidden), encoded from its own redacted view.
+	eo, err := encoding.OptionsForVersion(b.file.Header.EncodingVersion)
+	if err != nil {
+		b.enc, b.encOpts = nil, rules.Options{}
+		b.err = fmt.Errorf("%w: %w", ErrIncompatible, err)
+		return b.err
+	}
+	enc := encoding.NewEncoderWith(g, eo)
 	b.enc, b.encOpts = enc, g.Options()
-	b.err = b.file.CheckCompatible(encoding.Version, enc.Size(), CurrentActionLayout(), g.Options())
+	b.err = b.file.CheckCompatible(enc.Spec().Version, enc.Size(), CurrentActionLayout(), g.Options())
 	return b.err
 }
 

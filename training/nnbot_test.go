@@ -4,6 +4,7 @@ import (
 	"errors"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/container-rl/container/encoding"
@@ -124,5 +125,52 @@ func TestDefaultWithTemperatureSuffixSamples(t *testing.T) {
 	}
 	if differ == 0 {
 		t.Fatal("default@5 never chose differently from default in 200 decisions")
+	}
+}
+
+// A bot trained on observations without opponents' cash reads that variant: its encoder
+// hides the cash, so its network's inputs do not change with an opponent's cash, while a
+// standard bot's do; a file naming an unknown encoding is refused with ErrIncompatible.
+func TestHiddenCashBotReadsTheHiddenCashObservation(t *testing.T) {
+	opts := rules.DefaultOptions()
+	g, err := rules.NewGame(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := g.NewInitialStateSeed(9)
+	for range 40 {
+		st.Apply(st.LegalActions(nil)[0])
+	}
+	inputs := func(version string, s *rules.State) []float32 {
+		f := realBot(t, opts)
+		f.Header.EncodingVersion = version
+		nb, err := NewNetBot("t", f, &opts, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		view := &rules.State{}
+		s.Redact(s.CurrentPlayer(), view)
+		nb.grow(1)
+		if !nb.encodeRow(0, view, s.LegalActions(nil)) {
+			t.Fatal(nb.Err())
+		}
+		return slices.Clone(nb.obs[:nb.net.Config().ObsDim])
+	}
+	richer := st.Clone()
+	for p := range richer.Players {
+		if p != st.CurrentPlayer() {
+			richer.Players[p].Cash += 25
+		}
+	}
+	if !slices.Equal(inputs(encoding.HiddenCashVersion, st), inputs(encoding.HiddenCashVersion, richer)) {
+		t.Error("a hidden-cash bot's inputs change with the opponents' cash")
+	}
+	if slices.Equal(inputs(encoding.Version, st), inputs(encoding.Version, richer)) {
+		t.Error("a standard bot's inputs ignore the opponents' cash")
+	}
+	f := realBot(t, opts)
+	f.Header.EncodingVersion = "obs-v0"
+	if _, err := NewNetBot("t", f, &opts, 1); !errors.Is(err, ErrIncompatible) || !strings.Contains(err.Error(), "obs-v0") {
+		t.Errorf("unknown encoding: err = %v, want ErrIncompatible naming it", err)
 	}
 }

@@ -47,7 +47,10 @@ type PPOOptions struct {
 	Net             NetConfig `json:"net"`
 	Hyper           Hyper     `json:"hyper"`
 	InitFrom        string    `json:"init_from,omitempty"`
-	Init            *Weights  `json:"-"`
+	// HideOpponentCash trains on observations without the other players' cash (encoding
+	// obs-v1-hidden-cash); the exported bot then reads that variant.
+	HideOpponentCash bool     `json:"hide_opponent_cash,omitempty"`
+	Init             *Weights `json:"-"`
 
 	Progress io.Writer `json:"-"`
 	Log      io.Writer `json:"-"`
@@ -107,9 +110,14 @@ func TrainPPO(opts PPOOptions) (*PPOResult, error) {
 		if h.Method != "ppo" {
 			return nil, fmt.Errorf("training: run %s is a %s run, not ppo", opts.Out, h.Method)
 		}
-		if err := json.Unmarshal(h.Options, &opts); err != nil {
+		// The run's saved options win over the command's (a resumed run continues as it
+		// started); only the output directory comes from the command.
+		saved := PPOOptions{}
+		if err := json.Unmarshal(h.Options, &saved); err != nil {
 			return nil, fmt.Errorf("%w: run options: %v", ErrCorrupt, err)
 		}
+		saved.Out = opts.Out
+		opts = saved
 		if err := json.Unmarshal(h.Extra, &st); err != nil {
 			return nil, fmt.Errorf("%w: run state: %v", ErrCorrupt, err)
 		}
@@ -196,7 +204,7 @@ func TrainPPO(opts PPOOptions) (*PPOResult, error) {
 			if err != nil {
 				return nil, err
 			}
-			evalRate, err = EvalWeights(w, opts.Rules, opts.EvalOpponent, opts.EvalGames, opts.Seed+uint64(it), opts.Workers)
+			evalRate, err = evalWeights(w, opts.encodingVersion(), opts.Rules, opts.EvalOpponent, opts.EvalGames, opts.Seed+uint64(it), opts.Workers)
 			if err != nil {
 				return nil, err
 			}
@@ -208,7 +216,7 @@ func TrainPPO(opts PPOOptions) (*PPOResult, error) {
 			if err != nil {
 				return nil, err
 			}
-			b := &BotFile{Header: BotHeader{Name: name, EncodingVersion: encoding.Version, Actions: CurrentActionLayout(), Rules: opts.Rules,
+			b := &BotFile{Header: BotHeader{Name: name, EncodingVersion: opts.encodingVersion(), Actions: CurrentActionLayout(), Rules: opts.Rules,
 				Training: TrainingInfo{Method: "ppo", Steps: it}}, Weights: w}
 			if err := b.WriteFile(filepath.Join(opts.Out, "pool", name)); err != nil {
 				return nil, err
@@ -243,7 +251,7 @@ func TrainPPO(opts PPOOptions) (*PPOResult, error) {
 			res.Seconds = secondsBase + time.Since(runStart).Seconds()
 			optsJSON, _ := json.Marshal(opts)
 			extra, _ := json.Marshal(st)
-			hdr := checkpointHeader{Method: "ppo", Options: optsJSON, EncodingVersion: encoding.Version, Rules: opts.Rules,
+			hdr := checkpointHeader{Method: "ppo", Options: optsJSON, EncodingVersion: opts.encodingVersion(), Rules: opts.Rules,
 				Step: it, Seconds: res.Seconds, MetricNames: PPOMetricNames, Metrics: res.Metrics, Extra: extra}
 			if err := saveCheckpoint(opts.Out, hdr, tr); err != nil {
 				return nil, err
@@ -302,7 +310,7 @@ func (c *collector) collect(net *Net, pool []*BotFile, rng *rand.Rand, it int64)
 	if workers <= 0 {
 		workers = 2
 	}
-	v, err := env.NewVec(o.Games, env.Options{Rules: o.Rules, Reward: c.scheme}, o.Seed^uint64(it)*0x9e3779b97f4a7c15, workers)
+	v, err := env.NewVec(o.Games, env.Options{Rules: o.Rules, Reward: c.scheme, HideOpponentCash: o.HideOpponentCash}, o.Seed^uint64(it)*0x9e3779b97f4a7c15, workers)
 	if err != nil {
 		return nil, err
 	}
@@ -596,7 +604,17 @@ func ppoUpdate(tr *Trainer, ro *rollout, o *PPOOptions, rng *rand.Rand) (StepMet
 // EvalWeights plays games of the network (argmax) in one seat against three (players-1)
 // copies of opponent and returns its win rate (shared wins split).
 func EvalWeights(w *Weights, opts rules.Options, opponent string, games int, seed uint64, workers int) (float64, error) {
-	f := &BotFile{Header: BotHeader{Name: "learner", EncodingVersion: encoding.Version, Actions: CurrentActionLayout(), Rules: opts}, Weights: w}
+	return evalWeights(w, encoding.Version, opts, opponent, games, seed, workers)
+}
+
+// encodingVersion is the observation version the run trains on.
+func (o *PPOOptions) encodingVersion() string {
+	return encoding.Options{HideOpponentCash: o.HideOpponentCash}.Version()
+}
+
+// evalWeights is EvalWeights for a network reading the given observation version.
+func evalWeights(w *Weights, encodingVersion string, opts rules.Options, opponent string, games int, seed uint64, workers int) (float64, error) {
+	f := &BotFile{Header: BotHeader{Name: "learner", EncodingVersion: encodingVersion, Actions: CurrentActionLayout(), Rules: opts}, Weights: w}
 	agents := []string{"learner"}
 	for len(agents) < opts.Players {
 		agents = append(agents, opponent)

@@ -39,6 +39,7 @@ type selfplayOptions struct {
 	reward      string
 	shardGames  int
 	policy      bool
+	hideCash    bool
 	progress    io.Writer // progress bar destination (stderr); nil for none
 }
 
@@ -58,11 +59,15 @@ range of games, so the data is the same whatever --workers is (only the games' d
 column differs). A shard is written under a temporary name and renamed when complete; after
 an interruption, --resume plays exactly the shards the manifest does not list yet.
 
-With fewer agents than players, the agents fill the seats in turn (a,b -> a,b,a,b).`,
+With fewer agents than players, the agents fill the seats in turn (a,b -> a,b,a,b).
+
+--hide-opponent-cash records observations without the other players' cash (encoding
+obs-v1-hidden-cash, for imperfect-recall studies); the bots still play from the full view.`,
 		Example: `  container selfplay --agents random,random,random,random --games 1000 --out runs/random
   container selfplay --agents valuer,shipper,manufacturer,random --games 20000 --workers 2 --format parquet --out runs/scripted
   container selfplay --agents valuer --players 5 --modules all --games 500 --seed 7 --out runs/v5
-  container selfplay --agents valuer,shipper,manufacturer,random --games 20000 --out runs/scripted --resume`,
+  container selfplay --agents valuer,shipper,manufacturer,random --games 20000 --out runs/scripted --resume
+  container selfplay --agents valuer,shipper,manufacturer,valuer --games 2000 --hide-opponent-cash --out runs/hidden`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if !quiet {
@@ -91,6 +96,7 @@ With fewer agents than players, the agents fill the seats in turn (a,b -> a,b,a,
 	f.StringVar(&o.reward, "reward", "win-loss", "reward scheme for rewards and returns: win-loss, rank or cash-margin")
 	f.IntVar(&o.shardGames, "shard-games", selfplay.DefaultGamesPerShard, "games per shard")
 	f.BoolVar(&o.policy, "record-policy", false, "record each decision's behaviour probabilities and value estimate (bots that report them, e.g. trained bots)")
+	f.BoolVar(&o.hideCash, "hide-opponent-cash", false, "observations leave out the other players' cash (encoding obs-v1-hidden-cash)")
 	f.BoolVarP(&quiet, "quiet", "q", false, "no progress bar")
 	return cmd
 }
@@ -137,6 +143,7 @@ func selfplayConfig(o selfplayOptions) (selfplay.Config, error) {
 		return c, bad("--agents names %d bots for %d players", len(agents), eo.Rules.Players)
 	}
 	eo.Rules.TurnLimit = o.turnLimit
+	eo.HideOpponentCash = o.hideCash
 	var err error
 	if eo.Rules.Variant, err = rules.ParseVariant(o.variant); err != nil {
 		return c, fmt.Errorf("%w: --rules: %w", ErrSelfplayOptions, err)

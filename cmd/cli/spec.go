@@ -19,6 +19,7 @@ type specOptions struct {
 	oracle  bool
 	json    bool
 	columns bool
+	hidden  bool
 }
 
 func newSpecCmd() *cobra.Command {
@@ -47,6 +48,7 @@ or R users can label tensor columns; --columns prints one column name per line.`
 	f.BoolVar(&o.oracle, "oracle", false, "describe the oracle (all-information) encoding")
 	f.BoolVar(&o.json, "json", false, "print the spec as JSON")
 	f.BoolVar(&o.columns, "columns", false, "print one column name per observation entry")
+	f.BoolVar(&o.hidden, "hide-opponent-cash", false, "describe the variant without the other players' cash (same features, version obs-v1-hidden-cash)")
 	return cmd
 }
 
@@ -81,7 +83,12 @@ func runSpec(o specOptions, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	newSpec := encoding.NewSpec
+	if o.oracle && o.hidden {
+		return fmt.Errorf("spec: --oracle shows every player's cash; it cannot be combined with --hide-opponent-cash")
+	}
+	newSpec := func(ro rules.Options) (encoding.Spec, error) {
+		return encoding.NewSpecWith(ro, encoding.Options{HideOpponentCash: o.hidden})
+	}
 	if o.oracle {
 		newSpec = encoding.NewOracleSpec
 	}

@@ -31,6 +31,7 @@ type trainPPOOptions struct {
 	players         int
 	reward          string
 	checkpointEvery int
+	hideCash        bool
 	progress        io.Writer
 }
 
@@ -73,6 +74,7 @@ games against three copies of --eval-opponent; the win rate goes into the metric
 	f.IntVar(&o.players, "players", 4, "players per game (3 to 5)")
 	f.StringVar(&o.reward, "reward", "rank", "reward scheme: win-loss, rank or cash-margin")
 	f.IntVar(&o.checkpointEvery, "checkpoint-every", 1, "iterations between checkpoints")
+	f.BoolVar(&o.hideCash, "hide-opponent-cash", false, "train on observations without the other players' cash (encoding obs-v1-hidden-cash; the exported bot reads that variant)")
 	return cmd
 }
 
@@ -107,6 +109,7 @@ func runTrainPPO(o trainPPOOptions, out io.Writer) error {
 	}
 	po.PoolEvery, po.EvalEvery, po.EvalGames, po.EvalOpponent = int64(o.poolEvery), int64(o.evalEvery), o.evalGames, o.evalOpponent
 	po.CheckpointEvery, po.Seed, po.Reward = int64(o.checkpointEvery), o.seed, o.reward
+	po.HideOpponentCash = o.hideCash
 	po.Net = training.NetConfig{Width: o.width, Depth: o.depth, Norm: o.norm}
 	po.Hyper.LearningRate, po.Hyper.ValueCoef, po.Hyper.EntropyCoef = o.lr, o.valueCoef, o.entropy
 	po.Progress, po.Log = o.progress, out

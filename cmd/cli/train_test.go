@@ -2,11 +2,13 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/container-rl/container/encoding"
 	"github.com/container-rl/container/env/bots"
 	"github.com/container-rl/container/env/rules"
 	"github.com/container-rl/container/training"
@@ -69,5 +71,46 @@ func TestTrainAndExportFlagErrors(t *testing.T) {
 	}
 	if err := runTrainPPO(trainPPOOptions{}, &bytes.Buffer{}); !errors.Is(err, ErrTrainOptions) {
 		t.Errorf("ppo without --out: %v", err)
+	}
+}
+
+// The hidden-cash observation travels from self-play data through behaviour cloning into the
+// exported bot, which then reads that variant when it plays; resuming the dataset without
+// the flag is refused.
+func TestHiddenCashDataTrainsABotThatReadsHiddenCash(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "data")
+	so := smallSelfplay(data)
+	so.hideCash = true
+	var out bytes.Buffer
+	if err := runSelfplay(context.Background(), so, &out); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), encoding.HiddenCashVersion) {
+		t.Fatalf("selfplay output does not name the encoding: %s", out.String())
+	}
+	so.hideCash, so.resume = false, true
+	if err := runSelfplay(context.Background(), so, &out); err == nil || !strings.Contains(err.Error(), "encoding") {
+		t.Fatalf("resuming hidden-cash data without the flag: err = %v, want an encoding mismatch", err)
+	}
+	run := filepath.Join(dir, "run")
+	o := trainBCOptions{netFlags: netFlags{width: 8, depth: 1, norm: "layer", lr: 1e-3, valueCoef: 0.5, seed: 1},
+		data: data, out: run, steps: 2, batch: 16, logEvery: 2, checkpointEvery: 2, valPercent: 0}
+	if err := runTrainBC(o, &out); err != nil {
+		t.Fatal(err)
+	}
+	botPath := filepath.Join(dir, "h.bot")
+	if err := runExport(exportOptions{run: run, out: botPath}, &out); err != nil {
+		t.Fatal(err)
+	}
+	opts := rules.DefaultOptions()
+	opts.Players = 3
+	b, err := bots.New(botPath, opts, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nb := b.(*training.NetBot)
+	if v := nb.File().Header.EncodingVersion; v != encoding.HiddenCashVersion {
+		t.Fatalf("exported bot records encoding %q, want %q", v, encoding.HiddenCashVersion)
 	}
 }

@@ -87,7 +87,7 @@ type Result struct {
 
 // NewMeta describes the dataset a run with these environment options writes.
 func NewMeta(o env.Options, toolVersion string) (*datasets.Meta, error) {
-	spec, err := encoding.NewSpec(o.Rules)
+	spec, err := encoding.NewSpecWith(o.Rules, o.Encoding())
 	if err != nil {
 		return nil, err
 	}
@@ -123,7 +123,11 @@ func NewMeta(o env.Options, toolVersion string) (*datasets.Meta, error) {
 	return m, nil
 }
 
-func init() { datasets.RegisterEncoding(encoding.Version) }
+func init() {
+	for _, v := range encoding.Versions() {
+		datasets.RegisterEncoding(v)
+	}
+}
 
 func (c *Config) check() error {
 	bad := func(format string, args ...any) error {
