@@ -29,6 +29,9 @@ type trainPPOOptions struct {
 	evalOpponent    string
 	entropy         float64
 	players         int
+	variant         string
+	length          string
+	modules         string
 	reward          string
 	checkpointEvery int
 	hideCash        bool
@@ -48,7 +51,8 @@ snapshot of the learner. Every --eval-every iterations the learner (argmax) play
 games against three copies of --eval-opponent; the win rate goes into the metrics.
 --init starts from a run directory, a .bot file or "default".`,
 		Example: `  container train ppo --out runs/ppo --init runs/bc --iterations 50
-  container train ppo --out runs/ppo-scratch --iterations 200 --opponents valuer,shipper,manufacturer`,
+  container train ppo --out runs/ppo-scratch --iterations 200 --opponents valuer,shipper,manufacturer
+  container train ppo --out runs/classic --rules classic --init runs/classic-bc --iterations 70`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o.progress = cmd.ErrOrStderr()
@@ -72,6 +76,9 @@ games against three copies of --eval-opponent; the win rate goes into the metric
 	f.StringVar(&o.evalOpponent, "eval-opponent", "valuer", "the learner plays one seat against copies of this bot")
 	f.Float64Var(&o.entropy, "entropy-coef", 0.01, "entropy bonus weight")
 	f.IntVar(&o.players, "players", 4, "players per game (3 to 5)")
+	f.StringVar(&o.variant, "rules", "base", "rules variant: base (Off-Shore Bank) or classic")
+	f.StringVar(&o.length, "length", "standard", "game length: short, standard or extended")
+	f.StringVar(&o.modules, "modules", "", "More Containers modules, comma-separated (trucks, player-loans, luxury) or all")
 	f.StringVar(&o.reward, "reward", "rank", "reward scheme: win-loss, rank or cash-margin")
 	f.IntVar(&o.checkpointEvery, "checkpoint-every", 1, "iterations between checkpoints")
 	f.BoolVar(&o.hideCash, "hide-opponent-cash", false, "train on observations without the other players' cash (encoding obs-v1-hidden-cash; the exported bot reads that variant)")
@@ -94,6 +101,16 @@ func runTrainPPO(o trainPPOOptions, out io.Writer) error {
 	po := training.DefaultPPOOptions()
 	po.Rules = rules.DefaultOptions()
 	po.Rules.Players = o.players
+	var err error
+	if po.Rules.Variant, err = rules.ParseVariant(o.variant); err != nil {
+		return fmt.Errorf("%w: --rules: %w", ErrTrainOptions, err)
+	}
+	if po.Rules.Length, err = rules.ParseLength(o.length); err != nil {
+		return fmt.Errorf("%w: --length: %w", ErrTrainOptions, err)
+	}
+	if po.Rules.Modules, err = rules.ParseModules(o.modules); err != nil {
+		return fmt.Errorf("%w: --modules: %w", ErrTrainOptions, err)
+	}
 	if err := po.Rules.Validate(); err != nil {
 		return fmt.Errorf("%w: %w", ErrTrainOptions, err)
 	}

@@ -72,6 +72,22 @@ func TestTrainAndExportFlagErrors(t *testing.T) {
 	if err := runTrainPPO(trainPPOOptions{}, &bytes.Buffer{}); !errors.Is(err, ErrTrainOptions) {
 		t.Errorf("ppo without --out: %v", err)
 	}
+	ppo := trainPPOOptions{netFlags: netFlags{width: 8, depth: 1, norm: "layer", lr: 1e-3, valueCoef: 0.5}, out: t.TempDir(),
+		iterations: 1, games: 1, epochs: 1, minibatch: 8, checkpointEvery: 1, evalGames: 1, opponents: "valuer",
+		evalOpponent: "valuer", players: 4, variant: "base", length: "standard", reward: "rank"}
+	for name, mut := range map[string]func(*trainPPOOptions){
+		"bad rules":          func(o *trainPPOOptions) { o.variant = "deluxe" },
+		"bad length":         func(o *trainPPOOptions) { o.length = "epic" },
+		"bad module":         func(o *trainPPOOptions) { o.modules = "trains" },
+		"classic and trucks": func(o *trainPPOOptions) { o.variant, o.modules = "classic", "trucks" },
+		"two players":        func(o *trainPPOOptions) { o.players = 2 },
+	} {
+		o := ppo
+		mut(&o)
+		if err := runTrainPPO(o, &bytes.Buffer{}); !errors.Is(err, ErrTrainOptions) {
+			t.Errorf("ppo %s: got %v, want ErrTrainOptions", name, err)
+		}
+	}
 }
 
 // The hidden-cash observation travels from self-play data through behaviour cloning into the
