@@ -2,7 +2,6 @@ package training
 
 import (
 	"fmt"
-	"runtime"
 	"sync"
 
 	"github.com/gomlx/gomlx/backends"
@@ -20,21 +19,28 @@ import (
 // applies the optimizer once to the row-weighted sum of the shard gradients — the gradient
 // of the full batch's mean loss, so the update is the same as an unsharded step up to float
 // rounding. It is only used where it pays: the pure-Go backend, at least minShardRows rows
-// per shard.
+// per shard (so the split depends only on the batch size, never on the machine).
 
 // minShardRows is the smallest shard worth its own execution.
 const minShardRows = 64
 
-// maxShards caps the automatic shard count.
+// maxShards caps SetShards.
 const maxShards = 4
 
-// defaultShards is the shard count used for a backend: one per core (at most maxShards) on
-// the pure-Go backend, none on others (XLA parallelises a graph itself).
+// goBackendShards is the shard count on the pure-Go backend. It is fixed rather than the
+// number of cores so that a run computes the same numbers on any machine (the backend's
+// matrix products sum in a fixed order whatever its parallelism; splitting a batch
+// differently would round differently). Two shards measured fastest on two cores; on one
+// core they still interleave the same work.
+const goBackendShards = 2
+
+// defaultShards is the shard count used for a backend: goBackendShards on the pure-Go
+// backend, none on others (XLA parallelises a graph itself).
 func defaultShards(b backends.Backend) int {
 	if _, ok := b.(*simplego.Backend); !ok {
 		return 1
 	}
-	return max(1, min(maxShards, runtime.GOMAXPROCS(0)))
+	return goBackendShards
 }
 
 // SetShards sets how many concurrent shards a training step may split its batch into (1
