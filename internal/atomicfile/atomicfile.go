@@ -7,15 +7,19 @@ import (
 	"path/filepath"
 )
 
-// Write replaces path with data atomically. On error the temporary file is removed and the
-// old file, if any, is left as it was.
+// Write replaces path with data atomically. The file is readable by everyone and writable by
+// its owner (0644, as most tools write their output; a temporary file alone would be 0600).
+// On error the temporary file is removed and the old file, if any, is left as it was.
 func Write(path string, data []byte) error {
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
 		return err
 	}
 	tmp := f.Name()
-	_, err = f.Write(data)
+	err = f.Chmod(0o644)
+	if err == nil {
+		_, err = f.Write(data)
+	}
 	if err == nil {
 		err = f.Sync()
 	}

@@ -29,3 +29,17 @@ func TestWriteIntoMissingDirectoryFails(t *testing.T) {
 		t.Fatal("writing into a missing directory succeeded")
 	}
 }
+
+func TestWrittenFileIsReadableByOthers(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "model.bot")
+	if err := Write(path, []byte("x")); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if perm := fi.Mode().Perm(); perm != 0o644 {
+		t.Fatalf("permissions %v, want -rw-r--r--", fi.Mode().Perm())
+	}
+}
