@@ -45,12 +45,14 @@ func TestDefaultBotRefusesOptionsItHasNoModelFor(t *testing.T) {
 		t.Fatal(err)
 	}
 	classic := rules.DefaultOptions()
-	classic.Variant = rules.Classic
+	classic.Variant, classic.Players = rules.Classic, 3
 	modules := rules.DefaultOptions()
-	modules.Modules = rules.AllModules
+	modules.Modules, modules.Players = rules.AllModules, 5
+	trucks := rules.DefaultOptions()
+	trucks.Modules = rules.Trucks
 	short := rules.DefaultOptions()
 	short.Length = rules.Short
-	for name, o := range map[string]rules.Options{"classic": classic, "modules": modules, "short": short} {
+	for name, o := range map[string]rules.Options{"classic 3p": classic, "all modules 5p": modules, "trucks only": trucks, "short": short} {
 		b, err := bots.New(bots.DefaultName, o, 1)
 		if err == nil {
 			t.Errorf("%s: default made a %T for options it has no model for", name, b)
@@ -72,26 +74,36 @@ func TestDefaultBotRefusesOptionsItHasNoModelFor(t *testing.T) {
 }
 
 // TestDefaultBotHasAModelForEachPlayerCount: "default" picks the embedded model trained for
-// the game's player count.
+// the game's player count, and for 4-player Classic and 4-player games with all modules.
 func TestDefaultBotHasAModelForEachPlayerCount(t *testing.T) {
+	var sets []rules.Options
 	for p := 3; p <= rules.MaxPlayers; p++ {
 		o := rules.DefaultOptions()
 		o.Players = p
+		sets = append(sets, o)
+	}
+	classic := rules.DefaultOptions()
+	classic.Variant = rules.Classic
+	modules := rules.DefaultOptions()
+	modules.Modules = rules.AllModules
+	sets = append(sets, classic, modules)
+	for _, o := range sets {
+		p := describeOptions(o)
 		f, err := DefaultBotFor(o)
 		if err != nil {
-			t.Errorf("%d players: %v", p, err)
+			t.Errorf("%s: %v", p, err)
 			continue
 		}
-		if f.Header.Rules.Players != p {
-			t.Errorf("%d players: got the model for %d", p, f.Header.Rules.Players)
+		if !sameRulesOptions(f.Header.Rules, o) {
+			t.Errorf("%s: got the model for %s", p, describeOptions(f.Header.Rules))
 		}
 		b, err := bots.New(bots.DefaultName, o, 1)
 		if err != nil {
-			t.Fatalf("%d players: %v", p, err)
+			t.Fatalf("%s: %v", p, err)
 		}
 		nb := b.(*NetBot)
 		if nb.File() != f {
-			t.Errorf("%d players: bot plays another file", p)
+			t.Errorf("%s: bot plays another file", p)
 		}
 		// It plays a real game with its network, not a fallback.
 		g, _ := rules.NewGame(o)
@@ -104,7 +116,7 @@ func TestDefaultBotHasAModelForEachPlayerCount(t *testing.T) {
 			st.Apply(b.Act(&view, legal))
 		}
 		if nb.Err() != nil {
-			t.Errorf("%d players: %v", p, nb.Err())
+			t.Errorf("%s: %v", p, nb.Err())
 		}
 	}
 }

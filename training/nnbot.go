@@ -301,6 +301,37 @@ func DefaultBotFor(opts rules.Options) (*BotFile, error) {
 		ErrIncompatible, bots.DefaultName, describeOptions(opts), strings.Join(have, ", "))
 }
 
+// describeModels lists the games the models are for, grouped by rules and modules:
+// "base 3/4/5 players, classic 4 players, base + all modules 4 players".
+func describeModels(files []*BotFile) string {
+	players := map[string][]int{}
+	var groups []string
+	for _, f := range files {
+		o := f.Header.Rules
+		g := o.Variant.String()
+		if o.Modules == rules.AllModules {
+			g += " + all modules"
+		} else if o.Modules != 0 {
+			g += " + " + o.Modules.String()
+		}
+		if _, ok := players[g]; !ok {
+			groups = append(groups, g)
+		}
+		players[g] = append(players[g], o.Players)
+	}
+	parts := make([]string, len(groups))
+	for i, g := range groups {
+		ps := players[g]
+		slices.Sort(ps)
+		s := make([]string, len(ps))
+		for k, p := range ps {
+			s[k] = strconv.Itoa(p)
+		}
+		parts[i] = g + " " + strings.Join(s, "/") + " players"
+	}
+	return strings.Join(parts, ", ")
+}
+
 func init() {
 	bots.RegisterFileLoader(func(path string, opts rules.Options, seed uint64) (bots.Bot, error) {
 		return LoadBotForGame(path, opts, seed)
@@ -309,12 +340,7 @@ func init() {
 	if err != nil {
 		return
 	}
-	players := make([]string, len(files))
-	for i, f := range files {
-		players[i] = strconv.Itoa(f.Header.Rules.Players)
-	}
-	slices.Sort(players)
-	_ = bots.Register(bots.DefaultName, "the shipped trained networks ("+files[0].Header.Training.Method+"); base rules, standard length, no modules, "+strings.Join(players, "/")+" players",
+	_ = bots.Register(bots.DefaultName, "the shipped trained networks ("+files[0].Header.Training.Method+"), standard length, for "+describeModels(files),
 		func(opts rules.Options, seed uint64) (bots.Bot, error) {
 			f, err := DefaultBotFor(opts)
 			if err != nil {
