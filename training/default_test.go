@@ -44,15 +44,18 @@ func TestDefaultBotRefusesOptionsItHasNoModelFor(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	classic := rules.DefaultOptions()
-	classic.Variant, classic.Players = rules.Classic, 3
-	modules := rules.DefaultOptions()
-	modules.Modules, modules.Players = rules.AllModules, 5
+	classicLoans := rules.DefaultOptions()
+	classicLoans.Variant, classicLoans.Modules = rules.Classic, rules.PlayerLoans
+	luxury := rules.DefaultOptions()
+	luxury.Modules, luxury.Players = rules.Luxury, 3
 	trucks := rules.DefaultOptions()
 	trucks.Modules = rules.Trucks
 	short := rules.DefaultOptions()
 	short.Length = rules.Short
-	for name, o := range map[string]rules.Options{"classic 3p": classic, "all modules 5p": modules, "trucks only": trucks, "short": short} {
+	extended := rules.DefaultOptions()
+	extended.Length, extended.Players = rules.Extended, 5
+	for name, o := range map[string]rules.Options{"classic + player loans": classicLoans, "luxury only 3p": luxury,
+		"trucks only": trucks, "short": short, "extended 5p": extended} {
 		b, err := bots.New(bots.DefaultName, o, 1)
 		if err == nil {
 			t.Errorf("%s: default made a %T for options it has no model for", name, b)
@@ -82,11 +85,14 @@ func TestDefaultBotHasAModelForEachPlayerCount(t *testing.T) {
 		o.Players = p
 		sets = append(sets, o)
 	}
+	for p := 3; p <= rules.MaxPlayers; p++ {
+		modules := rules.DefaultOptions()
+		modules.Modules, modules.Players = rules.AllModules, p
+		sets = append(sets, modules)
+	}
 	classic := rules.DefaultOptions()
 	classic.Variant = rules.Classic
-	modules := rules.DefaultOptions()
-	modules.Modules = rules.AllModules
-	sets = append(sets, classic, modules)
+	sets = append(sets, classic)
 	for _, o := range sets {
 		p := describeOptions(o)
 		f, err := DefaultBotFor(o)

@@ -49,8 +49,12 @@ type PPOOptions struct {
 	InitFrom        string    `json:"init_from,omitempty"`
 	// HideOpponentCash trains on observations without the other players' cash (encoding
 	// obs-v1-hidden-cash); the exported bot then reads that variant.
-	HideOpponentCash bool     `json:"hide_opponent_cash,omitempty"`
-	Init             *Weights `json:"-"`
+	HideOpponentCash bool `json:"hide_opponent_cash,omitempty"`
+	// MaxSteps truncates a rollout game after this many decisions (0: never), with zero
+	// rewards for every seat: a learner that drags won games out (bankrupting the others
+	// until the rules' turn limit) gains nothing from it.
+	MaxSteps int      `json:"max_steps,omitempty"`
+	Init     *Weights `json:"-"`
 
 	Progress io.Writer `json:"-"`
 	Log      io.Writer `json:"-"`
@@ -310,7 +314,7 @@ func (c *collector) collect(net *Net, pool []*BotFile, rng *rand.Rand, it int64)
 	if workers <= 0 {
 		workers = 2
 	}
-	v, err := env.NewVec(o.Games, env.Options{Rules: o.Rules, Reward: c.scheme, HideOpponentCash: o.HideOpponentCash}, o.Seed^uint64(it)*0x9e3779b97f4a7c15, workers)
+	v, err := env.NewVec(o.Games, env.Options{Rules: o.Rules, Reward: c.scheme, HideOpponentCash: o.HideOpponentCash, MaxSteps: o.MaxSteps}, o.Seed^uint64(it)*0x9e3779b97f4a7c15, workers)
 	if err != nil {
 		return nil, err
 	}
@@ -452,7 +456,7 @@ func (c *collector) collect(net *Net, pool []*BotFile, rng *rand.Rand, it int64)
 			copy(f, v.Rewards[g*P:(g+1)*P])
 			finals[g] = f
 			rewardSum += float64(f[t.seat])
-			if sc := v.Scores[g]; len(sc) == P && sc[t.seat].Winner {
+			if sc := v.Scores[g]; v.Terminated[g] && len(sc) == P && sc[t.seat].Winner {
 				k := 0
 				for _, s := range sc {
 					if s.Winner {

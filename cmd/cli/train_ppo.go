@@ -35,6 +35,7 @@ type trainPPOOptions struct {
 	reward          string
 	checkpointEvery int
 	hideCash        bool
+	maxSteps        int
 	progress        io.Writer
 }
 
@@ -81,6 +82,7 @@ games against three copies of --eval-opponent; the win rate goes into the metric
 	f.StringVar(&o.modules, "modules", "", "More Containers modules, comma-separated (trucks, player-loans, luxury) or all")
 	f.StringVar(&o.reward, "reward", "rank", "reward scheme: win-loss, rank or cash-margin")
 	f.IntVar(&o.checkpointEvery, "checkpoint-every", 1, "iterations between checkpoints")
+	f.IntVar(&o.maxSteps, "max-steps", 0, "truncate a rollout game after this many decisions with zero rewards for everyone (0: never); discourages dragging won games to the turn limit")
 	f.BoolVar(&o.hideCash, "hide-opponent-cash", false, "train on observations without the other players' cash (encoding obs-v1-hidden-cash; the exported bot reads that variant)")
 	return cmd
 }
@@ -126,7 +128,10 @@ func runTrainPPO(o trainPPOOptions, out io.Writer) error {
 	}
 	po.PoolEvery, po.EvalEvery, po.EvalGames, po.EvalOpponent = int64(o.poolEvery), int64(o.evalEvery), o.evalGames, o.evalOpponent
 	po.CheckpointEvery, po.Seed, po.Reward = int64(o.checkpointEvery), o.seed, o.reward
-	po.HideOpponentCash = o.hideCash
+	po.HideOpponentCash, po.MaxSteps = o.hideCash, o.maxSteps
+	if o.maxSteps < 0 {
+		return fmt.Errorf("%w: --max-steps %d is negative", ErrTrainOptions, o.maxSteps)
+	}
 	po.Net = training.NetConfig{Width: o.width, Depth: o.depth, Norm: o.norm}
 	po.Hyper.LearningRate, po.Hyper.ValueCoef, po.Hyper.EntropyCoef = o.lr, o.valueCoef, o.entropy
 	po.Progress, po.Log = o.progress, out
