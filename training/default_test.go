@@ -77,7 +77,7 @@ func TestDefaultBotRefusesOptionsItHasNoModelFor(t *testing.T) {
 }
 
 // TestDefaultBotHasAModelForEachPlayerCount: "default" picks the embedded model trained for
-// the game's player count, and for 4-player Classic and 4-player games with all modules.
+// the game: base rules, Classic, and base rules with all modules, each for 3, 4 and 5 players.
 func TestDefaultBotHasAModelForEachPlayerCount(t *testing.T) {
 	var sets []rules.Options
 	for p := 3; p <= rules.MaxPlayers; p++ {
@@ -88,11 +88,10 @@ func TestDefaultBotHasAModelForEachPlayerCount(t *testing.T) {
 	for p := 3; p <= rules.MaxPlayers; p++ {
 		modules := rules.DefaultOptions()
 		modules.Modules, modules.Players = rules.AllModules, p
-		sets = append(sets, modules)
+		classic := rules.DefaultOptions()
+		classic.Variant, classic.Players = rules.Classic, p
+		sets = append(sets, modules, classic)
 	}
-	classic := rules.DefaultOptions()
-	classic.Variant = rules.Classic
-	sets = append(sets, classic)
 	for _, o := range sets {
 		p := describeOptions(o)
 		f, err := DefaultBotFor(o)
