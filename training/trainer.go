@@ -272,6 +272,9 @@ func compactColumns(m []float32, rows, d int, keep []int32, all bool, scratch *[
 	active := make([]bool, d)
 	n := 0
 	if all {
+		for j := range active {
+			active[j] = true
+		}
 		n = d
 	}
 	for _, j := range keep {

@@ -159,10 +159,11 @@ type TemperatureSetter interface {
 const MaxTemperature = 100
 
 // SplitTemperature splits a bot spec "NAME@T" into NAME and the temperature T (sampled
-// reports whether "@T" was given). A spec without "@" is returned as it is.
+// reports whether "@T" was given). A spec without "@", or a bot file name with an "@" inside
+// (runs/model@v2.bot), is returned as it is.
 func SplitTemperature(spec string) (name string, temp float64, sampled bool, err error) {
 	i := strings.LastIndexByte(spec, '@')
-	if i < 0 {
+	if i < 0 || strings.HasSuffix(spec, ".bot") {
 		return spec, 0, false, nil
 	}
 	name, t := spec[:i], spec[i+1:]

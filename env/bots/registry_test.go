@@ -160,6 +160,7 @@ func TestRegistry_TemperatureSpecs(t *testing.T) {
 		"default@0":            {"default", 0, true},
 		"valuer":               {"valuer", 0, false},
 		"path/with@sign.bot@2": {"path/with@sign.bot", 2, true},
+		"runs/model@v2.bot":    {"runs/model@v2.bot", 0, false},
 	} {
 		name, temp, ok, err := SplitTemperature(spec)
 		if err != nil || name != want.name || temp != want.temp || ok != want.ok {
