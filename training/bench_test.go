@@ -11,7 +11,7 @@ import (
 )
 
 // benchShapes are the real observation and action sizes of a 4-player base game (obs-v1).
-const benchObs, benchActions, benchSeats = 746, 240, 4
+const benchObs, benchActions, benchSeats = 771, 240, 4
 
 func benchBatch(cfg NetConfig, rows int) *Batch {
 	obs, mask := randomBatch(cfg, rows, 9)
