@@ -73,8 +73,12 @@ func BenchmarkBCTrainStep(b *testing.B) {
 						return &bt
 					}
 					dense := next()
-					if _, err := tr.BCStep(dense); err != nil {
-						b.Fatal(err)
+					// Warm up: compacted batches come in a few widths, each compiled once
+					// (a real run amortises that over thousands of steps).
+					for range 20 {
+						if _, err := tr.BCStep(next()); err != nil {
+							b.Fatal(err)
+						}
 					}
 					b.ResetTimer()
 					for range b.N {
