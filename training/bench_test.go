@@ -157,22 +157,7 @@ func BenchmarkNetBotActBatch(b *testing.B) {
 	}
 	// 256 positions from random games.
 	const n = 256
-	views := make([]*rules.State, n)
-	legal := make([][]int, n)
-	rng := rand.New(rand.NewPCG(1, 2))
-	for i := range n {
-		st := g.NewInitialStateSeed(uint64(i))
-		for k := rng.IntN(300); k > 0 && !st.IsTerminal(); k-- {
-			l := st.LegalActions(nil)
-			st.Apply(l[rng.IntN(len(l))])
-		}
-		if st.IsTerminal() {
-			st = g.NewInitialStateSeed(uint64(i))
-		}
-		views[i] = &rules.State{}
-		st.Redact(st.CurrentPlayer(), views[i])
-		legal[i] = st.LegalActions(nil)
-	}
+	views, legal := samplePositions(g, n, 1)
 	out := make([]int, n)
 	b.ResetTimer()
 	for range b.N {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/container-rl/container/encoding"
 	"github.com/container-rl/container/env/rules"
+	"github.com/container-rl/container/training"
 	"github.com/spf13/cobra"
 )
 
@@ -29,20 +30,32 @@ type benchOptions struct {
 	turnLimit int
 	json      bool
 	encode    bool
+	train     bool
+	batch     int
+	steps     int
+	width     int
 }
 
 func newBenchCmd() *cobra.Command {
 	o := benchOptions{}
 	cmd := &cobra.Command{
 		Use:   "bench",
-		Short: "Measure the rules engine: random games per second, decisions per second, allocations",
+		Short: "Measure the rules engine (games and decisions per second, allocations) or training speed (--train)",
 		Long: `Play uniformly random legal games with the unchecked hot path (LegalActions + Apply) and report
 games and decisions (steps) per second and heap allocations per step (runtime.MemStats
 Mallocs over the run divided by the steps). Game i uses seed --seed + i, so runs are
-reproducible whatever --workers is.`,
+reproducible whatever --workers is.
+
+--train measures training instead, on the GoMLX backend GOMLX_BACKEND selects (pure Go by
+default): behaviour-cloning samples per second for a network of --width (--steps timed
+optimisation steps of --batch rows drawn from real decisions of scripted games, after 20
+warm-up steps), and batched trained-bot decisions per second (256 positions per call,
+encoding included).`,
 		Example: `  container bench --players 4 --games 2000
   container bench --players 5 --rules classic --games 500 --workers 2 --json
-  container bench --players 4 --games 600 --workers 1 --encode`,
+  container bench --players 4 --games 600 --workers 1 --encode
+  container bench --train
+  container bench --train --modules all --batch 1024 --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runBench(o, cmd.OutOrStdout())
@@ -59,6 +72,10 @@ reproducible whatever --workers is.`,
 	f.IntVar(&o.turnLimit, "turn-limit", 0, "turn limit (0: the engine's default)")
 	f.BoolVar(&o.json, "json", false, "print one JSON object")
 	f.BoolVar(&o.encode, "encode", false, "also encode the decider's observation and legal-action mask before every move")
+	f.BoolVar(&o.train, "train", false, "measure training (BC samples/s) and batched bot inference (decisions/s) instead")
+	f.IntVar(&o.batch, "batch", 256, "with --train: BC minibatch rows")
+	f.IntVar(&o.steps, "steps", 100, "with --train: timed BC steps")
+	f.IntVar(&o.width, "width", 128, "with --train: network width (depth 2, layer norm)")
 	return cmd
 }
 
@@ -186,6 +203,9 @@ func runBench(o benchOptions, out io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if o.train {
+		return runBenchTrain(o, ro, out)
+	}
 	if o.games < 1 {
 		return fmt.Errorf("%w: --games %d; need at least 1", ErrBenchOptions, o.games)
 	}
@@ -215,5 +235,35 @@ func runBench(o benchOptions, out io.Writer) error {
 	}
 	_, err = fmt.Fprintf(out, "%d games, %d players (%s): %d steps in %.2fs = %.0f games/s, %.0f steps/s, %.2f allocs/step (%.0f steps/game)\n",
 		res.Games, res.Players, ro.Variant, res.Steps, res.Seconds, res.GamesPerS, res.StepsPerS, res.AllocsPerStep, float64(res.Steps)/float64(res.Games))
+	return err
+}
+
+// runBenchTrain is bench --train.
+func runBenchTrain(o benchOptions, ro rules.Options, out io.Writer) error {
+	if o.encode {
+		return fmt.Errorf("%w: --encode and --train are exclusive", ErrBenchOptions)
+	}
+	if o.batch < 1 || o.steps < 1 || o.width < 1 {
+		return fmt.Errorf("%w: --batch %d, --steps %d, --width %d; each must be at least 1", ErrBenchOptions, o.batch, o.steps, o.width)
+	}
+	m := training.DefaultMeasureOptions()
+	m.Batch, m.Steps, m.Width, m.Seed = o.batch, o.steps, o.width, o.seed
+	res, err := training.MeasureTraining(ro, m)
+	if err != nil {
+		return fmt.Errorf("bench: %w", err)
+	}
+	if o.json {
+		b, err := json.Marshal(res)
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintf(out, "%s\n", b)
+		return err
+	}
+	_, err = fmt.Fprintf(out, "backend %s, %d players, %d features, network width %d depth %d\n"+
+		"behaviour cloning: %d steps of %d rows in %.2fs = %.0f samples/s\n"+
+		"batched bot inference: %d decisions (%d positions per call) = %.0f decisions/s\n",
+		res.Backend, res.Players, res.ObsDim, res.Width, res.Depth, res.Steps, res.Batch, res.BCSeconds, res.BCSamplesPerS,
+		res.Decisions, res.DecisionsBatch, res.DecisionsPerS)
 	return err
 }

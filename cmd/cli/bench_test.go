@@ -91,3 +91,41 @@ func TestBenchEncodeEncodesEveryDecision(t *testing.T) {
 		t.Fatalf("bench --encode: %+v, %v", res, err)
 	}
 }
+
+// bench --train reports BC samples/s and batched decisions/s on the default backend, as JSON
+// with every field, and refuses bad flags.
+func TestBenchTrainMeasuresTrainingAndInference(t *testing.T) {
+	var out bytes.Buffer
+	o := benchOptions{players: 3, games: 1, workers: 1, variant: "base", length: "standard", seed: 1, json: true,
+		train: true, batch: 16, steps: 2, width: 8}
+	if err := runBench(o, &out); err != nil {
+		t.Fatal(err)
+	}
+	var res struct {
+		Backend       string  `json:"backend"`
+		Players       int     `json:"players"`
+		Batch         int     `json:"batch"`
+		Steps         int     `json:"steps"`
+		BCSamplesPerS float64 `json:"bc_samples_per_s"`
+		Decisions     int     `json:"decisions"`
+		DecisionsPerS float64 `json:"decisions_per_s"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
+		t.Fatalf("%v: %s", err, out.String())
+	}
+	if res.Backend == "" || res.Players != 3 || res.Batch != 16 || res.Steps != 2 || !(res.BCSamplesPerS > 0) ||
+		res.Decisions < 256 || !(res.DecisionsPerS > 0) {
+		t.Fatalf("bench --train: %s", out.String())
+	}
+	for name, mut := range map[string]func(*benchOptions){
+		"encode too": func(o *benchOptions) { o.encode = true },
+		"batch 0":    func(o *benchOptions) { o.batch = 0 },
+		"bad rules":  func(o *benchOptions) { o.variant = "deluxe" },
+	} {
+		bad := o
+		mut(&bad)
+		if err := runBench(bad, &bytes.Buffer{}); !errors.Is(err, ErrBenchOptions) {
+			t.Errorf("%s: err = %v, want ErrBenchOptions", name, err)
+		}
+	}
+}

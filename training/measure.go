@@ -1,0 +1,150 @@
+package training
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"github.com/container-rl/container/encoding"
+	"github.com/container-rl/container/env"
+	"github.com/container-rl/container/env/rules"
+)
+
+// MeasureOptions configure MeasureTraining.
+type MeasureOptions struct {
+	Width, Depth int    // network trunk (the default network: 128, 2)
+	Batch        int    // BC minibatch rows
+	Steps        int    // timed BC steps (after Warmup untimed ones)
+	Warmup       int    // untimed steps first: they compile the few compacted graph shapes
+	Games        int    // scripted games whose decisions feed the BC steps
+	Positions    int    // positions per batched inference call
+	Seed         uint64 // games, network initialisation and minibatch sampling
+}
+
+// DefaultMeasureOptions measure the default network with the default BC batch.
+func DefaultMeasureOptions() MeasureOptions {
+	return MeasureOptions{Width: 128, Depth: 2, Batch: 256, Steps: 100, Warmup: 20, Games: 8, Positions: 256, Seed: 1}
+}
+
+// Measurement is what MeasureTraining reports.
+type Measurement struct {
+	Backend        string  `json:"backend"`
+	Players        int     `json:"players"`
+	ObsDim         int     `json:"obs_dim"`
+	Width          int     `json:"width"`
+	Depth          int     `json:"depth"`
+	Batch          int     `json:"batch"`
+	Steps          int     `json:"steps"`
+	BCSeconds      float64 `json:"bc_seconds"`
+	BCSamplesPerS  float64 `json:"bc_samples_per_s"`
+	Decisions      int     `json:"decisions"`
+	DecisionsPerS  float64 `json:"decisions_per_s"`
+	DecisionsBatch int     `json:"decisions_batch"`
+}
+
+// MeasureTraining measures, for games with opts, behaviour-cloning samples/s (full
+// optimisation steps on minibatches drawn from real decisions of scripted games, batch
+// assembly included, as `container train bc` runs them) and batched bot decisions/s
+// (NetBot.ActBatch on positions of random games, encoding included), on the backend
+// NewBackend returns. It is what `container bench --train` prints.
+func MeasureTraining(opts rules.Options, m MeasureOptions) (*Measurement, error) {
+	if m.Width < 1 || m.Depth < 1 || m.Batch < 1 || m.Steps < 1 || m.Warmup < 0 || m.Games < 1 || m.Positions < 1 {
+		return nil, fmt.Errorf("%w: measure: width %d, depth %d, batch %d, steps %d, warm-up %d, games %d, positions %d",
+			ErrConfig, m.Width, m.Depth, m.Batch, m.Steps, m.Warmup, m.Games, m.Positions)
+	}
+	teachers := []string{"valuer", "shipper", "manufacturer", "valuer", "shipper"}[:opts.Players]
+	s, err := CollectSamples(teachers, nil, m.Games, opts, env.WinLoss, m.Seed, 0)
+	if err != nil {
+		return nil, err
+	}
+	cfg := NetConfig{ObsDim: s.ObsDim, NumActions: s.NumActions, ValueDim: s.ValueDim, Width: m.Width, Depth: m.Depth, Norm: NormLayer}
+	w, err := NewWeights(cfg, m.Seed)
+	if err != nil {
+		return nil, err
+	}
+	backend, err := NewBackend()
+	if err != nil {
+		return nil, err
+	}
+	tr, err := NewTrainer(backend, w, DefaultBCOptions().Hyper)
+	if err != nil {
+		return nil, err
+	}
+	rng := rand.New(rand.NewPCG(m.Seed, 0x6d656173))
+	idx := make([]int, m.Batch)
+	var b Batch
+	step := func() error {
+		for i := range idx {
+			idx[i] = rng.IntN(s.Len())
+		}
+		s.fill(&b, idx)
+		_, err := tr.BCStep(&b)
+		return err
+	}
+	for range m.Warmup {
+		if err := step(); err != nil {
+			return nil, err
+		}
+	}
+	start := time.Now()
+	for range m.Steps {
+		if err := step(); err != nil {
+			return nil, err
+		}
+	}
+	bcSeconds := time.Since(start).Seconds()
+	res := &Measurement{Backend: backend.Name(), Players: opts.Players, ObsDim: cfg.ObsDim, Width: m.Width, Depth: m.Depth,
+		Batch: m.Batch, Steps: m.Steps, BCSeconds: bcSeconds, BCSamplesPerS: float64(m.Steps*m.Batch) / bcSeconds,
+		DecisionsBatch: m.Positions}
+
+	// Batched inference with the weights just trained.
+	if w, err = tr.Weights(); err != nil {
+		return nil, err
+	}
+	f := &BotFile{Header: BotHeader{Name: "measure", EncodingVersion: encoding.Version, Actions: CurrentActionLayout(), Rules: opts}, Weights: w}
+	nb, err := NewNetBot("measure", f, &opts, m.Seed)
+	if err != nil {
+		return nil, err
+	}
+	g, err := rules.NewGame(opts)
+	if err != nil {
+		return nil, err
+	}
+	views, legal := samplePositions(g, m.Positions, m.Seed)
+	out := make([]int, len(views))
+	nb.ActBatch(views, legal, out) // warm the buffers
+	reps := 0
+	start = time.Now()
+	for time.Since(start) < 500*time.Millisecond || reps < 3 {
+		nb.ActBatch(views, legal, out)
+		reps++
+	}
+	if nb.Err() != nil {
+		return nil, nb.Err()
+	}
+	res.Decisions = reps * len(views)
+	res.DecisionsPerS = float64(res.Decisions) / time.Since(start).Seconds()
+	return res, nil
+}
+
+// samplePositions returns n positions of random games (up to 300 random moves into game i,
+// seeded from seed and i), as the decider's redacted view with its legal actions.
+func samplePositions(g *rules.Game, n int, seed uint64) (views []*rules.State, legal [][]int) {
+	views = make([]*rules.State, n)
+	legal = make([][]int, n)
+	rng := rand.New(rand.NewPCG(seed, 2))
+	for i := range n {
+		st := g.NewInitialStateSeed(seed + uint64(i))
+		for k := rng.IntN(300); k > 0 && !st.IsTerminal(); k-- {
+			l := st.LegalActions(nil)
+			st.Apply(l[rng.IntN(len(l))])
+		}
+		if st.IsTerminal() {
+			st = g.NewInitialStateSeed(seed + uint64(i))
+		}
+		views[i] = &rules.State{}
+		st.Redact(st.CurrentPlayer(), views[i])
+		legal[i] = st.LegalActions(nil)
+	}
+	return views, legal
+}
