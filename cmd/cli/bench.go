@@ -226,12 +226,7 @@ func runBench(o benchOptions, out io.Writer) error {
 		return err
 	}
 	if o.json {
-		b, err := json.Marshal(res)
-		if err != nil {
-			return err
-		}
-		_, err = fmt.Fprintf(out, "%s\n", b)
-		return err
+		return writeJSONLine(out, res)
 	}
 	_, err = fmt.Fprintf(out, "%d games, %d players (%s): %d steps in %.2fs = %.0f games/s, %.0f steps/s, %.2f allocs/step (%.0f steps/game)\n",
 		res.Games, res.Players, ro.Variant, res.Steps, res.Seconds, res.GamesPerS, res.StepsPerS, res.AllocsPerStep, float64(res.Steps)/float64(res.Games))
@@ -253,17 +248,22 @@ func runBenchTrain(o benchOptions, ro rules.Options, out io.Writer) error {
 		return fmt.Errorf("bench: %w", err)
 	}
 	if o.json {
-		b, err := json.Marshal(res)
-		if err != nil {
-			return err
-		}
-		_, err = fmt.Fprintf(out, "%s\n", b)
-		return err
+		return writeJSONLine(out, res)
 	}
 	_, err = fmt.Fprintf(out, "backend %s, %d players, %d features, network width %d depth %d\n"+
 		"behaviour cloning: %d steps of %d rows in %.2fs = %.0f samples/s\n"+
 		"batched bot inference: %d decisions (%d positions per call) = %.0f decisions/s\n",
 		res.Backend, res.Players, res.ObsDim, res.Width, res.Depth, res.Steps, res.Batch, res.BCSeconds, res.BCSamplesPerS,
 		res.Decisions, res.DecisionsBatch, res.DecisionsPerS)
+	return err
+}
+
+// writeJSONLine prints v as one line of JSON.
+func writeJSONLine(out io.Writer, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(out, "%s\n", b)
 	return err
 }
