@@ -182,15 +182,8 @@ func BenchGames(opts rules.Options, games, workers int, seed uint64, step BenchS
 
 func (o benchOptions) rulesOptions() (rules.Options, error) {
 	ro := rules.Options{Players: o.players, TurnLimit: o.turnLimit}
-	var err error
-	if ro.Variant, err = rules.ParseVariant(o.variant); err != nil {
-		return ro, fmt.Errorf("%w: --rules: %w", ErrBenchOptions, err)
-	}
-	if ro.Length, err = rules.ParseLength(o.length); err != nil {
-		return ro, fmt.Errorf("%w: --length: %w", ErrBenchOptions, err)
-	}
-	if ro.Modules, err = rules.ParseModules(o.modules); err != nil {
-		return ro, fmt.Errorf("%w: --modules: %w", ErrBenchOptions, err)
+	if err := parseGameFlags(&ro, o.variant, o.length, o.modules); err != nil {
+		return ro, fmt.Errorf("%w: %w", ErrBenchOptions, err)
 	}
 	if err := ro.Validate(); err != nil {
 		return ro, fmt.Errorf("%w: %w", ErrBenchOptions, err)

@@ -94,15 +94,8 @@ func tourneyConfig(o tourneyOptions) (eval.Config, error) {
 		}
 	}
 	opts.TurnLimit = o.turnLimit
-	var err error
-	if opts.Variant, err = rules.ParseVariant(o.variant); err != nil {
-		return cfg, fmt.Errorf("%w: --rules: %w", ErrEvalOptions, err)
-	}
-	if opts.Length, err = rules.ParseLength(o.length); err != nil {
-		return cfg, fmt.Errorf("%w: --length: %w", ErrEvalOptions, err)
-	}
-	if opts.Modules, err = rules.ParseModules(o.modules); err != nil {
-		return cfg, fmt.Errorf("%w: --modules: %w", ErrEvalOptions, err)
+	if err := parseGameFlags(&opts, o.variant, o.length, o.modules); err != nil {
+		return cfg, fmt.Errorf("%w: %w", ErrEvalOptions, err)
 	}
 	if err := opts.Validate(); err != nil {
 		return cfg, fmt.Errorf("%w: %w", ErrEvalOptions, err)

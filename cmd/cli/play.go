@@ -95,14 +95,7 @@ func playSetup(o playOptions) (rules.Options, []string, error) {
 	opts.Players = o.players
 	opts.Seed = o.seed
 	opts.TurnLimit = o.turnLimit
-	var err error
-	if opts.Variant, err = rules.ParseVariant(o.variant); err != nil {
-		return opts, nil, fmt.Errorf("play: %w", err)
-	}
-	if opts.Length, err = rules.ParseLength(o.length); err != nil {
-		return opts, nil, fmt.Errorf("play: %w", err)
-	}
-	if opts.Modules, err = rules.ParseModules(o.modules); err != nil {
+	if err := parseGameFlags(&opts, o.variant, o.length, o.modules); err != nil {
 		return opts, nil, fmt.Errorf("play: %w", err)
 	}
 	if o.turnLimit < 0 {

@@ -144,16 +144,10 @@ func selfplayConfig(o selfplayOptions) (selfplay.Config, error) {
 	}
 	eo.Rules.TurnLimit = o.turnLimit
 	eo.HideOpponentCash = o.hideCash
+	if err := parseGameFlags(&eo.Rules, o.variant, o.length, o.modules); err != nil {
+		return c, fmt.Errorf("%w: %w", ErrSelfplayOptions, err)
+	}
 	var err error
-	if eo.Rules.Variant, err = rules.ParseVariant(o.variant); err != nil {
-		return c, fmt.Errorf("%w: --rules: %w", ErrSelfplayOptions, err)
-	}
-	if eo.Rules.Length, err = rules.ParseLength(o.length); err != nil {
-		return c, fmt.Errorf("%w: --length: %w", ErrSelfplayOptions, err)
-	}
-	if eo.Rules.Modules, err = rules.ParseModules(o.modules); err != nil {
-		return c, fmt.Errorf("%w: --modules: %w", ErrSelfplayOptions, err)
-	}
 	if eo.Reward, err = env.ParseRewardScheme(o.reward); err != nil {
 		return c, fmt.Errorf("%w: --reward: %w", ErrSelfplayOptions, err)
 	}

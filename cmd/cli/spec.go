@@ -56,19 +56,10 @@ func init() { register(newSpecCmd) }
 
 // specRulesOptions turns the command's flags into rules options.
 func specRulesOptions(o specOptions) (rules.Options, error) {
-	v, err := rules.ParseVariant(o.variant)
-	if err != nil {
+	ro := rules.Options{Players: o.players}
+	if err := parseGameFlags(&ro, o.variant, o.length, o.modules); err != nil {
 		return rules.Options{}, fmt.Errorf("spec: %w", err)
 	}
-	m, err := rules.ParseModules(o.modules)
-	if err != nil {
-		return rules.Options{}, fmt.Errorf("spec: %w", err)
-	}
-	l, err := rules.ParseLength(o.length)
-	if err != nil {
-		return rules.Options{}, fmt.Errorf("spec: %w", err)
-	}
-	ro := rules.Options{Players: o.players, Variant: v, Modules: m, Length: l}
 	if err := ro.Validate(); err != nil {
 		return rules.Options{}, fmt.Errorf("spec: %w", err)
 	}

@@ -103,15 +103,8 @@ func runTrainPPO(o trainPPOOptions, out io.Writer) error {
 	po := training.DefaultPPOOptions()
 	po.Rules = rules.DefaultOptions()
 	po.Rules.Players = o.players
-	var err error
-	if po.Rules.Variant, err = rules.ParseVariant(o.variant); err != nil {
-		return fmt.Errorf("%w: --rules: %w", ErrTrainOptions, err)
-	}
-	if po.Rules.Length, err = rules.ParseLength(o.length); err != nil {
-		return fmt.Errorf("%w: --length: %w", ErrTrainOptions, err)
-	}
-	if po.Rules.Modules, err = rules.ParseModules(o.modules); err != nil {
-		return fmt.Errorf("%w: --modules: %w", ErrTrainOptions, err)
+	if err := parseGameFlags(&po.Rules, o.variant, o.length, o.modules); err != nil {
+		return fmt.Errorf("%w: %w", ErrTrainOptions, err)
 	}
 	if err := po.Rules.Validate(); err != nil {
 		return fmt.Errorf("%w: %w", ErrTrainOptions, err)
