@@ -150,9 +150,7 @@ func NewSpecWith(o rules.Options, eo Options) (Spec, error) {
 	if err != nil {
 		return Spec{}, fmt.Errorf("encoding: %w", err)
 	}
-	l := newLayout(g)
-	l.spec.Version = eo.Version()
-	return l.spec, nil
+	return *NewEncoderWith(g, eo).Spec(), nil
 }
 
 // NewOracleSpec returns the oracle spec: the same features under OracleVersion.

@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/container-rl/container/env/rules"
 )
 
 // ExportRun builds a bot file from a run's latest checkpoint, or re-labels an existing bot
@@ -28,6 +30,12 @@ func ExportRun(run, name, notes string) (*BotFile, error) {
 	if cmd, err := os.ReadFile(filepath.Join(run, "command.txt")); err == nil && len(cmd) < 1<<16 {
 		ti.Commands = append(ti.Commands, string(cmd))
 	}
-	return &BotFile{Header: BotHeader{Name: name, Net: w.Config, EncodingVersion: info.EncodingVersion, Actions: CurrentActionLayout(),
-		Rules: info.Rules, Training: ti}, Weights: w}, nil
+	return newBotFile(name, info.EncodingVersion, info.Rules, w, ti), nil
+}
+
+// newBotFile wraps weights as a bot file for this build's action space: a network reading
+// the given observation version, trained for opts.
+func newBotFile(name, encodingVersion string, opts rules.Options, w *Weights, ti TrainingInfo) *BotFile {
+	return &BotFile{Header: BotHeader{Name: name, Net: w.Config, EncodingVersion: encodingVersion, Actions: CurrentActionLayout(),
+		Rules: opts, Training: ti}, Weights: w}
 }

@@ -101,7 +101,7 @@ func MeasureTraining(opts rules.Options, m MeasureOptions) (*Measurement, error)
 	if w, err = tr.Weights(); err != nil {
 		return nil, err
 	}
-	f := &BotFile{Header: BotHeader{Name: "measure", EncodingVersion: encoding.Version, Actions: CurrentActionLayout(), Rules: opts}, Weights: w}
+	f := newBotFile("measure", encoding.Version, opts, w, TrainingInfo{})
 	nb, err := NewNetBot("measure", f, &opts, m.Seed)
 	if err != nil {
 		return nil, err

@@ -220,8 +220,7 @@ func TrainPPO(opts PPOOptions) (*PPOResult, error) {
 			if err != nil {
 				return nil, err
 			}
-			b := &BotFile{Header: BotHeader{Name: name, EncodingVersion: opts.encodingVersion(), Actions: CurrentActionLayout(), Rules: opts.Rules,
-				Training: TrainingInfo{Method: "ppo", Steps: it}}, Weights: w}
+			b := newBotFile(name, opts.encodingVersion(), opts.Rules, w, TrainingInfo{Method: "ppo", Steps: it})
 			if err := b.WriteFile(filepath.Join(opts.Out, "pool", name)); err != nil {
 				return nil, err
 			}
@@ -618,7 +617,7 @@ func (o *PPOOptions) encodingVersion() string {
 
 // evalWeights is EvalWeights for a network reading the given observation version.
 func evalWeights(w *Weights, encodingVersion string, opts rules.Options, opponent string, games int, seed uint64, workers int) (float64, error) {
-	f := &BotFile{Header: BotHeader{Name: "learner", EncodingVersion: encodingVersion, Actions: CurrentActionLayout(), Rules: opts}, Weights: w}
+	f := newBotFile("learner", encodingVersion, opts, w, TrainingInfo{})
 	agents := []string{"learner"}
 	for len(agents) < opts.Players {
 		agents = append(agents, opponent)

@@ -41,14 +41,13 @@ type StepMetrics struct {
 // Trainer owns a GoMLX context holding the network and optimizer state, and the compiled
 // training and evaluation steps.
 type Trainer struct {
-	backend  backends.Backend
-	ctx      *context.Context
-	cfg      NetConfig
-	hp       Hyper
-	bcStep   *context.Exec
-	bcEval   *context.Exec
-	ppoStep  *context.Exec
-	inferFwd *context.Exec
+	backend backends.Backend
+	ctx     *context.Context
+	cfg     NetConfig
+	hp      Hyper
+	bcStep  *context.Exec
+	bcEval  *context.Exec
+	ppoStep *context.Exec
 
 	// Sharded steps (see shardedStep): per-shard loss and gradients, then one Adam update.
 	shards    int
@@ -113,14 +112,6 @@ func (t *Trainer) compile() error {
 			t.optimizer().UpdateGraph(ctx, g, outs[0])
 			return outs
 		})
-		// Compacted inputs (see compactColumns) vary in width from batch to batch: a graph per
-		// width pair and row count, a bounded number (widths are multiples of columnBucket).
-		for _, e := range []*context.Exec{t.bcStep, t.bcEval, t.ppoStep} {
-			e.SetMaxCache(-1)
-		}
-		t.inferFwd = context.MustNewExec(t.backend, t.ctx, func(ctx *context.Context, obs, mask *Node) (*Node, *Node) {
-			return modelGraph(ctx, cfg, obs, nil, mask, nil)
-		})
 		// Gradient-only graphs return the metrics followed by one gradient per trainable
 		// variable (in the context's variable order, which the optimizer follows too).
 		t.bcGrad = context.MustNewExec(t.backend, t.ctx, func(ctx *context.Context, in []*Node) []*Node {
@@ -133,8 +124,11 @@ func (t *Trainer) compile() error {
 			outs := ppoLossGraph(ctx, cfg, hp, in)
 			return append(outs, ctx.BuildTrainableVariablesGradientsGraph(outs[0])...)
 		})
-		t.bcGrad.SetMaxCache(-1)
-		t.ppoGrad.SetMaxCache(-1)
+		// Compacted inputs (see compactColumns) vary in width from batch to batch: a graph per
+		// width pair and row count, a bounded number (widths are multiples of columnBucket).
+		for _, e := range []*context.Exec{t.bcStep, t.bcEval, t.ppoStep, t.bcGrad, t.ppoGrad} {
+			e.SetMaxCache(-1)
+		}
 		// apply takes, per shard, its weight (rows/total) and its gradients, and runs the
 		// optimizer on the weighted sum: the full batch's mean gradient.
 		t.apply = context.MustNewExec(t.backend, t.ctx, func(ctx *context.Context, in []*Node) []*Node {
