@@ -32,6 +32,10 @@ type Manifest struct {
 	Agents        []string    `json:"agents"`
 	Meta          Meta        `json:"meta"`
 	Shards        []ShardInfo `json:"shards"`
+	// Part is set in the directory of one part of a split run (selfplay --shard); see Part.
+	Part *Part `json:"part,omitempty"`
+	// MergedFrom lists the part directories a merged manifest was made from (see Merge).
+	MergedFrom []string `json:"merged_from,omitempty"`
 }
 
 // NumShards is the number of shards the plan has.
@@ -46,8 +50,8 @@ func (m *Manifest) ShardRange(k int) (first uint64, n int) {
 	return uint64(lo), hi - lo
 }
 
-// Complete reports whether every shard is written.
-func (m *Manifest) Complete() bool { return len(m.Shards) == m.NumShards() }
+// Complete reports whether every shard is written (every shard of its part, for a part).
+func (m *Manifest) Complete() bool { lo, hi := m.OwnedShards(); return len(m.Shards) == hi-lo }
 
 // HasShard reports whether shard k is complete.
 func (m *Manifest) HasShard(k int) bool {
@@ -93,16 +97,23 @@ func (m *Manifest) Validate() error {
 	if err := m.Meta.Validate(); err != nil {
 		return bad("%v", err)
 	}
+	if m.Part != nil {
+		if err := m.Part.Validate(); err != nil {
+			return bad("%v", err)
+		}
+	}
+	lo, hi := m.OwnedShards()
 	for i, s := range m.Shards {
 		first, n := m.ShardRange(s.Index)
-		if s.Index < 0 || s.Index >= m.NumShards() || (i > 0 && m.Shards[i-1].Index >= s.Index) {
+		if s.Index < lo || s.Index >= hi || (i > 0 && m.Shards[i-1].Index >= s.Index) {
 			return bad("shard index %d out of order or outside the plan", s.Index)
 		}
 		if s.FirstGame != first || s.Games != n {
 			return bad("shard %d holds games [%d,+%d), the plan says [%d,+%d)", s.Index, s.FirstGame, s.Games, first, n)
 		}
 		for _, f := range []string{s.StepsFile, s.GamesFile} {
-			if f == "" || filepath.Base(f) != f {
+			// A merged manifest names files in its parts' directories (part/steps-00000.arrow).
+			if f == "" || !filepath.IsLocal(f) || filepath.Clean(f) != f || strings.Contains(f, "\\") {
 				return bad("shard %d file name %q", s.Index, f)
 			}
 		}

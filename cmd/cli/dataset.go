@@ -35,7 +35,7 @@ recorded with an observation encoding this build does not know is refused.`,
   container dataset head runs/random -n 5`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return fmt.Errorf("%w: name a subcommand: stats or head", ErrDatasetOptions)
+			return fmt.Errorf("%w: name a subcommand: stats, head or merge", ErrDatasetOptions)
 		},
 	}
 	o := datasetOptions{}
@@ -58,7 +58,7 @@ recorded with an observation encoding this build does not know is refused.`,
 		RunE: func(cmd *cobra.Command, args []string) error { return runDatasetHead(args[0], o, cmd.OutOrStdout()) },
 	}
 	head.Flags().IntVarP(&o.rows, "rows", "n", 10, "rows to print from each table")
-	cmd.AddCommand(stats, head)
+	cmd.AddCommand(stats, head, newDatasetMergeCmd())
 	return cmd
 }
 

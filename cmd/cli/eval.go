@@ -38,6 +38,7 @@ type tourneyOptions struct {
 	batch     int
 	json      bool
 	progress  io.Writer // progress bar destination (stderr); nil for none
+	shardOptions
 }
 
 func addTourneyFlags(cmd *cobra.Command, o *tourneyOptions) {
@@ -54,6 +55,8 @@ func addTourneyFlags(cmd *cobra.Command, o *tourneyOptions) {
 	f.IntVar(&o.workers, "workers", 0, "parallel games (0: one per CPU); results do not depend on it")
 	f.IntVar(&o.batch, "batch", 0, "games each worker plays in lockstep so trained bots decide in batches (0: off)")
 	f.BoolVar(&o.json, "json", false, "print JSON instead of a table")
+	addShardFlags(cmd, &o.shardOptions)
+	cmd.Args = tourneyArgs(&o.shardOptions)
 }
 
 // tourneyConfig checks the shared flags and builds the tournament configuration.
@@ -101,8 +104,17 @@ func tourneyConfig(o tourneyOptions) (eval.Config, error) {
 		return cfg, fmt.Errorf("%w: %w", ErrEvalOptions, err)
 	}
 	cfg.Options, cfg.Games, cfg.Seed, cfg.Workers, cfg.Batch = opts, o.games, o.seed, o.workers, o.batch
+	var err error
+	if cfg.Shard, err = o.tourneyShard(); err != nil {
+		return cfg, err
+	}
 	if o.progress != nil {
-		bar := progressbar.NewOptions(o.games,
+		total := o.games
+		if cfg.Shard != nil {
+			first, end := cfg.Shard.Range(o.games, o.batch)
+			total = end - first
+		}
+		bar := progressbar.NewOptions(total,
 			progressbar.OptionSetWriter(o.progress),
 			progressbar.OptionSetDescription("games"),
 			progressbar.OptionShowCount(),
@@ -151,7 +163,6 @@ reads; --csv FILE writes the per-agent table as CSV.`,
 		Example: `  container eval --agents valuer,shipper,manufacturer,random --games 400
   container eval --agents valuer,random --players 4 --games 200 --modules all --json
   container eval --agents shipper,valuer,manufacturer --rules classic --games 90 --save runs/games`,
-		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o.progress = cmd.ErrOrStderr()
 			ctx, stop := interruptible(cmd)
@@ -168,12 +179,7 @@ reads; --csv FILE writes the per-agent table as CSV.`,
 func init() { register(newEvalCmd) }
 
 func runEval(ctx context.Context, o evalOptions, out io.Writer) error {
-	cfg, err := tourneyConfig(o.tourneyOptions)
-	if err != nil {
-		return err
-	}
-	cfg.KeepRecords = o.save != ""
-	res, err := eval.Run(ctx, cfg)
+	res, err := playTourney(ctx, o.tourneyOptions, o.save != "", o.progress)
 	if err != nil {
 		return err
 	}

@@ -23,7 +23,6 @@ uncertainty sigma (prior 25 and 25/3); agents are ranked by the conservative ord
 mu - 3 sigma. Shared ranks count as ties. Ctrl-C stops early and rates the games so far.`,
 		Example: `  container rate --agents valuer,shipper,manufacturer,random --games 400
   container rate --agents valuer,shipper,manufacturer,random,random --players 5 --games 250 --json`,
-		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o.progress = cmd.ErrOrStderr()
 			ctx, stop := interruptible(cmd)
@@ -38,11 +37,7 @@ mu - 3 sigma. Shared ranks count as ties. Ctrl-C stops early and rates the games
 func init() { register(newRateCmd) }
 
 func runRate(ctx context.Context, o tourneyOptions, out io.Writer) error {
-	cfg, err := tourneyConfig(o)
-	if err != nil {
-		return err
-	}
-	res, err := eval.Run(ctx, cfg)
+	res, err := playTourney(ctx, o, false, o.progress)
 	if err != nil {
 		return err
 	}

@@ -40,6 +40,7 @@ type selfplayOptions struct {
 	shardGames  int
 	policy      bool
 	hideCash    bool
+	shard       string
 	progress    io.Writer // progress bar destination (stderr); nil for none
 }
 
@@ -97,6 +98,7 @@ obs-v1-hidden-cash, for imperfect-recall studies); the bots still play from the 
 	f.IntVar(&o.shardGames, "shard-games", selfplay.DefaultGamesPerShard, "games per shard")
 	f.BoolVar(&o.policy, "record-policy", false, "record each decision's behaviour probabilities and value estimate (bots that report them, e.g. trained bots)")
 	f.BoolVar(&o.hideCash, "hide-opponent-cash", false, "observations leave out the other players' cash (encoding obs-v1-hidden-cash)")
+	f.StringVar(&o.shard, "shard", "", "play only part I of N of the games (I/N, I from 0; auto/N reads I from JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID) into --out/shard-I-of-N; join the parts with container dataset merge")
 	f.BoolVarP(&quiet, "quiet", "q", false, "no progress bar")
 	return cmd
 }
@@ -171,6 +173,9 @@ func selfplayConfig(o selfplayOptions) (selfplay.Config, error) {
 		c.Workers = runtime.NumCPU()
 	}
 	c.GamesPerShard = o.shardGames
+	if c.Part, c.Out, err = selfplayPart(o.shard, o.out); err != nil {
+		return c, fmt.Errorf("%w: %w", ErrSelfplayOptions, err)
+	}
 	c.ToolVersion = Version
 	c.RecordPolicy = o.policy
 	return c, nil
@@ -184,10 +189,10 @@ func runSelfplay(ctx context.Context, o selfplayOptions, out io.Writer) error {
 	var bar *progressbar.ProgressBar
 	if o.progress != nil {
 		done := 0
-		if m, err := datasets.ReadManifest(o.out); err == nil && o.resume {
+		if m, err := datasets.ReadManifest(c.Out); err == nil && o.resume {
 			done, _ = m.GamesDone()
 		}
-		bar = progressbar.NewOptions(o.games,
+		bar = progressbar.NewOptions(partGames(c.Games, c.GamesPerShard, c.Part),
 			progressbar.OptionSetWriter(o.progress),
 			progressbar.OptionSetDescription("games"),
 			progressbar.OptionShowCount(),
@@ -230,6 +235,7 @@ func runSelfplay(ctx context.Context, o selfplayOptions, out io.Writer) error {
 	fmt.Fprintf(out, "%s: %d of %d games (%d steps) in %d of %d shards, %s/%s, encoding %s\n",
 		c.Out, games, res.Manifest.Games, steps, len(res.Manifest.Shards), res.Manifest.NumShards(),
 		res.Manifest.Format, res.Manifest.Compression, res.Manifest.Meta.EncodingVersion)
+	printPartNote(out, c, res.Manifest)
 	if err != nil && !res.Manifest.Complete() {
 		fmt.Fprintf(out, "interrupted; continue with the same flags and --resume\n")
 	}

@@ -66,6 +66,9 @@ type Config struct {
 	GamesPerShard int
 	// Resume continues a dataset already in Out; without it a manifest in Out is an error.
 	Resume bool
+	// Part, if set, makes Out hold only that part of the run (datasets.Part): the same games,
+	// seeds and shard ranges as the whole run, for datasets.Merge to join.
+	Part *datasets.Part
 	// ToolVersion is recorded in the metadata.
 	ToolVersion string
 	// RecordPolicy records every decision's behaviour policy and value estimate (columns
@@ -161,6 +164,11 @@ func (c *Config) check() error {
 	if c.GamesPerShard < 1 {
 		c.GamesPerShard = DefaultGamesPerShard
 	}
+	if c.Part != nil {
+		if err := c.Part.Validate(); err != nil {
+			return fmt.Errorf("selfplay: %w", err)
+		}
+	}
 	return nil
 }
 
@@ -169,7 +177,7 @@ func (c *Config) planFor(meta *datasets.Meta) *datasets.Manifest {
 	return &datasets.Manifest{
 		Version: datasets.ManifestVersion, Format: c.Write.Format, Compression: c.Write.Compression,
 		Seed: c.Seed, Games: c.Games, GamesPerShard: c.GamesPerShard,
-		Agents: slices.Clone(c.Agents), Meta: *meta,
+		Agents: slices.Clone(c.Agents), Meta: *meta, Part: c.Part,
 	}
 }
 
@@ -194,6 +202,8 @@ func samePlan(old, plan *datasets.Manifest) string {
 		return fmt.Sprintf("policy columns %v, not %v", old.Meta.Policy, plan.Meta.Policy)
 	case old.Meta.Reward != plan.Meta.Reward:
 		return fmt.Sprintf("reward %q, not %q", old.Meta.Reward, plan.Meta.Reward)
+	case (old.Part == nil) != (plan.Part == nil) || (old.Part != nil && *old.Part != *plan.Part):
+		return fmt.Sprintf("part %s, not %s", partName(old.Part), partName(plan.Part))
 	}
 	return ""
 }
@@ -245,8 +255,9 @@ func Run(ctx context.Context, c Config) (*Result, error) {
 		return nil, err
 	}
 
-	todo := make(chan int, man.NumShards())
-	for k := 0; k < man.NumShards(); k++ {
+	lo, hi := man.OwnedShards()
+	todo := make(chan int, hi-lo)
+	for k := lo; k < hi; k++ {
 		if !man.HasShard(k) {
 			todo <- k
 		}
@@ -305,7 +316,7 @@ func Run(ctx context.Context, c Config) (*Result, error) {
 	wg.Wait()
 	res := &Result{Manifest: man, Games: int(games.Load()), Steps: steps.Load(), Elapsed: time.Since(start)}
 	if firstErr == nil && !man.Complete() {
-		firstErr = fmt.Errorf("selfplay: stopped with %d of %d shards written: %w", len(man.Shards), man.NumShards(), context.Cause(outer))
+		firstErr = fmt.Errorf("selfplay: stopped with %d of %d shards written: %w", len(man.Shards), hi-lo, context.Cause(outer))
 	}
 	return res, firstErr
 }
@@ -550,4 +561,11 @@ func lockDir(dir string) (unlock func(), err error) {
 		_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
 		f.Close()
 	}, nil
+}
+
+func partName(p *datasets.Part) string {
+	if p == nil {
+		return "none (the whole run)"
+	}
+	return p.String()
 }

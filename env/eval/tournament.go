@@ -54,6 +54,9 @@ type Config struct {
 	// tournament seed, the block and the agent). Results still do not depend on Workers;
 	// they equal the unbatched results except for batch bots that sample.
 	Batch int
+	// Shard, if set, plays only that shard's games (Shard.Range): the same games, seeds and
+	// seats as the whole tournament, for Merge to join.
+	Shard *Shard
 }
 
 // GameResult is one finished game.
@@ -73,7 +76,8 @@ type Result struct {
 	Agents  []string      `json:"agents"`
 	Options rules.Options `json:"options"`
 	Seed    uint64        `json:"seed"`
-	// Requested is Config.Games; len(Games) is smaller when the run was interrupted.
+	// Requested is Config.Games (a shard's game count for a shard); len(Games) is smaller when
+	// the run was interrupted.
 	Requested   int          `json:"requested"`
 	Interrupted bool         `json:"interrupted"`
 	Games       []GameResult `json:"games"`
@@ -117,6 +121,11 @@ func (c *Config) check() (*rules.Game, error) {
 	if c.Workers < 0 {
 		return nil, fmt.Errorf("%w: %d workers", ErrConfig, c.Workers)
 	}
+	if c.Shard != nil {
+		if err := c.Shard.Validate(); err != nil {
+			return nil, err
+		}
+	}
 	if c.NewBot == nil {
 		for _, a := range c.Agents {
 			if err := bots.Resolve(a); err != nil {
@@ -156,7 +165,11 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if workers == 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	workers = min(workers, (cfg.Games+max(cfg.Batch, 1)-1)/max(cfg.Batch, 1))
+	first, end := 0, cfg.Games
+	if cfg.Shard != nil {
+		first, end = cfg.Shard.Range(cfg.Games, cfg.Batch)
+	}
+	workers = min(workers, (end-first+max(cfg.Batch, 1)-1)/max(cfg.Batch, 1))
 	opts := game.Options()
 
 	ctx, cancel := context.WithCancel(ctx)
@@ -193,7 +206,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	go func() {
 		defer close(jobs)
-		for g := 0; g < cfg.Games; g += block {
+		for g := first; g < end; g += block {
 			select {
 			case jobs <- g:
 			case <-ctx.Done():
@@ -203,7 +216,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}()
 	go func() { wg.Wait(); close(outs) }()
 
-	res := &Result{Agents: append([]string(nil), cfg.Agents...), Options: opts, Seed: cfg.Seed, Requested: cfg.Games}
+	res := &Result{Agents: append([]string(nil), cfg.Agents...), Options: opts, Seed: cfg.Seed, Requested: end - first}
 	var firstErr error
 	for o := range outs {
 		if o.err != nil {
@@ -215,14 +228,14 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		}
 		res.Games = append(res.Games, o.r)
 		if cfg.Progress != nil {
-			cfg.Progress(len(res.Games), cfg.Games)
+			cfg.Progress(len(res.Games), end-first)
 		}
 	}
 	if firstErr != nil {
 		return nil, firstErr
 	}
 	sort.Slice(res.Games, func(i, j int) bool { return res.Games[i].Index < res.Games[j].Index })
-	res.Interrupted = len(res.Games) < cfg.Games
+	res.Interrupted = len(res.Games) < end-first
 	return res, nil
 }
 

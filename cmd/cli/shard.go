@@ -1,0 +1,252 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/container-rl/container/datasets"
+	"github.com/container-rl/container/env/eval"
+	"github.com/container-rl/container/internal/atomicfile"
+	"github.com/spf13/cobra"
+)
+
+// shardIndexVars are the variables --shard auto/N reads the index from: Kubernetes Indexed
+// Jobs set JOB_COMPLETION_INDEX, Slurm job arrays SLURM_ARRAY_TASK_ID (use --array=0-(N-1)).
+var shardIndexVars = []string{"JOB_COMPLETION_INDEX", "SLURM_ARRAY_TASK_ID"}
+
+// parseShard reads --shard I/N or auto/N (the index from the scheduler's variable).
+func parseShard(s string) (index, count int, err error) {
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("--shard %s: %s", s, fmt.Sprintf(format, args...))
+	}
+	i, n, ok := strings.Cut(strings.TrimSpace(s), "/")
+	if !ok {
+		return 0, 0, bad("want I/N (shard I of N, I from 0) or auto/N")
+	}
+	if count, err = strconv.Atoi(n); err != nil {
+		return 0, 0, bad("the shard count %q is not a number", n)
+	}
+	if count < 1 {
+		return 0, 0, bad("the shard count must be at least 1")
+	}
+	if count > datasets.MaxParts {
+		return 0, 0, bad("at most %d shards", datasets.MaxParts)
+	}
+	if i == "auto" {
+		var from string
+		for _, v := range shardIndexVars {
+			val, set := os.LookupEnv(v)
+			if !set || strings.TrimSpace(val) == "" {
+				continue
+			}
+			k, err := strconv.Atoi(strings.TrimSpace(val))
+			if err != nil {
+				return 0, 0, bad("%s=%q is not a number", v, val)
+			}
+			if from != "" && k != index {
+				return 0, 0, bad("%s=%d and %s=%d disagree", from, index, v, k)
+			}
+			if from == "" {
+				index, from = k, v
+			}
+		}
+		if from == "" {
+			return 0, 0, bad("neither %s (Kubernetes Indexed Job) nor %s (Slurm job array) is set; give the index: --shard I/%d",
+				shardIndexVars[0], shardIndexVars[1], count)
+		}
+		if index < 0 || index >= count {
+			return 0, 0, bad("%s=%d is outside 0 to %d (Slurm arrays must run --array=0-%d)", from, index, count-1, count-1)
+		}
+		return index, count, nil
+	}
+	if index, err = strconv.Atoi(i); err != nil {
+		return 0, 0, bad("the index %q is not a number (or auto)", i)
+	}
+	if index < 0 || index >= count {
+		return 0, 0, bad("the index must be 0 to %d", count-1)
+	}
+	return index, count, nil
+}
+
+// shardName names shard index of count's output: a dataset directory (selfplay) or, with
+// ".json" and the "results-" prefix, a tournament results file (eval, rate).
+func shardName(index, count int) string { return fmt.Sprintf("shard-%05d-of-%05d", index, count) }
+
+// selfplayPart applies --shard to selfplay's --out: the part to play and its directory.
+func selfplayPart(shard, out string) (*datasets.Part, string, error) {
+	if shard == "" {
+		return nil, out, nil
+	}
+	i, n, err := parseShard(shard)
+	if err != nil {
+		return nil, "", err
+	}
+	return &datasets.Part{Index: i, Count: n}, filepath.Join(out, shardName(i, n)), nil
+}
+
+// partGames is the number of games part p (nil: the whole run) plays.
+func partGames(games, perShard int, p *datasets.Part) int {
+	m := datasets.Manifest{Games: games, GamesPerShard: max(perShard, 1), Part: p}
+	first, end := m.OwnedGames()
+	return int(end - first)
+}
+
+// shardOptions are the flags eval and rate add for running on a cluster.
+type shardOptions struct {
+	shard     string
+	out       string
+	merge     bool
+	mergeFrom []string // the arguments of --merge
+}
+
+func addShardFlags(cmd *cobra.Command, o *shardOptions) {
+	f := cmd.Flags()
+	f.StringVar(&o.shard, "shard", "", "play only shard I of N of the games (I/N, I from 0; auto/N reads I from JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID); needs --out")
+	f.StringVar(&o.out, "out", "", "directory to write this run's results file to (results-shard-I-of-N.json, every game's result), for --merge")
+	f.BoolVar(&o.merge, "merge", false, "combine results files (the arguments: files, or directories holding results-shard-*.json) instead of playing")
+}
+
+// tourneyArgs accepts no arguments, or with --merge one or more results files and none of
+// the flags that describe the tournament (the files do).
+func tourneyArgs(o *shardOptions) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if !o.merge {
+			return cobra.NoArgs(cmd, args)
+		}
+		if len(args) == 0 {
+			return fmt.Errorf("%w: --merge needs the results files (or directories) to merge", ErrEvalOptions)
+		}
+		for _, name := range []string{"agents", "bots", "games", "players", "rules", "length", "modules", "turn-limit",
+			"seed", "workers", "batch", "shard", "out", "save"} {
+			if f := cmd.Flags().Lookup(name); f != nil && f.Changed {
+				return fmt.Errorf("%w: --merge takes the tournament from the results files; drop --%s", ErrEvalOptions, name)
+			}
+		}
+		o.mergeFrom = args
+		return nil
+	}
+}
+
+// tourneyShard parses --shard for eval and rate.
+func (o *shardOptions) tourneyShard() (*eval.Shard, error) {
+	if o.shard == "" {
+		return nil, nil
+	}
+	i, n, err := parseShard(o.shard)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrEvalOptions, err)
+	}
+	if o.out == "" {
+		return nil, fmt.Errorf("%w: --shard needs --out DIR for the shard's results file", ErrEvalOptions)
+	}
+	return &eval.Shard{Index: i, Count: n}, nil
+}
+
+// resultsPath is the file a run with --out writes.
+func (o *shardOptions) resultsPath(cfg eval.Config) string {
+	sh := eval.Shard{Index: 0, Count: 1}
+	if cfg.Shard != nil {
+		sh = *cfg.Shard
+	}
+	return filepath.Join(o.out, "results-"+shardName(sh.Index, sh.Count)+".json")
+}
+
+// playTourney plays the tournament (or merges results files with --merge) and, with --out,
+// writes the results file. note receives one-line remarks (stderr); nil for none.
+func playTourney(ctx context.Context, o tourneyOptions, keepRecords bool, note io.Writer) (*eval.Result, error) {
+	if o.merge {
+		return mergeResults(o.mergeFrom)
+	}
+	cfg, err := tourneyConfig(o)
+	if err != nil {
+		return nil, err
+	}
+	cfg.KeepRecords = keepRecords
+	var path string
+	if o.out != "" {
+		path = o.resultsPath(cfg)
+		// Refuse before playing if the file is someone else's.
+		if err := checkResultsTarget(path, eval.NewResultsFile(cfg, &eval.Result{Agents: cfg.Agents, Options: cfg.Options, Seed: cfg.Seed}, Version)); err != nil {
+			return nil, err
+		}
+	}
+	res, err := eval.Run(ctx, cfg)
+	if err != nil || path == "" {
+		return res, err
+	}
+	f := eval.NewResultsFile(cfg, res, Version)
+	b, err := json.Marshal(f)
+	if err == nil {
+		if err = os.MkdirAll(o.out, 0o755); err == nil {
+			err = atomicfile.Write(path, append(b, '\n'))
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("eval: --out: %w", err)
+	}
+	if note != nil {
+		if res.Interrupted {
+			fmt.Fprintf(note, "interrupted: %d of %d games written to %s; run this shard again to complete it\n", len(res.Games), f.EndGame-f.FirstGame, path)
+		} else {
+			fmt.Fprintf(note, "results of games [%d,%d) written to %s\n", f.FirstGame, f.EndGame, path)
+		}
+	}
+	return res, nil
+}
+
+// checkResultsTarget refuses to replace a file that is not a results file of the same
+// tournament and shard (a rerun of this shard may replace its own earlier file).
+func checkResultsTarget(path string, want *eval.ResultsFile) error {
+	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	old, err := eval.ReadResultsFile(path)
+	if err != nil {
+		return fmt.Errorf("%w: --out: %s exists and is not a results file this build reads (%v); not replacing it", ErrEvalOptions, path, err)
+	}
+	if d := old.SameTournament(want); d != "" {
+		return fmt.Errorf("%w: --out: %s holds another tournament's results (%s); not replacing it, pick another --out", ErrEvalOptions, path, d)
+	}
+	if old.Shard != want.Shard {
+		return fmt.Errorf("%w: --out: %s holds shard %s, not %s; not replacing it", ErrEvalOptions, path, old.Shard, want.Shard)
+	}
+	return nil
+}
+
+// mergeResults reads the named results files (a directory stands for its
+// results-shard-*.json files) and merges them.
+func mergeResults(args []string) (*eval.Result, error) {
+	var paths []string
+	for _, a := range args {
+		st, err := os.Stat(a)
+		if err != nil {
+			return nil, fmt.Errorf("%w: --merge: %w", ErrEvalOptions, err)
+		}
+		if !st.IsDir() {
+			paths = append(paths, a)
+			continue
+		}
+		found, _ := filepath.Glob(filepath.Join(a, "results-shard-*.json"))
+		if len(found) == 0 {
+			return nil, fmt.Errorf("%w: --merge: %s holds no results-shard-*.json files", ErrEvalOptions, a)
+		}
+		sort.Strings(found)
+		paths = append(paths, found...)
+	}
+	files := make([]*eval.ResultsFile, len(paths))
+	for i, p := range paths {
+		var err error
+		if files[i], err = eval.ReadResultsFile(p); err != nil {
+			return nil, err
+		}
+	}
+	return eval.Merge(files, paths)
+}
