@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sort"
 	"strings"
 )
 
@@ -93,38 +94,31 @@ func Merge(out string, dirs []string, o MergeOptions) (*Manifest, error) {
 		}
 	}
 
-	// Every shard of the plan exactly once.
+	// Every shard of the plan exactly once: sort the shards of all parts by index, then
+	// duplicates are neighbours and missing shards are the gaps.
 	m0 := first.m
 	n := m0.NumShards()
-	owner := make([]int, n) // part index + 1; 0 for none
+	type held struct{ k, part int }
+	var all []held
 	for pi, p := range parts {
 		for _, s := range p.m.Shards {
-			if q := owner[s.Index]; q != 0 {
-				f, c := m0.ShardRange(s.Index)
-				return nil, bad("shard %d (games [%d,%d)) is in both %s and %s", s.Index, f, f+uint64(c), parts[q-1].dir, p.dir)
-			}
-			owner[s.Index] = pi + 1
+			all = append(all, held{s.Index, pi})
 		}
 	}
+	sort.Slice(all, func(i, j int) bool { return all[i].k < all[j].k || (all[i].k == all[j].k && all[i].part < all[j].part) })
 	var missing []string
-	for k := 0; k < n; {
-		if owner[k] != 0 {
-			k++
-			continue
-		}
-		lo := k
-		for k < n && owner[k] == 0 {
-			k++
-		}
+	nMissing := 0
+	gap := func(lo, hi int) { // shards [lo, hi)
+		nMissing += hi - lo
 		f, _ := m0.ShardRange(lo)
-		l, c := m0.ShardRange(k - 1)
-		msg := fmt.Sprintf("games [%d,%d) (shards %d-%d)", f, l+uint64(c), lo, k-1)
-		if lo == k-1 {
+		l, c := m0.ShardRange(hi - 1)
+		msg := fmt.Sprintf("games [%d,%d) (shards %d-%d)", f, l+uint64(c), lo, hi-1)
+		if lo == hi-1 {
 			msg = fmt.Sprintf("games [%d,%d) (shard %d)", f, l+uint64(c), lo)
 		}
 		var who []string
 		for _, p := range parts {
-			if plo, phi := p.m.OwnedShards(); p.m.Part != nil && plo < k && lo < phi {
+			if plo, phi := p.m.OwnedShards(); p.m.Part != nil && plo < hi && lo < phi {
 				who = append(who, fmt.Sprintf("part %s in %s", p.m.Part, p.dir))
 			}
 		}
@@ -135,11 +129,25 @@ func Merge(out string, dirs []string, o MergeOptions) (*Manifest, error) {
 		}
 		missing = append(missing, msg)
 	}
+	next := 0
+	for i, h := range all {
+		if i > 0 && all[i-1].k == h.k {
+			f, c := m0.ShardRange(h.k)
+			return nil, bad("shard %d (games [%d,%d)) is in both %s and %s", h.k, f, f+uint64(c), parts[all[i-1].part].dir, parts[h.part].dir)
+		}
+		if h.k > next {
+			gap(next, h.k)
+		}
+		next = h.k + 1
+	}
+	if next < n {
+		gap(next, n)
+	}
 	if len(missing) > 0 {
 		if len(missing) > 8 {
 			missing = append(missing[:8], fmt.Sprintf("and %d more ranges", len(missing)-8))
 		}
-		return nil, bad("%d of %d shards missing: %s", n-countOwned(owner), n, strings.Join(missing, "; "))
+		return nil, bad("%d of %d shards missing: %s", nMissing, n, strings.Join(missing, "; "))
 	}
 
 	merged := &Manifest{
@@ -185,16 +193,6 @@ func Merge(out string, dirs []string, o MergeOptions) (*Manifest, error) {
 		return nil, err
 	}
 	return merged, nil
-}
-
-func countOwned(owner []int) int {
-	n := 0
-	for _, o := range owner {
-		if o != 0 {
-			n++
-		}
-	}
-	return n
 }
 
 // planDiff says how manifest a's run differs from b's ("" when they are parts of one run).

@@ -1,6 +1,9 @@
 package datasets
 
-import "fmt"
+import (
+	"fmt"
+	"math/bits"
+)
 
 // Part says that a dataset directory holds one part of a run split across machines: part
 // Index of Count plays the contiguous block of the plan's shards that OwnedShards names, with
@@ -33,7 +36,14 @@ func (p Part) Validate() error {
 // numShards shards: contiguous blocks whose sizes differ by at most one (empty when there are
 // fewer shards than parts).
 func PartShards(numShards, index, count int) (lo, hi int) {
-	return int(int64(index) * int64(numShards) / int64(count)), int(int64(index+1) * int64(numShards) / int64(count))
+	return mulDiv(index, numShards, count), mulDiv(index+1, numShards, count)
+}
+
+// mulDiv is a*b/c for 0 <= a <= c, b >= 0 and c > 0, without overflow.
+func mulDiv(a, b, c int) int {
+	hi, lo := bits.Mul64(uint64(a), uint64(b))
+	q, _ := bits.Div64(hi, lo, uint64(c)) // a <= c, so the quotient fits
+	return int(q)
 }
 
 // OwnedShards returns the shards [lo, hi) this directory is to hold: all of the plan's, or

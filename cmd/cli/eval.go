@@ -159,10 +159,16 @@ containers, loans). Then the win rate of each seat (seat 0 moves first), game le
 the games ended. Ctrl-C stops early and prints the results so far.
 
 --save DIR writes every game as a game record (container-game/1 JSON) that container replay
-reads; --csv FILE writes the per-agent table as CSV.`,
+reads; --csv FILE writes the per-agent table as CSV.
+
+On a cluster, --shard I/N --out DIR plays only shard I of N of the games (auto/N: I from
+JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID) and writes DIR/results-shard-I-of-N.json;
+--merge DIR (or the files) prints the table one run would have (docs/SCALE.md).`,
 		Example: `  container eval --agents valuer,shipper,manufacturer,random --games 400
   container eval --agents valuer,random --players 4 --games 200 --modules all --json
-  container eval --agents shipper,valuer,manufacturer --rules classic --games 90 --save runs/games`,
+  container eval --agents shipper,valuer,manufacturer --rules classic --games 90 --save runs/games
+  container eval --agents valuer,shipper,manufacturer,random --games 400000 --shard auto/8 --out /shared/eval/t1
+  container eval --merge /shared/eval/t1`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o.progress = cmd.ErrOrStderr()
 			ctx, stop := interruptible(cmd)

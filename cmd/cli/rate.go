@@ -22,7 +22,9 @@ OpenSkill method): an N-player rating, not pairwise Elo. Each agent gets a mean 
 uncertainty sigma (prior 25 and 25/3); agents are ranked by the conservative ordinal
 mu - 3 sigma. Shared ranks count as ties. Ctrl-C stops early and rates the games so far.`,
 		Example: `  container rate --agents valuer,shipper,manufacturer,random --games 400
-  container rate --agents valuer,shipper,manufacturer,random,random --players 5 --games 250 --json`,
+  container rate --agents valuer,shipper,manufacturer,random,random --players 5 --games 250 --json
+  container rate --agents valuer,shipper,manufacturer,random --games 100000 --shard 0/4 --out runs/rate
+  container rate --merge runs/rate`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o.progress = cmd.ErrOrStderr()
 			ctx, stop := interruptible(cmd)

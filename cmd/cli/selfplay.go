@@ -62,13 +62,18 @@ an interruption, --resume plays exactly the shards the manifest does not list ye
 
 With fewer agents than players, the agents fill the seats in turn (a,b -> a,b,a,b).
 
+--shard I/N plays only part I of N of the run (a contiguous block of its shards, with the same
+seeds) into --out/shard-IIIII-of-NNNNN; auto/N takes I from JOB_COMPLETION_INDEX (Kubernetes)
+or SLURM_ARRAY_TASK_ID (Slurm). container dataset merge joins the parts (docs/SCALE.md).
+
 --hide-opponent-cash records observations without the other players' cash (encoding
 obs-v1-hidden-cash, for imperfect-recall studies); the bots still play from the full view.`,
 		Example: `  container selfplay --agents random,random,random,random --games 1000 --out runs/random
   container selfplay --agents valuer,shipper,manufacturer,random --games 20000 --workers 2 --format parquet --out runs/scripted
   container selfplay --agents valuer --players 5 --modules all --games 500 --seed 7 --out runs/v5
   container selfplay --agents valuer,shipper,manufacturer,random --games 20000 --out runs/scripted --resume
-  container selfplay --agents valuer,shipper,manufacturer,valuer --games 2000 --hide-opponent-cash --out runs/hidden`,
+  container selfplay --agents valuer,shipper,manufacturer,valuer --games 2000 --hide-opponent-cash --out runs/hidden
+  container selfplay --agents valuer,shipper,manufacturer,random --games 1000000 --format parquet --resume --shard auto/8 --out /shared/runs/big`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if !quiet {

@@ -57,10 +57,10 @@ func TestMergedPartsEqualOneRun(t *testing.T) {
 	for _, f := range []datasets.Format{datasets.Arrow, datasets.Parquet} {
 		t.Run(string(f), func(t *testing.T) {
 			one := t.TempDir()
-			_, err := Run(context.Background(), testConfig(t, one, 10, 2, f))
+			_, err := Run(context.Background(), testConfig(t, one, 7, 2, f))
 			require.NoError(t, err)
 			root := t.TempDir()
-			dirs := runParts(t, root, 10, 3, f)
+			dirs := runParts(t, root, 7, 3, f)
 
 			// Manifest only: the parts are inside root.
 			m, err := datasets.Merge(root, dirs, datasets.MergeOptions{})

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/bits"
 	"os"
 	"slices"
 	"sort"
@@ -45,9 +46,15 @@ func (s Shard) Validate() error {
 func (s Shard) Range(games, batch int) (first, end int) {
 	b := max(batch, 1)
 	units := (games + b - 1) / b
-	lo := int(int64(s.Index) * int64(units) / int64(s.Count))
-	hi := int(int64(s.Index+1) * int64(units) / int64(s.Count))
+	lo, hi := mulDiv(s.Index, units, s.Count), mulDiv(s.Index+1, units, s.Count)
 	return min(lo*b, games), min(hi*b, games)
+}
+
+// mulDiv is a*b/c for 0 <= a <= c, b >= 0 and c > 0, without overflow.
+func mulDiv(a, b, c int) int {
+	hi, lo := bits.Mul64(uint64(a), uint64(b))
+	q, _ := bits.Div64(hi, lo, uint64(c)) // a <= c, so the quotient fits
+	return int(q)
 }
 
 // ResultsFormat names the results file layout (ResultsFile.Format).
@@ -195,31 +202,24 @@ func Merge(files []*ResultsFile, names []string) (*Result, error) {
 			return nil, bad("%s has %s (as %s); shards of one tournament share every setting", names[i+1], d, names[0])
 		}
 	}
-	owner := make([]int32, f0.Games) // file index + 1; 0 for none
+	// Every game once: sort the games of all files by index, then duplicates are neighbours
+	// and missing games are the gaps (no table sized by the game count a file claims).
+	type held struct{ g, file int }
+	var all []held
 	for i, f := range files {
 		for _, g := range f.Results {
-			if o := owner[g.Index]; o != 0 {
-				return nil, bad("game %d is in both %s and %s", g.Index, names[o-1], names[i])
-			}
-			owner[g.Index] = int32(i + 1)
+			all = append(all, held{g.Index, i})
 		}
 	}
+	sort.Slice(all, func(i, j int) bool { return all[i].g < all[j].g || (all[i].g == all[j].g && all[i].file < all[j].file) })
 	var missing []string
 	nMissing := 0
-	for g := 0; g < f0.Games; {
-		if owner[g] != 0 {
-			g++
-			continue
-		}
-		lo := g
-		for g < f0.Games && owner[g] == 0 {
-			g++
-		}
-		nMissing += g - lo
-		msg := fmt.Sprintf("games [%d,%d)", lo, g)
+	gap := func(lo, hi int) {
+		nMissing += hi - lo
+		msg := fmt.Sprintf("games [%d,%d)", lo, hi)
 		var who []string
 		for i, f := range files {
-			if f.FirstGame < g && lo < f.EndGame {
+			if f.FirstGame < hi && lo < f.EndGame {
 				who = append(who, fmt.Sprintf("shard %s in %s was interrupted after %d of %d games", f.Shard, names[i], len(f.Results), f.EndGame-f.FirstGame))
 			}
 		}
@@ -230,6 +230,19 @@ func Merge(files []*ResultsFile, names []string) (*Result, error) {
 		}
 		missing = append(missing, msg)
 	}
+	next := 0
+	for i, h := range all {
+		if i > 0 && all[i-1].g == h.g {
+			return nil, bad("game %d is in both %s and %s", h.g, names[all[i-1].file], names[h.file])
+		}
+		if h.g > next {
+			gap(next, h.g)
+		}
+		next = h.g + 1
+	}
+	if next < f0.Games {
+		gap(next, f0.Games)
+	}
 	if len(missing) > 0 {
 		if len(missing) > 8 {
 			missing = append(missing[:8], fmt.Sprintf("and %d more ranges", len(missing)-8))
@@ -237,7 +250,7 @@ func Merge(files []*ResultsFile, names []string) (*Result, error) {
 		return nil, bad("%d of %d games missing: %s", nMissing, f0.Games, strings.Join(missing, "; "))
 	}
 	res := &Result{Agents: slices.Clone(f0.Agents), Options: f0.Options, Seed: f0.Seed, Requested: f0.Games,
-		Games: make([]GameResult, 0, f0.Games)}
+		Games: make([]GameResult, 0, len(all))}
 	for _, f := range files {
 		res.Games = append(res.Games, f.Results...)
 	}
