@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -210,4 +211,34 @@ func datasetContent(t *testing.T, dir string) ([]datasets.Game, []datasets.Step)
 		}
 	}
 	return games, steps
+}
+
+func TestInterruptedTournamentShardIsNamedAndRerun(t *testing.T) {
+	dir := t.TempDir()
+	e := smallEval("valuer,random")
+	e.out = dir
+	for i := range 2 {
+		e.shard = fmt.Sprintf("%d/2", i)
+		ctx := context.Background()
+		if i == 1 { // Ctrl-C before the shard's first game
+			c, cancel := context.WithCancel(ctx)
+			cancel()
+			ctx = c
+		}
+		var note bytes.Buffer
+		e.progress = &note
+		require.NoError(t, runEval(ctx, e, &bytes.Buffer{}))
+		if i == 1 {
+			require.Contains(t, note.String(), "interrupted: 0 of 4 games written to")
+		}
+	}
+	m := evalOptions{tourneyOptions: tourneyOptions{shardOptions: shardOptions{merge: true, mergeFrom: []string{dir}}}}
+	require.ErrorContains(t, runEval(context.Background(), m, &bytes.Buffer{}),
+		"games [4,8): shard 1/2 in "+filepath.Join(dir, "results-shard-00001-of-00002.json")+" was interrupted after 0 of 4 games (run it again)")
+	e.progress = nil
+	require.NoError(t, runEval(context.Background(), e, &bytes.Buffer{}), "the rerun replaces its own file")
+	var merged, one bytes.Buffer
+	require.NoError(t, runEval(context.Background(), m, &merged))
+	require.NoError(t, runEval(context.Background(), smallEval("valuer,random"), &one))
+	require.Equal(t, one.String(), merged.String())
 }
