@@ -174,3 +174,45 @@ func TestHiddenCashBotReadsTheHiddenCashObservation(t *testing.T) {
 		t.Errorf("unknown encoding: err = %v, want ErrIncompatible naming it", err)
 	}
 }
+
+// TestNetBotAdvise checks the default bot's advice: one probability per legal action summing
+// to 1, its best move is the move Act plays, and one value per seat.
+func TestNetBotAdvise(t *testing.T) {
+	opts := rules.DefaultOptions()
+	b, err := bots.New(bots.DefaultName, opts, 1)
+	if err != nil {
+		t.Skip("no default bot in this build:", err)
+	}
+	adv, ok := b.(bots.Advisor)
+	if !ok {
+		t.Fatalf("%T does not implement bots.Advisor", b)
+	}
+	g, _ := rules.NewGame(opts)
+	s := g.NewInitialStateSeed(3)
+	view := g.NewInitialState()
+	for i := 0; i < 40 && !s.IsTerminal(); i++ {
+		legal := s.LegalActions(nil)
+		s.Redact(s.CurrentPlayer(), view)
+		a, err := adv.Advise(view, legal)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(a.Probs) != len(legal) || len(a.Values) != opts.Players {
+			t.Fatalf("step %d: %d probs for %d legal, %d values", i, len(a.Probs), len(legal), len(a.Values))
+		}
+		sum, best := 0.0, 0
+		for k, p := range a.Probs {
+			sum += p
+			if p > a.Probs[best] {
+				best = k
+			}
+		}
+		if sum < 0.999 || sum > 1.001 {
+			t.Fatalf("step %d: probabilities sum to %v", i, sum)
+		}
+		if act := b.Act(view, legal); act != legal[best] {
+			t.Fatalf("step %d: Act plays %d, the most probable move is %d", i, act, legal[best])
+		}
+		s.Apply(legal[best])
+	}
+}

@@ -1,0 +1,538 @@
+package web
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"path/filepath"
+	"strings"
+
+	"github.com/container-rl/container/env/bots"
+	"github.com/container-rl/container/env/rules"
+)
+
+// A play session: one human seat against bots. Every answer for the human is built from the
+// human's redacted view (board, legal moves) and from a move log in which other seats' sealed
+// bids stay sealed until their bidding round closes.
+
+// NewGameRequest asks for a game against bots.
+type NewGameRequest struct {
+	Players   int      `json:"players"`
+	Seat      int      `json:"seat"`
+	Opponents []string `json:"opponents"` // one bot for every opponent, or players-1 in seat order skipping the human
+	Variant   string   `json:"variant"`   // base (default) or classic
+	Length    string   `json:"length"`    // short, standard (default), extended
+	Modules   string   `json:"modules"`   // comma-separated modules, or all
+	TurnLimit int      `json:"turn_limit"`
+	Seed      *uint64  `json:"seed"` // nil: a random seed
+}
+
+// LogLine is one line of a move log as a seat may read it.
+type LogLine struct {
+	Step  int    `json:"step"` // index of the move (-1 for a line that is not a move)
+	Turn  int    `json:"turn"`
+	Seat  int    `json:"seat"` // decider (-1 for a line that is not a move)
+	Phase string `json:"phase"`
+	Text  string `json:"text"`
+}
+
+// MoveChoice is one legal move offered to the human.
+type MoveChoice struct {
+	Text string `json:"text"` // the notation, sent back to play it
+}
+
+// AmountChoice describes the legal amounts of an amount decision.
+type AmountChoice struct {
+	Min    int  `json:"min"`
+	Max    int  `json:"max"`
+	Sealed bool `json:"sealed"` // a sealed bid: the others see it when every bid is in
+}
+
+// ScoreRow is one seat's final-scoring breakdown.
+type ScoreRow struct {
+	rules.Score
+	Seat int    `json:"seat"`
+	Name string `json:"name"`
+	Card int    `json:"card"`
+}
+
+// GameState is the human's view of a play session.
+type GameState struct {
+	ID       string        `json:"id"`
+	Token    string        `json:"token,omitempty"` // only in the answer that creates the game
+	Seat     int           `json:"seat"`
+	Names    []string      `json:"names"`
+	Options  string        `json:"options"`
+	SVG      string        `json:"svg"`
+	Turn     int           `json:"turn"`
+	Steps    int           `json:"steps"`
+	Phase    string        `json:"phase"`
+	Decider  int           `json:"decider"`
+	YourMove bool          `json:"your_move"`
+	Moves    []MoveChoice  `json:"moves"`
+	Amount   *AmountChoice `json:"amount,omitempty"`
+	CanUndo  bool          `json:"can_undo"`
+	LogFrom  int           `json:"log_from"` // index of Log[0] in the whole log
+	Log      []LogLine     `json:"log"`
+	LogLen   int           `json:"log_len"`
+	Over     bool          `json:"over"`
+	Scores   []ScoreRow    `json:"scores,omitempty"`
+}
+
+// moveEntry is one applied move with who decided it, when and in which phase.
+type moveEntry struct {
+	move    rules.Move
+	decider int
+	turn    int32
+	phase   rules.Phase
+	lines   int // log lines before this move's line
+}
+
+type playSession struct {
+	session
+	opts   rules.Options
+	game   *rules.Game
+	seed   uint64
+	seat   int
+	names  []string
+	bots   []bots.Bot
+	state  *rules.State
+	view   *rules.State
+	moves  []moveEntry
+	lines  []LogLine
+	sealed []int // indices into moves of sealed bids not yet revealed
+	legal  []int
+}
+
+// sealedPhase reports whether amounts chosen in p are sealed until every bidder has bid.
+func sealedPhase(p rules.Phase) bool {
+	return p == rules.PhaseDeliveryBid || p == rules.PhaseRunoffBid || p == rules.PhaseIncentiveBid
+}
+
+func loanPhase(p rules.Phase) bool {
+	switch p {
+	case rules.PhaseLoanOffer, rules.PhaseIncentiveBid, rules.PhaseLoanTie, rules.PhaseLoanAccept:
+		return true
+	}
+	return false
+}
+
+// stillSealed reports whether bids made in phase bid stay sealed when the next decision is in
+// phase next: the same round goes on, or a loan request interrupts it.
+func stillSealed(bid, next rules.Phase) bool {
+	return next == bid || (bid != rules.PhaseIncentiveBid && loanPhase(next))
+}
+
+// resolveBot checks a bot spec from a client: a registered name (with an optional @T), or a
+// .bot file inside the data directory. It returns the spec bots.New takes and a display name.
+func (s *Server) resolveBot(spec string) (string, string, error) {
+	spec = strings.TrimSpace(spec)
+	name, _, sampled, err := bots.SplitTemperature(spec)
+	if err != nil {
+		return "", "", err
+	}
+	if bots.IsFileName(name) {
+		real, err := s.data.resolve(name)
+		if err != nil {
+			return "", "", err
+		}
+		if sampled {
+			real += spec[len(name):]
+		}
+		return real, filepath.Base(spec), nil
+	}
+	if _, ok := bots.Lookup(name); !ok {
+		return "", "", errorf(http.StatusBadRequest, "unknown bot %q (GET /api/bots lists them)", name)
+	}
+	return spec, spec, nil
+}
+
+func parseOptions(players int, variant, length, modules string, turnLimit int) (rules.Options, error) {
+	o := rules.DefaultOptions()
+	o.Players = players
+	var err error
+	if variant != "" {
+		if o.Variant, err = rules.ParseVariant(variant); err != nil {
+			return o, err
+		}
+	}
+	if length != "" {
+		if o.Length, err = rules.ParseLength(length); err != nil {
+			return o, err
+		}
+	}
+	if modules != "" && modules != "none" {
+		if o.Modules, err = rules.ParseModules(modules); err != nil {
+			return o, err
+		}
+	}
+	if turnLimit < 0 || turnLimit > 10000 {
+		return o, fmt.Errorf("turn limit %d is outside 0..10000", turnLimit)
+	}
+	o.TurnLimit = turnLimit
+	return o, o.Validate()
+}
+
+func (s *Server) newGame(req NewGameRequest) (*playSession, error) {
+	opts, err := parseOptions(req.Players, req.Variant, req.Length, req.Modules, req.TurnLimit)
+	if err != nil {
+		return nil, err
+	}
+	if req.Seat < 0 || req.Seat >= opts.Players {
+		return nil, fmt.Errorf("seat %d is outside 0..%d", req.Seat, opts.Players-1)
+	}
+	specs := req.Opponents
+	switch {
+	case len(specs) == 0:
+		specs = []string{bots.DefaultName}
+		fallthrough
+	case len(specs) == 1:
+		for len(specs) < opts.Players-1 {
+			specs = append(specs, specs[0])
+		}
+	case len(specs) != opts.Players-1:
+		return nil, fmt.Errorf("%d opponents named; want 1 or %d", len(specs), opts.Players-1)
+	}
+	seed := rand.Uint64() >> 1
+	if req.Seed != nil {
+		seed = *req.Seed
+	}
+	opts.Seed = seed
+	g, err := rules.NewGame(opts)
+	if err != nil {
+		return nil, err
+	}
+	p := &playSession{opts: g.Options(), game: g, seed: seed, seat: req.Seat,
+		names: make([]string, opts.Players), bots: make([]bots.Bot, opts.Players)}
+	k := 0
+	for seat := 0; seat < opts.Players; seat++ {
+		if seat == req.Seat {
+			p.names[seat] = "you"
+			continue
+		}
+		spec, display, err := s.resolveBot(specs[k])
+		k++
+		if err != nil {
+			return nil, err
+		}
+		b, err := bots.New(spec, p.opts, seed+uint64(seat)+1)
+		if err != nil {
+			return nil, err
+		}
+		p.bots[seat], p.names[seat] = b, display
+	}
+	p.state = g.NewInitialStateSeed(seed)
+	p.view = g.NewInitialStateSeed(seed)
+	if err := p.runBots(); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// apply plays m (decided on decision d) and logs it.
+func (p *playSession) apply(m rules.Move) error {
+	d := p.state.Decision()
+	turn := p.state.Turn
+	if err := p.state.ApplyMoveChecked(m); err != nil {
+		return err
+	}
+	p.logMove(m, d, turn)
+	return nil
+}
+
+// logMove appends a move's log line, hiding another seat's sealed bid, then reveals the bids
+// of every round that has just closed.
+func (p *playSession) logMove(m rules.Move, d rules.Decision, turn int32) {
+	e := moveEntry{move: m, decider: d.Decider, turn: turn, phase: d.Phase, lines: len(p.lines)}
+	p.moves = append(p.moves, e)
+	text := m.String()
+	if sealedPhase(d.Phase) && m.Kind == rules.Amount {
+		p.sealed = append(p.sealed, len(p.moves)-1)
+		if d.Decider == p.seat {
+			text += " (sealed)"
+		} else {
+			text = "sealed bid"
+		}
+	}
+	p.lines = append(p.lines, LogLine{Step: len(p.moves) - 1, Turn: int(turn) + 1, Seat: d.Decider, Phase: d.Phase.String(), Text: text})
+	p.closeSealed()
+}
+
+func (p *playSession) closeSealed() {
+	if len(p.sealed) == 0 {
+		return
+	}
+	next := rules.PhaseTerminal
+	if !p.state.IsTerminal() {
+		next = p.state.Decision().Phase
+	}
+	var open, closed []int
+	for _, i := range p.sealed {
+		if stillSealed(p.moves[i].phase, next) {
+			open = append(open, i)
+		} else {
+			closed = append(closed, i)
+		}
+	}
+	if len(closed) == 0 {
+		return
+	}
+	bids := make([]string, len(closed))
+	for k, i := range closed {
+		bids[k] = fmt.Sprintf("p%d $%d", p.moves[i].decider+1, p.moves[i].move.Amount)
+	}
+	first := p.moves[closed[0]]
+	p.lines = append(p.lines, LogLine{Step: -1, Turn: int(first.turn) + 1, Seat: -1, Phase: first.phase.String(),
+		Text: "sealed bids revealed: " + strings.Join(bids, ", ")})
+	p.sealed = open
+}
+
+// runBots lets the bots decide until the human decides or the game ends. Each bot acts on its
+// own redacted view.
+func (p *playSession) runBots() error {
+	limit := p.game.MaxGameLength()
+	for n := 0; !p.state.IsTerminal() && n < limit; n++ {
+		d := p.state.Decision()
+		if d.Decider == p.seat {
+			return nil
+		}
+		b := p.bots[d.Decider]
+		p.state.Redact(d.Decider, p.view)
+		p.legal = p.state.LegalActions(p.legal)
+		if len(p.legal) == 0 {
+			return fmt.Errorf("bot %s at seat p%d has no legal action with an id (a bid of $100 or more is needed)", b.Name(), d.Decider+1)
+		}
+		id := b.Act(p.view, p.legal)
+		m := p.state.ActionToMove(id)
+		if err := p.apply(m); err != nil {
+			return fmt.Errorf("bot %s at seat p%d: %w", b.Name(), d.Decider+1, err)
+		}
+	}
+	return nil
+}
+
+// canUndo: the human's last move is the last thing that happened, in the current turn.
+func (p *playSession) canUndo() bool {
+	if len(p.moves) == 0 || p.state.IsTerminal() {
+		return false
+	}
+	last := p.moves[len(p.moves)-1]
+	return last.decider == p.seat && last.turn == p.state.Turn
+}
+
+// undo replays the game without the human's last move.
+func (p *playSession) undo() error {
+	if !p.canUndo() {
+		return errorf(http.StatusConflict, "nothing to undo: your last move is not the last thing that happened in this turn")
+	}
+	moves := p.moves[:len(p.moves)-1]
+	p.moves, p.lines, p.sealed = nil, nil, nil
+	p.state = p.game.NewInitialStateSeed(p.seed)
+	for _, e := range moves {
+		if err := p.apply(e.move); err != nil {
+			return fmt.Errorf("replaying for undo: %w", err)
+		}
+	}
+	return nil
+}
+
+// stateFor builds the human's view of the session, with the log from line since.
+func (p *playSession) stateFor(since int) GameState {
+	st := GameState{ID: p.id, Seat: p.seat, Names: p.names, Options: describeOptions(p.opts),
+		Turn: int(p.state.Turn) + 1, Steps: len(p.moves), Over: p.state.IsTerminal(), Decider: -1}
+	p.state.Redact(p.seat, p.view)
+	var legal []rules.Move
+	if !st.Over {
+		d := p.view.Decision()
+		st.Phase, st.Decider = d.Phase.String(), d.Decider
+		if d.Decider == p.seat {
+			st.YourMove = true
+			legal = p.view.LegalMoves(nil)
+			lo, hi, amounts := 0, 0, 0
+			for _, m := range legal {
+				if m.Kind == rules.Amount {
+					if amounts == 0 || int(m.Amount) < lo {
+						lo = int(m.Amount)
+					}
+					if amounts == 0 || int(m.Amount) > hi {
+						hi = int(m.Amount)
+					}
+					amounts++
+					continue
+				}
+				st.Moves = append(st.Moves, MoveChoice{Text: m.String()})
+			}
+			if amounts > 0 {
+				st.Amount = &AmountChoice{Min: lo, Max: hi, Sealed: sealedPhase(d.Phase)}
+			}
+		}
+	} else {
+		st.Phase = "game over"
+		st.Scores = scoreRows(p.state, p.names)
+	}
+	st.CanUndo = p.canUndo()
+	st.SVG = BoardSVG(p.view, p.seat, p.names, legal)
+	since = max(0, min(since, len(p.lines)))
+	st.LogFrom, st.Log, st.LogLen = since, p.lines[since:], len(p.lines)
+	if st.Log == nil {
+		st.Log = []LogLine{}
+	}
+	if st.Moves == nil {
+		st.Moves = []MoveChoice{}
+	}
+	return st
+}
+
+// scoreRows is the final scoring of a finished game (everything is public then).
+func scoreRows(s *rules.State, names []string) []ScoreRow {
+	sc := s.Scores()
+	out := make([]ScoreRow, len(sc))
+	for i, x := range sc {
+		n := ""
+		if i < len(names) {
+			n = names[i]
+		}
+		out[i] = ScoreRow{Score: x, Seat: i, Name: n, Card: int(s.Players[i].Card)}
+	}
+	return out
+}
+
+func describeOptions(o rules.Options) string {
+	t := fmt.Sprintf("%d players, %s rules, %s game", o.Players, o.Variant, o.Length)
+	if o.Modules != 0 {
+		t += ", modules " + o.Modules.String()
+	}
+	if o.TurnLimit != 0 && o.TurnLimit != rules.DefaultTurnLimit {
+		t += fmt.Sprintf(", turn limit %d", o.TurnLimit)
+	}
+	return t
+}
+
+func sinceParam(r *http.Request) int {
+	var n int
+	if v := r.URL.Query().Get("since"); v != "" {
+		if _, err := fmt.Sscanf(v, "%d", &n); err != nil || n < 0 {
+			return 0
+		}
+	}
+	return n
+}
+
+func (s *Server) handleNewGame(w http.ResponseWriter, r *http.Request) {
+	var req NewGameRequest
+	if err := decodeBody(w, r, maxBody, &req); err != nil {
+		reply(w, nil, err)
+		return
+	}
+	s.mu.Lock()
+	err := s.roomLocked()
+	s.mu.Unlock()
+	if err != nil {
+		reply(w, nil, err)
+		return
+	}
+	p, err := s.newGame(req)
+	if err != nil {
+		reply(w, nil, err)
+		return
+	}
+	p.id, p.token, p.used = newToken()[:16], newToken(), s.cfg.Now()
+	s.mu.Lock()
+	if err := s.roomLocked(); err != nil {
+		s.mu.Unlock()
+		reply(w, nil, err)
+		return
+	}
+	s.games[p.id] = p
+	s.mu.Unlock()
+	st := p.stateFor(0)
+	st.Token = p.token
+	reply(w, st, nil)
+}
+
+func (s *Server) handleGameState(w http.ResponseWriter, r *http.Request, p *playSession) {
+	reply(w, p.stateFor(sinceParam(r)), nil)
+}
+
+// MoveRequest plays one move in the notation (as the legal moves list it).
+type MoveRequest struct {
+	Move  string `json:"move"`
+	Since int    `json:"since"` // log lines the client already has
+}
+
+func (s *Server) handleMove(w http.ResponseWriter, r *http.Request, p *playSession) {
+	var req MoveRequest
+	if err := decodeBody(w, r, maxBody, &req); err != nil {
+		reply(w, nil, err)
+		return
+	}
+	if p.state.IsTerminal() {
+		reply(w, nil, errorf(http.StatusConflict, "the game is over"))
+		return
+	}
+	if d := p.state.Decision(); d.Decider != p.seat {
+		reply(w, nil, errorf(http.StatusConflict, "it is p%d's decision, not yours", d.Decider+1))
+		return
+	}
+	m, err := p.state.ParseMove(req.Move)
+	if err != nil {
+		reply(w, nil, errorf(http.StatusBadRequest, "%v", err))
+		return
+	}
+	if err := p.apply(m); err != nil {
+		reply(w, nil, errorf(http.StatusBadRequest, "%q is not a legal move now: %v", req.Move, err))
+		return
+	}
+	if err := p.runBots(); err != nil {
+		reply(w, nil, errorf(http.StatusConflict, "%v", err))
+		return
+	}
+	reply(w, p.stateFor(req.Since), nil)
+}
+
+func (s *Server) handleUndo(w http.ResponseWriter, r *http.Request, p *playSession) {
+	if err := p.undo(); err != nil {
+		reply(w, nil, err)
+		return
+	}
+	reply(w, p.stateFor(0), nil)
+}
+
+func (s *Server) handleGameRecord(w http.ResponseWriter, r *http.Request, p *playSession) {
+	if !p.state.IsTerminal() {
+		reply(w, nil, errorf(http.StatusConflict, "the record is available once the game is over (it holds every sealed bid)"))
+		return
+	}
+	b, err := rules.NewRecord(p.state, p.seed).MarshalRecord()
+	if err != nil {
+		reply(w, nil, err)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="container-%s.json"`, p.id))
+	_, _ = w.Write(b)
+}
+
+func (s *Server) handleEndGame(w http.ResponseWriter, r *http.Request, p *playSession) {
+	s.mu.Lock()
+	delete(s.games, p.id)
+	s.mu.Unlock()
+	reply(w, map[string]string{"ended": p.id}, nil)
+}
+
+// BotInfo describes a bot a client may choose.
+type BotInfo struct {
+	Name        string `json:"name"`
+	Description string `json:"description"`
+}
+
+func (s *Server) handleBots(w http.ResponseWriter, r *http.Request) {
+	var out []BotInfo
+	for _, i := range bots.List() {
+		out = append(out, BotInfo{Name: i.Name, Description: i.Description})
+	}
+	for _, f := range s.data.list().Bots {
+		out = append(out, BotInfo{Name: f, Description: "trained bot file in the data directory"})
+	}
+	reply(w, out, nil)
+}
