@@ -3,6 +3,9 @@ package training
 import (
 	"errors"
 	"fmt"
+	"runtime"
+	"sync"
+	"weak"
 
 	"github.com/container-rl/container/env/bots"
 	"github.com/container-rl/container/env/rules"
@@ -43,4 +46,39 @@ func (b *NetBot) Advise(view *rules.State, legal []int) (bots.Advice, error) {
 		}
 	}
 	return adv, nil
+}
+
+// nets shares one Net per weights: a Net is read-only and safe for concurrent use, and its
+// transposed policy weights are the largest part of a bot (about 120 KB), so bots made from
+// the same weights (many games at once in `container serve`, tournaments) share it. Entries
+// are keyed weakly and dropped when the weights are collected.
+var (
+	netsMu sync.Mutex
+	nets   = map[weak.Pointer[Weights]]*Net{}
+)
+
+func sharedNet(w *Weights) (*Net, error) {
+	k := weak.Make(w)
+	netsMu.Lock()
+	n := nets[k]
+	netsMu.Unlock()
+	if n != nil {
+		return n, nil
+	}
+	n, err := NewNet(w)
+	if err != nil {
+		return nil, err
+	}
+	netsMu.Lock()
+	defer netsMu.Unlock()
+	if old := nets[k]; old != nil {
+		return old, nil
+	}
+	nets[k] = n
+	runtime.AddCleanup(w, func(k weak.Pointer[Weights]) {
+		netsMu.Lock()
+		delete(nets, k)
+		netsMu.Unlock()
+	}, k)
+	return n, nil
 }

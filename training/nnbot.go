@@ -42,7 +42,7 @@ type NetBot struct {
 // NewNetBot makes a bot from a loaded bot file. opts, when non-nil, are checked against the
 // options the bot was trained for right away; otherwise the check happens on the first move.
 func NewNetBot(name string, f *BotFile, opts *rules.Options, seed uint64) (*NetBot, error) {
-	net, err := NewNet(f.Weights)
+	net, err := sharedNet(f.Weights)
 	if err != nil {
 		return nil, err
 	}

@@ -225,7 +225,7 @@ func (g *svgBoard) shipsAt(w rules.Where, seat int) []int {
 // ship draws seat s's ship with its cargo at (x, y).
 func (g *svgBoard) ship(s, x, y int) {
 	p := &g.v.Players[s]
-	g.printf(`<g data-ship="p%d"><path d="M%d %d h120 l-12 22 h-96 z" fill="%s" stroke="#223"/>`, s+1, x, y+8, seatFill[s])
+	g.printf(`<g data-ship="p%d"><path d="M%d %d h110 l-12 22 h-86 z" fill="%s" stroke="#223"/>`, s+1, x, y+8, seatFill[s])
 	g.text(x+10, y+24, 11, "bold", "start", "#fff", fmt.Sprintf("p%d", s+1))
 	g.chips(x+30, y-12, 5, 1, p.Ship, func(c rules.Colour) rules.Move {
 		if g.pickOwner() != s {
@@ -258,15 +258,17 @@ func (g *svgBoard) sea() {
 	// Open sea.
 	g.box(10, y, seaW, h, "#cfe3f3", g.hot(rules.Move{Kind: rules.SailOcean}))
 	g.text(22, y+22, 15, "bold", "start", "#123", "Open sea")
+	perRow := max(1, (seaW-12)/118)
 	for k, s := range g.shipsAt(rules.AtOcean, 0) {
-		g.ship(s, 22+(k%2)*(seaW/2-10), y+42+(k/2)*40)
+		g.ship(s, 18+(k%perRow)*118, y+42+(k/perRow)*40)
 	}
 	// Container Island.
 	ix := 20 + seaW
 	g.box(ix, y, islW, h, "#e4efd9", g.hot(rules.Move{Kind: rules.SailIsland}))
 	g.text(ix+12, y+22, 15, "bold", "start", "#123", "Container Island")
+	perRow = max(1, (islW-12)/118)
 	for k, s := range g.shipsAt(rules.AtIsland, 0) {
-		g.ship(s, ix+12+(k%2)*150, y+42+(k/2)*40)
+		g.ship(s, ix+10+(k%perRow)*118, y+42+(k/perRow)*40)
 	}
 	g.deliveryAuction(ix+12, y+130)
 	if classic {
@@ -380,7 +382,7 @@ func (g *svgBoard) panel(s, x, y, w, h int) {
 	// Header: seat, cash, loans, scoring card.
 	g.printf(`<g%s><rect x="%d" y="%d" width="%d" height="28" rx="6" fill="%s"/>`, g.hot(rules.Move{Kind: rules.ChooseSeat, Seat: int8(s)}), x, y, w, seatFill[s])
 	label := g.seatName(s)
-	if s == g.viewer {
+	if s == g.viewer && !strings.Contains(label, "you") {
 		label += " (you)"
 	}
 	if s == int(v.Active) && !v.IsTerminal() {
@@ -435,7 +437,8 @@ func (g *svgBoard) panel(s, x, y, w, h int) {
 	g.lots(s, x+labelW, cy, w-labelW-10, rules.HarborDistrict, p.HarborLots[:])
 	cy += 64
 	// Ship (where it is), holding area, island.
-	g.text(x+10, cy+14, 12, "bold", "start", "#333", "Ship: "+g.whereText(p.ShipAt))
+	g.text(x+10, cy+14, 12, "bold", "start", "#333", "Ship")
+	g.text(x+44, cy+14, 11, "normal", "start", "#555", g.whereText(p.ShipAt))
 	g.chips(x+labelW, cy, 5, 1, p.Ship, func(c rules.Colour) rules.Move {
 		if g.pickOwner() != s {
 			return rules.Move{Kind: rules.NumMoveKinds}
@@ -504,13 +507,13 @@ func (g *svgBoard) cardText(s int) string {
 func (g *svgBoard) whereText(p rules.ShipPos) string {
 	switch p.Where {
 	case rules.AtOcean:
-		return "open sea"
+		return "at sea"
 	case rules.AtIsland:
 		return "island"
 	case rules.AtBank:
-		return "Bank"
+		return "at Bank"
 	case rules.AtHarbor:
-		return fmt.Sprintf("p%d's harbor", p.Seat+1)
+		return fmt.Sprintf("at p%d", p.Seat+1)
 	}
 	return "?"
 }

@@ -116,9 +116,11 @@ $('g-new').addEventListener('click', () => {
 });
 
 async function playMove(text) {
+  const t0 = performance.now();
   const st = await api('POST', `/api/games/${game.id}/move`, { move: text, since: game.log.length }, game.token);
   $('g-advice').replaceChildren();
   renderGame(st);
+  document.body.dataset.moveMs = (performance.now() - t0).toFixed(1);
 }
 
 $('board').addEventListener('click', guard(async (ev) => {
@@ -146,6 +148,8 @@ $('g-view').addEventListener('click', guard(async () => {
 
 function renderGame(st) {
   game.state = st;
+  // Tests wait for this counter to know an answer has been drawn.
+  document.body.dataset.renders = String(Number(document.body.dataset.renders || 0) + 1);
   $('board').innerHTML = st.svg;
   $('g-options').textContent = `${st.options} · you are p${st.seat + 1}`;
   let status;
@@ -286,6 +290,7 @@ async function gotoStep(n) {
   n = Math.max(0, Math.min(info.moves, n));
   if (replay.busy) { replay.pending = n; return; }
   replay.busy = true;
+  const t0 = performance.now();
   try {
     const st = await api('GET', `/api/replays/${replay.id}/step/${n}?viewer=${replay.viewer}`, undefined, replay.token);
     replay.step = n;
@@ -301,6 +306,8 @@ async function gotoStep(n) {
     if (atEnd && info.finished) renderScores($('r-scores'), info.scores);
     $('r-prev').disabled = $('r-first').disabled = $('r-prev-turn').disabled = n === 0;
     $('r-next').disabled = $('r-last').disabled = $('r-next-turn').disabled = atEnd;
+    // Tests read how long the step took, from the click to the board drawn.
+    document.body.dataset.stepMs = (performance.now() - t0).toFixed(1);
     document.body.dataset.replayStep = String(n);
   } finally {
     replay.busy = false;
@@ -381,5 +388,8 @@ guard(async () => {
       sessionStorage.removeItem('container-game');
     }
   }
+  // Tests read when the page became usable, from the start of the navigation's fetch.
+  const nav = performance.getEntriesByType('navigation')[0];
+  document.body.dataset.readyMs = (performance.now() - (nav ? nav.fetchStart : 0)).toFixed(1);
   document.body.dataset.ready = '1';
 })();
