@@ -278,7 +278,9 @@ func TestLoad(t *testing.T) {
 	}
 	slices.Sort(lat)
 	slices.Sort(srvLat)
-	quant := func(l []time.Duration, p float64) time.Duration { return l[min(len(l)-1, int(p*float64(len(l))))].Round(time.Microsecond) }
+	quant := func(l []time.Duration, p float64) time.Duration {
+		return l[min(len(l)-1, int(p*float64(len(l))))].Round(time.Microsecond)
+	}
 	t.Logf("load: %d games x up to %d human moves in %v: %d requests (%.0f/s), %.1f bot decisions per request",
 		games, moves, elapsed.Round(time.Millisecond), len(lat), float64(len(lat))/elapsed.Seconds(), float64(botMoves)/float64(len(lat)))
 	t.Logf("load: human move + bot replies, in the server: p50 %v, p99 %v, max %v", quant(srvLat, 0.5), quant(srvLat, 0.99), quant(srvLat, 1))
