@@ -123,6 +123,9 @@ func stillSealed(bid, next rules.Phase) bool {
 	return next == bid || (bid != rules.PhaseIncentiveBid && loanPhase(next))
 }
 
+// scriptedFallback stands in for "default" where the trained bot has no model.
+const scriptedFallback = "valuer"
+
 // resolveBot checks a bot spec from a client: a registered name (with an optional @T), or a
 // .bot file inside the data directory. It returns the spec bots.New takes and a display name.
 func (s *Server) resolveBot(spec string) (string, string, error) {
@@ -216,6 +219,13 @@ func (s *Server) newGame(req NewGameRequest) (*playSession, error) {
 			return nil, err
 		}
 		b, err := bots.New(spec, p.opts, seed+uint64(seat)+1)
+		if err != nil && spec == bots.DefaultName {
+			// As in `container play`: "default" is the trained bot where it has a model for
+			// these options, else the strongest scripted bot.
+			if fb, ferr := bots.New(scriptedFallback, p.opts, seed+uint64(seat)+1); ferr == nil {
+				b, err, display = fb, nil, scriptedFallback+" (default has no model for these options)"
+			}
+		}
 		if err != nil {
 			return nil, err
 		}

@@ -469,17 +469,17 @@ func (g *svgBoard) panel(s, x, y, w, h int) {
 		if o.Modules.Has(rules.Trucks) {
 			c := v.Companies[s]
 			switch {
+			case int(c.Owner) == s:
+				mods = append(mods, "truck company: own")
 			case c.Owner >= 0:
-				mods = append(mods, fmt.Sprintf("truck company owned by p%d, trucks placed %d", c.Owner+1, p.Trucks))
+				mods = append(mods, fmt.Sprintf("truck company: p%d's", c.Owner+1))
 			default:
-				mods = append(mods, fmt.Sprintf("truck company independent (fees $%d), trucks placed %d", c.Pile, p.Trucks))
+				mods = append(mods, fmt.Sprintf("truck company: free ($%d fees)", c.Pile))
 			}
+			mods = append(mods, fmt.Sprintf("trucks %d", p.Trucks))
 		}
 		if o.Modules.Has(rules.PlayerLoans) {
 			mods = append(mods, fmt.Sprintf("loan cards %d", p.LoanCards))
-		}
-		if o.Modules.Has(rules.Luxury) {
-			mods = append(mods, fmt.Sprintf("gold on island %d", p.Island[rules.Gold]))
 		}
 		g.text(x+10, cy+12, 12, "normal", "start", "#333", strings.Join(mods, " · "))
 	}

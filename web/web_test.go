@@ -155,6 +155,15 @@ func checkNoLeak(t *testing.T, p *playSession, st GameState, raw []byte) {
 		if !bytes.Equal(a, b) {
 			t.Fatalf("step %d: the answer changes when hidden information changes:\n%s\n%s", st.Steps, a, b)
 		}
+		// The legal moves offered (from the human's view) are the rules' legal moves.
+		if st.YourMove {
+			v := p.state.Clone()
+			p.state.Redact(p.seat, v)
+			a, b := fmt.Sprint(v.LegalMoves(nil)), fmt.Sprint(p.state.LegalMoves(nil))
+			if a != b {
+				t.Fatalf("step %d: legal moves of the view %s differ from the position's %s", st.Steps, a, b)
+			}
+		}
 		if c := strings.Count(st.SVG, "Card "); c != 1 {
 			t.Fatalf("step %d: %d scoring cards drawn, want only the human's", st.Steps, c)
 		}
@@ -241,6 +250,17 @@ func TestPlayWholeGameAgainstBots(t *testing.T) {
 			// Moves after the end are refused.
 			c.wantStatus(http.StatusConflict, "POST", "/api/games/"+st.ID+"/move", token, MoveRequest{Move: "end"})
 		})
+	}
+}
+
+// TestDefaultFallsBack checks "default" plays as the valuer, and says so, where the trained
+// bot has no model (short games), as in container play.
+func TestDefaultFallsBack(t *testing.T) {
+	c := newTestServer(t, Config{})
+	var st GameState
+	c.ok("POST", "/api/games", "", NewGameRequest{Players: 3, Length: "short", Seed: seedPtr(1)}, &st)
+	if !strings.HasPrefix(st.Names[1], "valuer (default has no model") {
+		t.Fatalf("names %q", st.Names)
 	}
 }
 
