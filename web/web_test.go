@@ -616,11 +616,17 @@ func TestReplayLogReveal(t *testing.T) {
 // TestReplayDatasetGame writes a small dataset and opens one of its games: the rebuilt game
 // ends with the scores of the games table.
 func TestReplayDatasetGame(t *testing.T) {
+	for _, f := range []datasets.Format{datasets.Parquet, datasets.Arrow} {
+		t.Run(string(f), func(t *testing.T) { testReplayDatasetGame(t, f) })
+	}
+}
+
+func testReplayDatasetGame(t *testing.T, f datasets.Format) {
 	data := t.TempDir()
 	o := env.DefaultOptions()
 	o.Rules.Players = 3
 	_, err := selfplay.Run(context.Background(), selfplay.Config{Agents: []string{"valuer", "shipper", "random"}, Env: o, Games: 5, Seed: 3,
-		Out: filepath.Join(data, "ds"), Workers: 1, GamesPerShard: 2, Write: datasets.WriteOptions{Format: datasets.Parquet}, ToolVersion: "test"})
+		Out: filepath.Join(data, "ds"), Workers: 1, GamesPerShard: 2, Write: datasets.WriteOptions{Format: f}, ToolVersion: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}
