@@ -116,6 +116,16 @@ func (g *svgBoard) chips(x, y, perRow, rows int, c rules.Counts, move func(rules
 	}
 }
 
+// hotArea opens a group for labels that stand for move m, with a clickable (invisible)
+// rectangle behind them when m is legal; close it with </g>.
+func (g *svgBoard) hotArea(x, y, w, h int, m rules.Move) {
+	attrs := g.hot(m)
+	g.printf(`<g%s>`, attrs)
+	if attrs != "" {
+		g.printf(`<rect x="%d" y="%d" width="%d" height="%d" rx="4" fill="#fff" fill-opacity="0"/>`, x, y, w, h)
+	}
+}
+
 func (g *svgBoard) box(x, y, w, h int, fill, attrs string) {
 	g.printf(`<rect x="%d" y="%d" width="%d" height="%d" rx="6" fill="%s" stroke="#667" stroke-width="1"%s/>`, x, y, w, h, fill, attrs)
 }
@@ -186,7 +196,7 @@ func (g *svgBoard) header() {
 		g.text(x+26, 60, 14, "normal", "start", "#223", fmt.Sprint(v.FactorySupply[c]))
 		x += 52
 	}
-	g.printf(`<g%s>`, g.hot(rules.Move{Kind: rules.BuildWarehouse}))
+	g.hotArea(x+4, 46, 112, 20, rules.Move{Kind: rules.BuildWarehouse})
 	g.text(x+10, 60, 14, "normal", "start", "#223", fmt.Sprintf("Warehouses %d", v.WarehouseSupply))
 	g.b.WriteString(`</g>`)
 	status := fmt.Sprintf("Turn %d", v.Turn+1)
@@ -419,7 +429,7 @@ func (g *svgBoard) panel(s, x, y, w, h int) {
 			fac = append(fac, chipLetter[c])
 		}
 	}
-	g.printf(`<g%s>`, g.hot(rules.Move{Kind: rules.FactoryPurchase, Seat: int8(s)}))
+	g.hotArea(x+6, cy+2, labelW-10, 38, rules.Move{Kind: rules.FactoryPurchase, Seat: int8(s)})
 	g.text(x+10, cy+16, 12, "bold", "start", "#333", "Factories")
 	g.text(x+10, cy+32, 12, "normal", "start", "#333", strings.Join(fac, " "))
 	g.b.WriteString(`</g>`)
@@ -430,7 +440,7 @@ func (g *svgBoard) panel(s, x, y, w, h int) {
 	}
 	g.lots(s, x+labelW, cy, w-labelW-10, rules.FactoryDistrict, p.FactoryLots[:])
 	cy += 64
-	g.printf(`<g%s>`, g.hot(rules.Move{Kind: rules.SailHarbor, Seat: int8(s)}))
+	g.hotArea(x+6, cy+2, labelW-10, 38, rules.Move{Kind: rules.SailHarbor, Seat: int8(s)})
 	g.text(x+10, cy+16, 12, "bold", "start", "#333", "Harbor")
 	g.text(x+10, cy+32, 12, "normal", "start", "#333", fmt.Sprintf("%d warehouse%s", p.Warehouses, map[bool]string{true: "", false: "s"}[p.Warehouses == 1]))
 	g.b.WriteString(`</g>`)

@@ -90,38 +90,43 @@ try {
   await clickAndWait(page.locator('#ng-start'));
   timings.new_game_ms = Date.now() - t0;
 
-  // Play by clicking: prefer moves drawn on the board, then a few useful moves, else the
-  // first listed move or the lowest amount.
-  const prefer = ['produce', 'sail:island', 'yes', 'done', 'end'];
+  // Play by clicking only: at each decision click "Ask" (the default bot's advice for our
+  // seat), then click the advised move, on the board when it is drawn there, else in the
+  // move list or among the amount buttons (the nearest amount when the advised one has no
+  // button).
   let clicks = 0;
   let boardClicks = 0;
   const moveTimes = [];
   while (!(await page.locator('#g-over').isVisible())) {
-    if (++clicks > MAX_CLICKS) throw new Error(`the game did not end after ${MAX_CLICKS} clicks`);
-    let target = null;
-    const onBoard = page.locator('#board [data-move^="place:"], #board [data-move^="sail:island"]');
-    if (await onBoard.count() > 0) {
-      target = onBoard.first();
+    if (++clicks > MAX_CLICKS) throw new Error(`the game did not end after ${MAX_CLICKS} decisions`);
+    await page.locator('#g-advice').evaluate((e) => e.replaceChildren());
+    await page.click('#g-ask');
+    const advised = await page.locator('#g-advice code').first().textContent({ timeout: 15000 });
+    let target = page.locator(`#board [data-move="${advised}"]`);
+    if (await target.count() > 0) {
+      target = target.first();
       boardClicks++;
-    }
-    if (!target) {
-      const texts = await page.locator('#g-moves button').evaluateAll((bs) => bs.map((b) => b.dataset.move));
-      const pick = prefer.find((p) => texts.includes(p));
-      if (pick) target = page.locator(`#g-moves button[data-move="${pick}"]`);
-      else if (texts.length > 0) target = page.locator('#g-moves button').first();
-      else target = page.locator('#g-amount button[data-move]').first();
+    } else if (await page.locator(`#g-moves button[data-move="${advised}"]`).count() > 0) {
+      target = page.locator(`#g-moves button[data-move="${advised}"]`);
+    } else if (advised.startsWith('$')) {
+      const want = Number(advised.slice(1));
+      const amounts = await page.locator('#g-amount button[data-move]').evaluateAll((bs) => bs.map((b) => Number(b.dataset.move.slice(1))));
+      const best = amounts.reduce((x, y) => (Math.abs(y - want) < Math.abs(x - want) ? y : x));
+      target = page.locator(`#g-amount button[data-move="$${best}"]`);
+    } else {
+      throw new Error(`the advised move ${advised} is offered neither on the board nor in the list`);
     }
     await clickAndWait(target);
     moveTimes.push(Number(await page.evaluate(() => document.body.dataset.moveMs)));
-    if (clicks === 12) await page.screenshot({ path: join(OUT, 'play.png'), fullPage: true });
+    if (clicks === 40) await page.screenshot({ path: join(OUT, 'play.png'), fullPage: true });
   }
   moveTimes.sort((a, b) => a - b);
-  timings.human_clicks = clicks;
+  timings.human_decisions = clicks;
   timings.board_clicks = boardClicks;
   // Click to board drawn, measured in the page: the human move, the bots' replies and drawing.
   timings.click_to_board_p50_ms = moveTimes[Math.floor(moveTimes.length / 2)];
   timings.click_to_board_p99_ms = moveTimes[Math.floor(moveTimes.length * 0.99)];
-  console.log(`game over after ${clicks} clicks (${boardClicks} on the board)`);
+  console.log(`game over after ${clicks} decisions (${boardClicks} clicked on the board)`);
   await page.screenshot({ path: join(OUT, 'play-final.png'), fullPage: true });
 
   // The score table against container score of the downloaded record.
