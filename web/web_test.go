@@ -141,7 +141,7 @@ func perturbHidden(s *rules.State, seat int) {
 // checkNoLeak checks one answer of a play session against the session: changing what the
 // human may not see changes nothing in the answer, only the human's own scoring card is
 // drawn, and other seats' sealed bids read "sealed bid" in the log until revealed.
-func checkNoLeak(t *testing.T, p *playSession, st GameState, raw []byte) {
+func checkNoLeak(t *testing.T, p *playSession, st GameState) {
 	t.Helper()
 	if !p.state.IsTerminal() {
 		saved := p.state.Clone()
@@ -173,7 +173,6 @@ func checkNoLeak(t *testing.T, p *playSession, st GameState, raw []byte) {
 			t.Fatalf("log line %+v shows another seat's sealed bid", l)
 		}
 	}
-	_ = raw
 }
 
 func phaseOf(name string) rules.Phase { return rules.Phase(phaseIndex(name)) }
@@ -205,7 +204,7 @@ func TestPlayWholeGameAgainstBots(t *testing.T) {
 			log := append([]LogLine{}, st.Log...)
 			moves := 0
 			for !st.Over {
-				checkNoLeak(t, p, st, nil)
+				checkNoLeak(t, p, st)
 				if !st.YourMove {
 					t.Fatalf("not over and not the human's move: %+v", st)
 				}
@@ -222,7 +221,7 @@ func TestPlayWholeGameAgainstBots(t *testing.T) {
 					t.Fatal("the game does not end")
 				}
 			}
-			checkNoLeak(t, p, st, nil)
+			checkNoLeak(t, p, st)
 			if len(log) != st.LogLen {
 				t.Fatalf("client log has %d lines, server %d", len(log), st.LogLen)
 			}
