@@ -139,6 +139,8 @@ try {
   const want = scored.map((s) => [s.cash, s.island, s.leftover, s.loans, s.total, s.rank]);
   if (JSON.stringify(shown) !== JSON.stringify(want)) fail(`score table ${JSON.stringify(shown)} differs from container score ${JSON.stringify(want)}`);
   else console.log(`score table matches container score: ${JSON.stringify(want)}`);
+  // The downloaded record replays in the terminal too.
+  execFileSync(CONTAINER, ['replay', recordPath], { stdio: 'ignore' });
 
   // The record in the viewer: open it from the data directory, step to the end by turns.
   await page.click('#tab-replay');
@@ -159,6 +161,10 @@ try {
   timings.replay_step_p50_ms = stepTimes[Math.floor(stepTimes.length / 2)];
   timings.replay_step_max_ms = stepTimes[stepTimes.length - 1];
   if (timings.replay_step_p50_ms > 50) fail(`replay step takes ${timings.replay_step_p50_ms} ms (median; limit 50)`);
+  // One decision back.
+  const here = Number(await page.evaluate(() => document.body.dataset.replayStep));
+  await page.click('#r-prev');
+  await page.waitForSelector(`body[data-replay-step="${here - 1}"]`);
   let guardTurns = 0;
   while (await page.locator('#r-next-turn').isEnabled()) {
     const before = await page.evaluate(() => document.body.dataset.replayStep);
