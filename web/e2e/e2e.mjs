@@ -81,10 +81,11 @@ try {
   console.log(`first page usable in ${timings.first_page_ms} ms (${timings.first_page_wall_ms} ms with the test's overhead)`);
   if (timings.first_page_ms > 1000) fail(`first page took ${timings.first_page_ms} ms (limit 1000)`);
 
-  // A 3-player game against the default bot, ended after 45 turns (15 each).
+  // A 3-player game against the default bot and the valuer, ended after 45 turns (15 each).
   await page.selectOption('#ng-players', '3');
   await page.fill('#ng-seed', '7');
   await page.fill('#ng-turns', '45');
+  await page.selectOption('#ng-opponents select >> nth=1', 'valuer');
   await page.screenshot({ path: join(OUT, 'new-game.png') });
   t0 = Date.now();
   await clickAndWait(page.locator('#ng-start'));
@@ -122,6 +123,9 @@ try {
   }
   moveTimes.sort((a, b) => a - b);
   timings.human_decisions = clicks;
+  // Other seats' sealed bids seen as such, and the reveal lines, in the move log.
+  timings.sealed_bid_lines = await page.locator('#g-log li', { hasText: /sealed bid$/ }).count();
+  timings.reveal_lines = await page.locator('#g-log li', { hasText: 'sealed bids revealed' }).count();
   timings.board_clicks = boardClicks;
   // Click to board drawn, measured in the page: the human move, the bots' replies and drawing.
   timings.click_to_board_p50_ms = moveTimes[Math.floor(moveTimes.length / 2)];
