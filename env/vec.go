@@ -53,6 +53,10 @@ type VecEnv struct {
 	finished chan struct{} // a helper that finishes a step's last game tells the caller
 	helped   atomic.Int64  // game steps taken by helpers (benchmarks report the share)
 	closed   atomic.Bool
+
+	// Optional outputs (VecBuffers): legal ids and counts, and a byte mask.
+	legal, numLegal []int32
+	mask8           []int8
 }
 
 // GameSeed is the seed of game i's episode-th episode (0-based) in a VecEnv or dataset run
@@ -70,6 +74,10 @@ func GameSeed(base uint64, game, episode int) uint64 {
 // NewVec returns n games with options o on workers goroutines (0 or 1: the caller's
 // goroutine), reset from seeds derived from baseSeed.
 func NewVec(n int, o Options, baseSeed uint64, workers int) (*VecEnv, error) {
+	return newVec(n, o, baseSeed, workers, VecBuffers{})
+}
+
+func newVec(n int, o Options, baseSeed uint64, workers int, b VecBuffers) (*VecEnv, error) {
 	if n < 1 {
 		return nil, fmt.Errorf("%w: %d games; want at least 1", ErrInvalidOptions, n)
 	}
@@ -89,11 +97,11 @@ func NewVec(n int, o Options, baseSeed uint64, workers int) (*VecEnv, error) {
 	d := encoding.NewEncoder(g).Size()
 	a := rules.NumDistinctActions()
 	p := o.Rules.Players
-	v := &VecEnv{N: n, D: d, A: a, P: p,
-		Obs: make([]float32, n*d), Mask: make([]float32, n*a), Rewards: make([]float32, n*p),
-		Agents: make([]int, n), Terminated: make([]bool, n), Truncated: make([]bool, n),
-		Scores: make([][]rules.Score, n), Episodes: make([]int, n),
+	v := &VecEnv{N: n, D: d, A: a, P: p, Scores: make([][]rules.Score, n), Episodes: make([]int, n),
 		envs: make([]*Env, n), baseSeed: baseSeed, workers: workers}
+	if err := v.useBuffers(b); err != nil {
+		return nil, err
+	}
 	for i := range v.envs {
 		e, err := newEnv(o, v.Obs[i*d:(i+1)*d:(i+1)*d], v.Mask[i*a:(i+1)*a:(i+1)*a], v.Rewards[i*p:(i+1)*p:(i+1)*p])
 		if err != nil {
@@ -128,6 +136,9 @@ func (v *VecEnv) Reset() {
 		v.Terminated[i], v.Truncated[i] = false, false
 		e.Reset(GameSeed(v.baseSeed, i, 0))
 		v.Agents[i] = e.agent
+		if v.legal != nil || v.mask8 != nil {
+			v.writeLegal(i, e, true)
+		}
 	}
 }
 
@@ -278,6 +289,9 @@ func (v *VecEnv) run(lo, hi int) {
 			copy(e.rewards, keep[:v.P])
 		}
 		v.Agents[i] = e.agent
+		if v.legal != nil || v.mask8 != nil {
+			v.writeLegal(i, e, false)
+		}
 	}
 }
 

@@ -1,0 +1,23 @@
+"""container_rl: the Container board-game engine, encodings and bots from Python.
+
+A thin ctypes layer over the Go library built from ``capi/`` (``python/build.sh``); needs
+only the standard library and NumPy. See python/README.md.
+"""
+
+from ._lib import (ContainerError, EpisodeOverError, HandleError, IllegalActionError, InternalError,
+                   InvalidArgumentError, UnknownBotError, open_handles)
+from .aec import ContainerEnv
+from .bots import BotPolicy, BotTable, list_bots
+from .info import action_names, feature_columns, game_seed, observe_position, score_position, spec
+from .spaces import Box, Dict, Discrete
+from .vector import VectorEnv
+
+__all__ = ["ContainerEnv", "VectorEnv", "BotPolicy", "BotTable", "list_bots", "spec", "action_names",
+           "feature_columns", "game_seed", "score_position", "observe_position", "Box", "Dict", "Discrete",
+           "ContainerError", "InvalidArgumentError", "IllegalActionError", "EpisodeOverError",
+           "UnknownBotError", "HandleError", "InternalError", "open_handles", "env"]
+
+
+def env(**options):
+    """PettingZoo-style constructor: ``container_rl.env(players=4)``."""
+    return ContainerEnv(**options)

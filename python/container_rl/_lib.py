@@ -1,0 +1,193 @@
+"""Loading the Go library (libcontainer.so, built from capi/) and calling it through ctypes.
+
+Every C function returns 0 or an error code and writes a one-line message into an error
+buffer; :func:`check` turns a non-zero code into the matching exception carrying Go's
+message. Nothing here knows the game: it only moves bytes across the boundary.
+"""
+
+import ctypes
+import json
+import os
+
+ABI_VERSION = 1
+STATUS_LEN = 8  # bridge.StatusLen
+ST_AGENT, ST_TERMINATED, ST_TRUNCATED, ST_PHASE, ST_NUM_LEGAL, ST_TURN, ST_STEPS, ST_LAST_AGENT = range(8)
+
+
+class ContainerError(Exception):
+    """Base class of every error the Go engine reports."""
+
+
+class InvalidArgumentError(ContainerError, ValueError):
+    """Bad options, sizes, dtypes, seats or positions."""
+
+
+class IllegalActionError(ContainerError, ValueError):
+    """An action id that is not legal for the decider."""
+
+
+class EpisodeOverError(ContainerError, RuntimeError):
+    """Stepping a finished episode, or before the first reset."""
+
+
+class UnknownBotError(ContainerError, ValueError):
+    """A bot name that is not registered (or a bot file that does not load)."""
+
+
+class HandleError(ContainerError, RuntimeError):
+    """A closed object, or one used from two threads at once."""
+
+
+class InternalError(ContainerError, RuntimeError):
+    """A Go panic recovered at the boundary: a bug, please report it with the message."""
+
+
+_ERRORS = {1: InvalidArgumentError, 2: IllegalActionError, 3: EpisodeOverError,
+           4: UnknownBotError, 5: HandleError, 7: InternalError}
+CODE_BUFFER_SMALL = 6
+ERR_CAP = 2048
+
+_c_i64 = ctypes.c_int64
+_c_u64 = ctypes.c_uint64
+_p = ctypes.c_void_p
+_s = ctypes.c_char_p
+_pi64 = ctypes.POINTER(ctypes.c_int64)
+
+# name -> argument types (every function returns int unless listed in _RESTYPES).
+_SIGS = {
+    "ctr_abi_version": [],
+    "ctr_game_seed": [_c_u64, _c_i64, _c_i64],
+    "ctr_open_handles": [],
+    "ctr_sizes": [_s, _p, _p, _c_i64],
+    "ctr_free": [_c_i64, _p, _c_i64],
+    "ctr_env_new": [_s, _c_i64, _c_i64, _c_i64, _p, _p, _p, _p, _p, _p, _p, _p, _p, _c_i64],
+    "ctr_env_reset": [_c_i64, _c_u64, _s, _p, _c_i64],
+    "ctr_env_step": [_c_i64, _c_i64, _p, _c_i64],
+    "ctr_env_observe": [_c_i64, _c_i64, _p, _c_i64, _p, _c_i64, _p, _c_i64],
+    "ctr_env_oracle": [_c_i64, _c_i64, _p, _c_i64, _p, _c_i64],
+    "ctr_env_info": [_c_i64, _p, _c_i64, _p, _p, _c_i64],
+    "ctr_env_record": [_c_i64, _p, _c_i64, _p, _p, _c_i64],
+    "ctr_vec_new": [_c_i64, _s, _c_u64, _c_i64, _c_i64, _c_i64, _c_i64,
+                    _p, _p, _p, _p, _p, _p, _p, _p, _p, _p, _p, _c_i64],
+    "ctr_vec_step": [_c_i64, _p, _c_i64, _p, _c_i64],
+    "ctr_vec_reset": [_c_i64, _p, _c_i64],
+    "ctr_vec_game": [_c_i64, _c_i64, _p, _c_i64, _p, _p, _c_i64],
+    "ctr_vec_observe": [_c_i64, _c_i64, _c_i64, _p, _c_i64, _p, _c_i64],
+    "ctr_bots": [_p, _c_i64, _p, _p, _c_i64],
+    "ctr_bot_new": [_s, _s, _c_u64, _p, _p, _c_i64],
+    "ctr_bot_act_env": [_c_i64, _c_i64, _p, _p, _c_i64],
+    "ctr_bot_act_vec": [_c_i64, _c_i64, _c_i64, _p, _p, _c_i64],
+    "ctr_table_new": [_c_i64, _s, _c_u64, _p, _p, _c_i64],
+    "ctr_table_act": [_c_i64, _p, _p, _c_i64, _p, _c_i64],
+    "ctr_spec": [_s, _p, _c_i64, _p, _p, _c_i64],
+    "ctr_score": [_s, _p, _c_i64, _p, _p, _c_i64],
+    "ctr_observe_position": [_s, _c_i64, _c_i64, _p, _c_i64, _p, _p, _c_i64],
+}
+_RESTYPES = {"ctr_abi_version": _c_i64, "ctr_game_seed": _c_u64, "ctr_open_handles": _c_i64}
+
+
+def _find_library():
+    env = os.environ.get("CONTAINER_RL_LIB")
+    if env:
+        return env
+    here = os.path.dirname(os.path.abspath(__file__))
+    return os.path.join(here, "libcontainer.so")
+
+
+def _load():
+    path = _find_library()
+    if not os.path.exists(path):
+        raise ImportError(
+            f"container_rl: the Go library {path} is missing; build it with python/build.sh "
+            "(go build -buildmode=c-shared -o python/container_rl/libcontainer.so ./capi)")
+    lib = ctypes.CDLL(path)
+    for name, args in _SIGS.items():
+        fn = getattr(lib, name)
+        fn.argtypes = args
+        fn.restype = _RESTYPES.get(name, ctypes.c_int)
+    got = lib.ctr_abi_version()
+    if got != ABI_VERSION:
+        raise ImportError(f"container_rl: {path} has C ABI version {got}, this package needs "
+                          f"{ABI_VERSION}; rebuild it with python/build.sh")
+    return lib
+
+
+lib = _load()
+
+
+class ErrBuf:
+    """A reusable error-message buffer (one per object, so hot calls allocate nothing)."""
+
+    __slots__ = ("buf", "ptr")
+
+    def __init__(self):
+        self.buf = ctypes.create_string_buffer(ERR_CAP)
+        self.ptr = ctypes.cast(self.buf, ctypes.c_void_p).value
+
+    def raise_for(self, code):
+        msg = self.buf.value.decode("utf-8", "replace")
+        raise _ERRORS.get(code, ContainerError)(msg)
+
+
+_shared_err = ErrBuf()
+
+
+def check(code, err=None):
+    """Raise the exception for a non-zero code with the message in err."""
+    if code:
+        (err or _shared_err).raise_for(code)
+
+
+def call(fn, *args):
+    """Call fn(*args, errbuf, errcap) and raise on error (for calls off the hot path)."""
+    err = ErrBuf()
+    code = fn(*args, err.ptr, ERR_CAP)
+    if code:
+        err.raise_for(code)
+
+
+def call_text(fn, *args):
+    """Call a function that writes text into a caller buffer; grow the buffer if needed."""
+    cap = 1 << 16
+    for _ in range(3):
+        out = ctypes.create_string_buffer(cap)
+        need = ctypes.c_int64(0)
+        err = ErrBuf()
+        code = fn(*args, ctypes.cast(out, _p), cap, ctypes.byref(need), err.ptr, ERR_CAP)
+        if code == CODE_BUFFER_SMALL:
+            cap = need.value + 1
+            continue
+        if code:
+            err.raise_for(code)
+        return out.value.decode("utf-8")
+    raise InternalError("container_rl: text output kept growing")
+
+
+def call_json(fn, *args):
+    return json.loads(call_text(fn, *args))
+
+
+def options_json(options):
+    """Serialise keyword options for Go (which validates them and names bad keys)."""
+    if options is None:
+        return b""
+    if not isinstance(options, dict):
+        raise InvalidArgumentError(f"options: want a dict, got {type(options).__name__}")
+    try:
+        return json.dumps(options).encode()
+    except (TypeError, ValueError) as e:
+        raise InvalidArgumentError(f"options: not JSON-serialisable: {e}") from None
+
+
+def ptr(a):
+    """The data pointer of a NumPy array."""
+    return a.ctypes.data
+
+
+def free(handle):
+    call(lib.ctr_free, handle)
+
+
+def open_handles():
+    """Open Go objects (envs, vector envs, bots, tables): tests use it to find leaks."""
+    return lib.ctr_open_handles()

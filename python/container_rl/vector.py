@@ -1,0 +1,132 @@
+"""N games stepped in Go, read through zero-copy NumPy views."""
+
+import ctypes
+import json
+
+import numpy as np
+
+from . import _lib
+from ._lib import ERR_CAP, lib
+from .info import _seed, spec
+
+
+class VectorEnv:
+    """``num_envs`` games of Container in lockstep (Go's ``env.VecEnv``) on ``workers``
+    goroutines (0: one per core).
+
+    The arrays below are NumPy views of the buffers Go writes into (no copy): ``step``
+    overwrites them in place, so read them between steps and copy what you keep.
+
+    - ``observations`` [N, D] float32: each game's next decider's observation;
+    - ``action_masks`` [N, A] int8 (and ``action_masks_f32`` float32, Go's own mask);
+    - ``legal`` [N, A] int32: each game's legal ids, ascending, padded with -1, and
+      ``num_legal`` [N] int32 their count;
+    - ``agents`` [N] int64: the deciding seat of each game;
+    - ``rewards`` [N, P] float32: the last step's reward of every seat;
+    - ``terminated`` / ``truncated`` [N] bool: the last step ended the game. It has already
+      been reset (auto-reset), so the rows above describe the next episode; game i's k-th
+      episode uses seed ``game_seed(seed, i, k)``, exactly as Go's VecEnv.
+
+    Keyword options are the ones of :class:`ContainerEnv`.
+    """
+
+    def __init__(self, num_envs=256, seed=0, workers=0, **options):
+        self._opts = _lib.options_json(options)
+        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)):
+            raise _lib.InvalidArgumentError(f"num_envs: want an int, got {type(num_envs).__name__}")
+        sizes = np.zeros(3, dtype=np.int64)
+        _lib.call(lib.ctr_sizes, self._opts, _lib.ptr(sizes))
+        d, a, p = (int(x) for x in sizes)
+        n = int(num_envs)
+        if not 1 <= n <= 1 << 16:
+            raise _lib.InvalidArgumentError(f"num_envs: {n} games; want 1 to {1 << 16}")
+        self.num_envs, self.obs_size, self.num_actions, self.num_players = n, d, a, p
+        self.seed = _seed(seed)
+        self.observations = np.zeros((n, d), dtype=np.float32)
+        self.action_masks_f32 = np.zeros((n, a), dtype=np.float32)
+        self.action_masks = np.zeros((n, a), dtype=np.int8)
+        self.rewards = np.zeros((n, p), dtype=np.float32)
+        self.agents = np.zeros(n, dtype=np.int64)
+        self.terminated = np.zeros(n, dtype=np.bool_)
+        self.truncated = np.zeros(n, dtype=np.bool_)
+        self.legal = np.zeros((n, a), dtype=np.int32)
+        self.num_legal = np.zeros(n, dtype=np.int32)
+        self._err = _lib.ErrBuf()
+        h = ctypes.c_int64(0)
+        _lib.call(lib.ctr_vec_new, n, self._opts, self.seed, int(workers), d, a, p,
+                  _lib.ptr(self.observations), _lib.ptr(self.action_masks_f32), _lib.ptr(self.rewards),
+                  _lib.ptr(self.agents), _lib.ptr(self.terminated), _lib.ptr(self.truncated),
+                  _lib.ptr(self.legal), _lib.ptr(self.num_legal), _lib.ptr(self.action_masks), ctypes.byref(h))
+        self._h = h.value
+        self._actions = np.zeros(n, dtype=np.int64)
+        self._actions_p = _lib.ptr(self._actions)
+        self._rows = np.arange(n)
+        self._spec = spec(**options)
+        self.possible_agents = [f"player_{i}" for i in range(p)]
+
+    @property
+    def spec(self):
+        return self._spec
+
+    def step(self, actions):
+        """Apply ``actions[i]`` (int array of shape [N]) in game i. Every action is checked
+        first; an illegal one raises IllegalActionError and no game moves. Returns
+        (observations, action_masks, rewards, terminated, truncated): the views above."""
+        if not isinstance(actions, np.ndarray) or actions.dtype != np.int64 or not actions.flags.c_contiguous:
+            actions = self._coerce(actions)
+        if actions.shape != (self.num_envs,):
+            raise _lib.InvalidArgumentError(
+                f"actions: shape {actions.shape}; want ({self.num_envs},), one action per game")
+        code = lib.ctr_vec_step(self._h, _lib.ptr(actions), self.num_envs, self._err.ptr, ERR_CAP)
+        if code:
+            self._err.raise_for(code)
+        return self.observations, self.action_masks, self.rewards, self.terminated, self.truncated
+
+    def _coerce(self, actions):
+        a = np.asarray(actions)
+        if a.dtype.kind not in "iu":
+            raise _lib.InvalidArgumentError(f"actions: dtype {a.dtype}; want integer action ids")
+        if a.shape != (self.num_envs,):
+            raise _lib.InvalidArgumentError(
+                f"actions: shape {a.shape}; want ({self.num_envs},), one action per game")
+        np.copyto(self._actions, a, casting="unsafe")
+        return self._actions
+
+    def sample_legal(self, rng):
+        """A uniformly random legal action per game (NumPy, from ``legal``/``num_legal``)."""
+        idx = (rng.random(self.num_envs) * self.num_legal).astype(np.int64)
+        return self.legal[self._rows, idx].astype(np.int64)
+
+    def reset(self):
+        """Restart every game at episode 0 of its seed sequence."""
+        _lib.call(lib.ctr_vec_reset, self._h)
+        return self.observations, self.action_masks
+
+    def game_info(self, i):
+        """Game i: finished episodes, the current seed, the last finished episode's scores."""
+        return _lib.call_json(lib.ctr_vec_game, self._h, int(i))
+
+    def observe(self, i, seat):
+        """Seat ``seat``'s observation of game i (a copy)."""
+        obs = np.empty(self.obs_size, dtype=np.float32)
+        _lib.call(lib.ctr_vec_observe, self._h, int(i), int(seat), _lib.ptr(obs), self.obs_size)
+        return obs
+
+    def close(self):
+        """Stop the Go workers and free the games. Close any BotTable over this env first
+        (or let it fail with HandleError)."""
+        h, self._h = getattr(self, "_h", 0), 0
+        if h:
+            _lib.free(h)
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
