@@ -380,3 +380,12 @@ func ctr_observe_position(position *C.char, seat, hideCash C.int64_t, obs *C.flo
 		return err
 	})
 }
+
+//export ctr_bench_vec
+func ctr_bench_vec(n, workers, iters C.int64_t, seed C.uint64_t, out *C.double, errb *C.char, errcap C.int64_t) C.int {
+	return call(errb, errcap, func() error {
+		r, err := bridge.BenchVec(int(n), int(workers), int(iters), uint64(seed))
+		*out = C.double(r)
+		return err
+	})
+}

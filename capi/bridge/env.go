@@ -168,6 +168,9 @@ func (x *Env) write() {
 	copy(b.Total, e.CumulativeRewards())
 	st := e.State()
 	b.Status[StAgent] = int64(e.Agent())
+	if e.Done() {
+		b.Status[StAgent] = -1 // a truncated episode keeps the decider in env.Env
+	}
 	b.Status[StTerminated] = boolInt(e.Done() && st.IsTerminal())
 	b.Status[StTruncated] = boolInt(e.Done() && !st.IsTerminal())
 	b.Status[StPhase] = int64(st.Decision().Phase)

@@ -82,6 +82,7 @@ _SIGS = {
     "ctr_spec": [_s, _p, _c_i64, _p, _p, _c_i64],
     "ctr_score": [_s, _p, _c_i64, _p, _p, _c_i64],
     "ctr_observe_position": [_s, _c_i64, _c_i64, _p, _c_i64, _p, _p, _c_i64],
+    "ctr_bench_vec": [_c_i64, _c_i64, _c_i64, _c_u64, _p, _p, _c_i64],
 }
 _RESTYPES = {"ctr_abi_version": _c_i64, "ctr_game_seed": _c_u64, "ctr_open_handles": _c_i64}
 

@@ -1,0 +1,70 @@
+package bridge
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/container-rl/container/env"
+)
+
+// newTestEnv makes a bridge env with Go-allocated buffers.
+func newTestEnv(tb testing.TB, opts string) (int64, EnvBuffers) {
+	tb.Helper()
+	s, err := SizesOf(opts)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	b := EnvBuffers{Obs: make([]float32, s.Obs), Mask: make([]int8, s.Actions), Legal: make([]int32, s.Actions),
+		Rewards: make([]float32, s.Players), Since: make([]float32, s.Players), Total: make([]float32, s.Players),
+		Status: make([]int64, StatusLen)}
+	h, err := NewEnv(opts, b)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { _ = Free(h) })
+	return h, b
+}
+
+// BenchmarkBridgeEnvStep is one random step through the bridge (what ctr_env_step does
+// after the cgo transition): step, encode, copy into the caller's buffers. Compare with
+// env's BenchmarkEnvStep for the bridge's own cost.
+func BenchmarkBridgeEnvStep(b *testing.B) {
+	h, buf := newTestEnv(b, "")
+	rng := rand.New(rand.NewPCG(1, 2))
+	if err := EnvReset(h, 1, ""); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if buf.Status[StAgent] < 0 {
+			_ = EnvReset(h, rng.Uint64(), "")
+		}
+		n := buf.Status[StNumLegal]
+		if err := EnvStep(h, int(buf.Legal[rng.IntN(int(n))])); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "steps/s")
+}
+
+// BenchmarkBridgeEnvOnly is env.Env stepping alone, in the same run, for comparison.
+func BenchmarkBridgeEnvOnly(b *testing.B) {
+	e, err := env.New(env.DefaultOptions())
+	if err != nil {
+		b.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	e.Reset(1)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if e.Done() {
+			e.Reset(rng.Uint64())
+		}
+		l := e.Legal()
+		if _, err := e.Step(l[rng.IntN(len(l))]); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "steps/s")
+}

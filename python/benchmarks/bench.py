@@ -1,0 +1,184 @@
+"""Throughput of the Python package, with Go's VecEnv measured in the same process.
+
+    /usr/bin/python3 python/benchmarks/bench.py [--aec-steps N] [--vec-iters N] [--json]
+
+1. AEC loop: PettingZoo-style ``agent_iter``/``last``/``step`` with a uniformly random legal
+   action drawn from the observation's mask (np.flatnonzero + random.randrange), on one
+   core; then where the time of one step goes (each piece timed alone).
+2. Vector env: 256 games, random legal actions chosen in NumPy (``VectorEnv.sample_legal``),
+   with 1 and 2 Go workers; and Go's own VecEnv benchmark loop (random legal actions picked
+   in Go) in the same run, for the ratio.
+
+Both wall-clock and process-CPU rates are printed: on a shared machine the wall rate
+understates what a quiet core does, the CPU rate less so.
+"""
+
+import argparse
+import ctypes
+import json
+import os
+import random
+import sys
+import time
+
+import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import container_rl as crl  # noqa: E402
+from container_rl import _lib  # noqa: E402
+
+
+def timed(fn):
+    w0, c0 = time.perf_counter(), time.process_time()
+    n = fn()
+    return n, time.perf_counter() - w0, time.process_time() - c0
+
+
+def aec_loop(steps, copy):
+    env = crl.ContainerEnv(copy_observations=copy)
+    rnd = random.Random(1)
+    flatnonzero = np.flatnonzero
+
+    def run():
+        n, ep = 0, 0
+        while n < steps:
+            env.reset(seed=ep)
+            ep += 1
+            for agent in env.agent_iter():
+                obs, reward, term, trunc, info = env.last()
+                if term or trunc:
+                    action = None
+                else:
+                    legal = flatnonzero(obs["action_mask"])
+                    action = int(legal[rnd.randrange(len(legal))])
+                env.step(action)
+                n += 1
+        return n
+
+    n, wall, cpu = timed(run)
+    env.close()
+    return {"steps": n, "steps_per_s_wall": n / wall, "steps_per_s_cpu": n / cpu}
+
+
+def aec_breakdown(steps):
+    """Time each piece of one AEC step alone, in microseconds per step."""
+    env = crl.ContainerEnv(copy_observations=False)
+    env.reset(seed=1)
+    # Record a game's actions so the step-only timing replays real positions.
+    out = {}
+    rnd = random.Random(2)
+    legal_lists = []
+    n = 0
+    env.reset(seed=5)
+    actions = []
+    while not env._ended and n < steps:
+        legal = np.flatnonzero(env._mask)
+        a = int(legal[rnd.randrange(len(legal))])
+        actions.append(a)
+        legal_lists.append(env._mask.copy())
+        env.step(a)
+        n += 1
+
+    def replay_step():
+        env.reset(seed=5)
+        for a in actions:
+            env.step(a)
+        return len(actions)
+
+    def replay_raw():
+        fn, h, p = _lib.lib.ctr_env_step, env._h, env._errp
+        _lib.call(_lib.lib.ctr_env_reset, h, 5, b"")
+        for a in actions:
+            fn(h, a, p, _lib.ERR_CAP)
+        return len(actions)
+
+    def lasts():
+        env.reset(seed=5)
+        for _ in actions:
+            env.last()
+        return len(actions)
+
+    def choose():
+        r = random.Random(3)
+        for m in legal_lists:
+            legal = np.flatnonzero(m)
+            int(legal[r.randrange(len(legal))])
+        return len(legal_lists)
+
+    reps = max(1, 20000 // max(1, len(actions)))
+    for name, fn in [("step() total", replay_step), ("ctypes call + Go step/encode/copy alone", replay_raw),
+                     ("last()", lasts), ("choose from mask (flatnonzero + randrange)", choose)]:
+        best = None
+        for _ in range(3):
+            tot, w, _c = 0, 0.0, 0.0
+            for _ in range(reps):
+                k, ww, cc = timed(fn)
+                tot, w = tot + k, w + ww
+            us = w / tot * 1e6
+            best = us if best is None else min(best, us)
+        out[name] = best
+    noop = _lib.lib.ctr_abi_version
+    t = time.perf_counter()
+    for _ in range(100000):
+        noop()
+    out["empty ctypes->cgo call"] = (time.perf_counter() - t) / 100000 * 1e6
+    env.close()
+    return out
+
+
+def vec(n, workers, iters):
+    v = crl.VectorEnv(n, seed=1, workers=workers)
+    rng = np.random.default_rng(0)
+    for _ in range(10):
+        v.step(v.sample_legal(rng))
+
+    def run():
+        for _ in range(iters):
+            v.step(v.sample_legal(rng))
+        return iters * n
+
+    k, wall, cpu = timed(run)
+    v.close()
+    return {"games": n, "workers": workers, "env_steps_per_s_wall": k / wall, "cores_used": cpu / wall}
+
+
+def go_vec(n, workers, iters):
+    out = ctypes.c_double(0)
+    _lib.call(_lib.lib.ctr_bench_vec, n, workers, iters, 1, ctypes.byref(out))
+    return out.value
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--aec-steps", type=int, default=200000)
+    ap.add_argument("--vec-iters", type=int, default=2000)
+    ap.add_argument("--json", action="store_true")
+    a = ap.parse_args()
+    res = {"cpus": os.cpu_count(), "loadavg": os.getloadavg()}
+    res["aec"] = aec_loop(a.aec_steps, copy=False)
+    res["aec_copy_observations"] = aec_loop(a.aec_steps // 2, copy=True)
+    res["aec_breakdown_us"] = aec_breakdown(2000)
+    res["vec"] = [vec(256, w, a.vec_iters) for w in (1, 2)]
+    res["go_vec_steps_per_s"] = {str(w): go_vec(256, w, a.vec_iters) for w in (1, 2)}
+    res["python_over_go_2_workers"] = res["vec"][1]["env_steps_per_s_wall"] / res["go_vec_steps_per_s"]["2"]
+    res["loadavg_after"] = os.getloadavg()
+    if a.json:
+        print(json.dumps(res, indent=1))
+        return
+    print(f"machine: {res['cpus']} CPUs, load average {res['loadavg'][0]:.1f} before, {res['loadavg_after'][0]:.1f} after")
+    for k in ("aec", "aec_copy_observations"):
+        r = res[k]
+        print(f"{k}: {r['steps']} steps, {r['steps_per_s_wall']:,.0f} steps/s wall, {r['steps_per_s_cpu']:,.0f} steps/s per CPU-second")
+    print("one AEC step, each piece alone (microseconds):")
+    for k, us in res["aec_breakdown_us"].items():
+        print(f"  {us:6.2f}  {k}")
+    for r in res["vec"]:
+        print(f"python vector env, {r['games']} games, {r['workers']} workers: {r['env_steps_per_s_wall']:,.0f} env-steps/s "
+              f"(NumPy random legal actions included; {r['cores_used']:.2f} cores used)")
+    for w, s in res["go_vec_steps_per_s"].items():
+        print(f"Go VecEnv, 256 games, {w} workers, same process: {s:,.0f} env-steps/s (Go random policy included)")
+    print(f"python / Go (2 workers): {res['python_over_go_2_workers']:.2f}")
+
+
+if __name__ == "__main__":
+    main()
