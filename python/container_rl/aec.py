@@ -112,15 +112,13 @@ class ContainerEnv:
         for a terminated/truncated agent after the game's end."""
         if self._ended:
             return self._dead_step(action)
-        if action is None or isinstance(action, (bool, float)):
-            raise _lib.InvalidArgumentError(
-                f"action {action!r} for {self.agent_selection}: want an int action id (None only "
-                "after the game ends)")
-        try:
-            code = self._step_fn(self._h, action, self._errp, ERR_CAP)
-        except ctypes.ArgumentError:
-            raise _lib.InvalidArgumentError(
-                f"action {action!r}: want an int action id, got {type(action).__name__}") from None
+        if type(action) is not int:
+            action = self._coerce_action(action)
+        if not -0x80000000 <= action <= 0x7fffffff:
+            raise _lib.IllegalActionError(
+                f"action {action} for {self.agent_selection}: outside the action ids 0 to "
+                f"{self.num_actions - 1}: illegal action")
+        code = self._step_fn(self._h, action, self._errp, ERR_CAP)
         if code:
             self._err.raise_for(code)
         a = self._st[ST_AGENT]
@@ -130,6 +128,16 @@ class ContainerEnv:
             self._ended = True
             self._dead = list(self.possible_agents)
             self.agent_selection = self._dead[0]
+
+    def _coerce_action(self, action):
+        if isinstance(action, np.integer):
+            return int(action)
+        if action is None:
+            raise _lib.InvalidArgumentError(
+                f"action None for {self.agent_selection}: None is only for a terminated or truncated agent "
+                "after the game ends")
+        raise _lib.InvalidArgumentError(
+            f"action {action!r} for {self.agent_selection}: want an int action id, got {type(action).__name__}")
 
     def _dead_step(self, action):
         if not self._dead:

@@ -1,0 +1,31 @@
+import os
+import sys
+
+import pytest
+
+# Run from a checkout without the .pth install too.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+
+
+@pytest.fixture
+def root():
+    return ROOT
+
+
+def random_game(env, seed, rnd):
+    """Play one game with uniformly random legal actions through the AEC loop; returns the
+    number of decisions."""
+    import numpy as np
+    env.reset(seed=seed)
+    n = 0
+    for agent in env.agent_iter():
+        obs, reward, term, trunc, info = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        env.step(int(legal[rnd.randrange(len(legal))]))
+        n += 1
+    return n
