@@ -105,23 +105,25 @@ def aec_breakdown(steps):
             int(legal[r.randrange(len(legal))])
         return len(legal_lists)
 
+    def cpu_us(fn):
+        # Thread CPU time: the Go code runs on this thread during the call, and another
+        # job taking the core does not count.
+        t0 = time.thread_time()
+        k = fn()
+        return (time.thread_time() - t0) / k * 1e6
+
     reps = max(1, 20000 // max(1, len(actions)))
     for name, fn in [("step() total", replay_step), ("ctypes call + Go step/encode/copy alone", replay_raw),
                      ("last()", lasts), ("choose from mask (flatnonzero + randrange)", choose)]:
-        best = None
-        for _ in range(3):
-            tot, w, _c = 0, 0.0, 0.0
-            for _ in range(reps):
-                k, ww, cc = timed(fn)
-                tot, w = tot + k, w + ww
-            us = w / tot * 1e6
-            best = us if best is None else min(best, us)
-        out[name] = best
+        out[name] = min(cpu_us(fn) for _ in range(3 * reps))
     noop = _lib.lib.ctr_abi_version
-    t = time.perf_counter()
-    for _ in range(100000):
-        noop()
-    out["empty ctypes->cgo call"] = (time.perf_counter() - t) / 100000 * 1e6
+
+    def noops():
+        for _ in range(20000):
+            noop()
+        return 20000
+
+    out["empty ctypes->cgo call"] = min(cpu_us(noops) for _ in range(5))
     env.close()
     return out
 
@@ -139,13 +141,16 @@ def vec(n, workers, iters):
 
     k, wall, cpu = timed(run)
     v.close()
-    return {"games": n, "workers": workers, "env_steps_per_s_wall": k / wall, "cores_used": cpu / wall}
+    return {"games": n, "workers": workers, "env_steps_per_s_wall": k / wall, "cores_used": cpu / wall,
+            "env_steps_per_cpu_s": k / cpu}
 
 
 def go_vec(n, workers, iters):
     out = ctypes.c_double(0)
+    c0 = time.process_time()
     _lib.call(_lib.lib.ctr_bench_vec, n, workers, iters, 1, ctypes.byref(out))
-    return out.value
+    cpu = time.process_time() - c0
+    return out.value, n * iters / cpu
 
 
 def main():
@@ -159,8 +164,11 @@ def main():
     res["aec_copy_observations"] = aec_loop(a.aec_steps // 2, copy=True)
     res["aec_breakdown_us"] = aec_breakdown(2000)
     res["vec"] = [vec(256, w, a.vec_iters) for w in (1, 2)]
-    res["go_vec_steps_per_s"] = {str(w): go_vec(256, w, a.vec_iters) for w in (1, 2)}
+    go = {str(w): go_vec(256, w, a.vec_iters) for w in (1, 2)}
+    res["go_vec_steps_per_s"] = {w: r[0] for w, r in go.items()}
+    res["go_vec_steps_per_cpu_s"] = {w: r[1] for w, r in go.items()}
     res["python_over_go_2_workers"] = res["vec"][1]["env_steps_per_s_wall"] / res["go_vec_steps_per_s"]["2"]
+    res["python_over_go_2_workers_cpu"] = res["vec"][1]["env_steps_per_cpu_s"] / res["go_vec_steps_per_cpu_s"]["2"]
     res["loadavg_after"] = os.getloadavg()
     if a.json:
         print(json.dumps(res, indent=1))
@@ -169,15 +177,18 @@ def main():
     for k in ("aec", "aec_copy_observations"):
         r = res[k]
         print(f"{k}: {r['steps']} steps, {r['steps_per_s_wall']:,.0f} steps/s wall, {r['steps_per_s_cpu']:,.0f} steps/s per CPU-second")
-    print("one AEC step, each piece alone (microseconds):")
+    print("one AEC step, each piece alone (microseconds of thread CPU time, best of several):")
     for k, us in res["aec_breakdown_us"].items():
         print(f"  {us:6.2f}  {k}")
     for r in res["vec"]:
         print(f"python vector env, {r['games']} games, {r['workers']} workers: {r['env_steps_per_s_wall']:,.0f} env-steps/s "
-              f"(NumPy random legal actions included; {r['cores_used']:.2f} cores used)")
+              f"(NumPy random legal actions included; {r['cores_used']:.2f} cores used; "
+              f"{r['env_steps_per_cpu_s']:,.0f} per CPU-second)")
     for w, s in res["go_vec_steps_per_s"].items():
-        print(f"Go VecEnv, 256 games, {w} workers, same process: {s:,.0f} env-steps/s (Go random policy included)")
-    print(f"python / Go (2 workers): {res['python_over_go_2_workers']:.2f}")
+        print(f"Go VecEnv, 256 games, {w} workers, same process: {s:,.0f} env-steps/s (Go random policy included; "
+              f"{res['go_vec_steps_per_cpu_s'][w]:,.0f} per CPU-second)")
+    print(f"python / Go (2 workers): {res['python_over_go_2_workers']:.2f} wall, "
+          f"{res['python_over_go_2_workers_cpu']:.2f} per CPU-second")
 
 
 if __name__ == "__main__":

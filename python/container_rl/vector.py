@@ -61,6 +61,8 @@ class VectorEnv:
         self._actions = np.zeros(n, dtype=np.int64)
         self._actions_p = _lib.ptr(self._actions)
         self._rows = np.arange(n)
+        self._row_starts = (np.arange(n) * a).astype(np.float64)
+        self._u = np.empty(n, dtype=np.float64)
         self._spec = spec(**options)
         self.possible_agents = [f"player_{i}" for i in range(p)]
 
@@ -94,8 +96,11 @@ class VectorEnv:
 
     def sample_legal(self, rng):
         """A uniformly random legal action per game (NumPy, from ``legal``/``num_legal``)."""
-        idx = (rng.random(self.num_envs) * self.num_legal).astype(np.int64)
-        return self.legal[self._rows, idx].astype(np.int64)
+        u = rng.random(self.num_envs, out=self._u)
+        np.multiply(u, self.num_legal, out=u)
+        np.add(self._row_starts, u, out=u)
+        flat = u.astype(np.int64)
+        return np.take(self.legal.reshape(-1), flat).astype(np.int64)
 
     def reset(self):
         """Restart every game at episode 0 of its seed sequence."""
