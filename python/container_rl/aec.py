@@ -54,6 +54,7 @@ class ContainerEnv:
                   _lib.ptr(self._legal), _lib.ptr(self._rewards), _lib.ptr(self._since),
                   _lib.ptr(self._total), _lib.ptr(self._status), ctypes.byref(h))
         self._h = h.value
+        self._keepalive = (self._obs, self._mask, self._legal, self._rewards, self._since, self._total, self._status)
         # Python ints/floats read from the buffers without NumPy scalar overhead.
         self._st = memoryview(self._status)
         self._since_mv = memoryview(self._since)

@@ -58,6 +58,10 @@ class VectorEnv:
                   _lib.ptr(self.agents), _lib.ptr(self.terminated), _lib.ptr(self.truncated),
                   _lib.ptr(self.legal), _lib.ptr(self.num_legal), _lib.ptr(self.action_masks), ctypes.byref(h))
         self._h = h.value
+        # Go writes into these arrays until close(): keep them alive here even if the public
+        # attributes are rebound.
+        self._keepalive = (self.observations, self.action_masks_f32, self.rewards, self.agents, self.terminated,
+                           self.truncated, self.legal, self.num_legal, self.action_masks)
         self._actions = np.zeros(n, dtype=np.int64)
         self._actions_p = _lib.ptr(self._actions)
         self._rows = np.arange(n)
@@ -118,7 +122,7 @@ class VectorEnv:
         return obs
 
     def close(self):
-        """Stop the Go workers and free the games. Close any BotTable over this env first
+        """Stop the Go workers and free the games (the arrays stay readable). Close any BotTable over this env first
         (or let it fail with HandleError)."""
         h, self._h = getattr(self, "_h", 0), 0
         if h:

@@ -114,3 +114,20 @@ def test_bad_positions_and_bots():
     env.reset(seed=1)
     with pytest.raises(crl.InvalidArgumentError, match="made for 4 players"):
         crl.BotPolicy("random")(env)
+
+
+def test_buffers_outlive_rebinding_and_bots_refuse_finished_games():
+    vec = crl.VectorEnv(4, seed=1)
+    vec.observations = None  # the Go side keeps writing into the original array
+    import gc
+    gc.collect()
+    vec.step(vec.sample_legal(np.random.default_rng(0)))
+    vec.close()
+    env = crl.ContainerEnv(max_steps=1)
+    env.reset(seed=1)
+    bot = crl.BotPolicy("valuer")
+    env.step(bot(env))
+    with pytest.raises(crl.EpisodeOverError, match="nothing to decide"):
+        bot(env)
+    with pytest.raises(crl.HandleError):
+        crl.BotTable(vec, [None, "random", "random", "random"])
