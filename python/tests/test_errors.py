@@ -131,3 +131,34 @@ def test_buffers_outlive_rebinding_and_bots_refuse_finished_games():
         bot(env)
     with pytest.raises(crl.HandleError):
         crl.BotTable(vec, [None, "random", "random", "random"])
+
+
+def test_junk_input_never_panics_the_go_side(root):
+    # Mutated positions and option values must come back as ordinary errors (or results),
+    # never as InternalError, which is what a recovered Go panic raises.
+    import json
+    import os
+    import random
+    rnd = random.Random(0)
+    with open(os.path.join(root, "env", "rules", "testdata", "positions", "midgame-5p-auctions.json")) as f:
+        text = f.read()
+    for i in range(300):
+        b = bytearray(text.encode())
+        for _ in range(rnd.randint(1, 8)):
+            b[rnd.randrange(len(b))] = rnd.choice(b'0123456789{}[]",:-abcxyz ')
+        try:
+            crl.score_position(bytes(b))
+        except crl.InternalError:
+            raise
+        except crl.InvalidArgumentError:
+            pass
+    values = [None, -1, 0, 1, 3, 5, 7, 10 ** 12, 1.5, "", "all", "x", [], {}, True]
+    for key in ("players", "rules", "modules", "length", "reward", "max_steps", "margin_scale", "turn_limit",
+                "containers_per_colour", "gold_containers", "warehouses", "factories_per_colour"):
+        for v in values:
+            try:
+                crl.ContainerEnv(**{key: v}).close()
+            except crl.InternalError:
+                raise
+            except crl.InvalidArgumentError:
+                pass
