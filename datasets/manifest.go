@@ -2,14 +2,19 @@ package datasets
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/container-rl/container/internal/atomicfile"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"sort"
 	"strings"
+
+	"github.com/container-rl/container/internal/atomicfile"
 )
 
 // ManifestName is the manifest's file name inside a dataset directory.
@@ -30,12 +35,44 @@ type Manifest struct {
 	Games         int         `json:"games"`
 	GamesPerShard int         `json:"games_per_shard"`
 	Agents        []string    `json:"agents"`
-	Meta          Meta        `json:"meta"`
-	Shards        []ShardInfo `json:"shards"`
+	// AgentFiles records the SHA-256 of every agent that is a bot file (absent in datasets
+	// of earlier builds), so a resume after the file was re-exported is refused.
+	AgentFiles []AgentFile `json:"agent_files,omitempty"`
+	Meta       Meta        `json:"meta"`
+	Shards     []ShardInfo `json:"shards"`
 	// Part is set in the directory of one part of a split run (selfplay --shard); see Part.
 	Part *Part `json:"part,omitempty"`
 	// MergedFrom lists the part directories a merged manifest was made from (see Merge).
 	MergedFrom []string `json:"merged_from,omitempty"`
+	// Checksum is the SHA-256 of the manifest's canonical JSON with this field empty (see
+	// manifestSum); ReadManifest refuses a manifest that does not match it. Manifests of
+	// earlier builds have none.
+	Checksum string `json:"checksum,omitempty"`
+}
+
+// AgentFile is the content hash of one bot-file agent.
+type AgentFile struct {
+	Agent  string `json:"agent"`
+	SHA256 string `json:"sha256"`
+}
+
+// manifestSum is the hex SHA-256 of m's compact JSON with Checksum empty and the rules
+// options compacted, the form that survives a write and a read unchanged.
+func manifestSum(m *Manifest) (string, error) {
+	c := *m
+	c.Checksum = ""
+	if len(c.Meta.RulesOptions) != 0 {
+		var b bytes.Buffer
+		if err := json.Compact(&b, c.Meta.RulesOptions); err == nil {
+			c.Meta.RulesOptions = b.Bytes()
+		}
+	}
+	b, err := json.Marshal(&c)
+	if err != nil {
+		return "", err
+	}
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:]), nil
 }
 
 // NumShards is the number of shards the plan has.
@@ -123,6 +160,11 @@ func (m *Manifest) Validate() error {
 
 // WriteManifest writes m to dir atomically (temporary file, sync, rename).
 func WriteManifest(dir string, m *Manifest) error {
+	sum, err := manifestSum(m)
+	if err != nil {
+		return fmt.Errorf("datasets: manifest: %w", err)
+	}
+	m.Checksum = sum
 	b, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
 		return fmt.Errorf("datasets: manifest: %w", err)
@@ -149,6 +191,13 @@ func ReadManifest(dir string) (*Manifest, error) {
 	if err := json.Unmarshal(b, m); err != nil {
 		return nil, fmt.Errorf("%w: %s: %v", ErrCorrupt, ManifestName, err)
 	}
+	if m.Checksum != "" && m.Version == ManifestVersion { // another version: Validate says so
+		sum, err := manifestSum(m)
+		if err != nil || sum != m.Checksum {
+			return nil, fmt.Errorf("%w: %s: checksum mismatch (the file was edited or damaged after it was written)",
+				ErrCorrupt, filepath.Join(dir, ManifestName))
+		}
+	}
 	if err := m.Validate(); err != nil {
 		return nil, err
 	}
@@ -161,18 +210,65 @@ func ReadManifest(dir string) (*Manifest, error) {
 	return m, nil
 }
 
-// RemoveTemporaries deletes files left under temporary names by an interrupted run.
+// shardTemp matches the temporary names of the shard writer (steps-NNNNN.FORMAT.tmp).
+var shardTemp = regexp.MustCompile(`^(steps|games)-[0-9]{5,}\.(arrow|parquet)\.tmp$`)
+
+// RemoveTemporaries deletes the shard files an interrupted run left under their temporary
+// names (steps-NNNNN.FORMAT.tmp, games-NNNNN.FORMAT.tmp) in a dataset directory. No other
+// file is touched.
 func RemoveTemporaries(dir string) error {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		return fmt.Errorf("datasets: %w", err)
 	}
 	for _, e := range ents {
-		if strings.HasSuffix(e.Name(), tmpSuffix) && !e.IsDir() {
+		if e.Type().IsRegular() && shardTemp.MatchString(e.Name()) {
 			if err := os.Remove(filepath.Join(dir, e.Name())); err != nil {
 				return fmt.Errorf("datasets: %w", err)
 			}
 		}
 	}
 	return nil
+}
+
+// ErrMissingShard is wrapped by VerifyShards' error for a listed shard whose file is gone.
+var ErrMissingShard = errors.New("datasets: a listed shard file is missing")
+
+// VerifyShards checks every shard m lists in dir: both files exist with the recorded size
+// and SHA-256. It returns the indices of shards with a missing file (the caller may play
+// them again) and an error for the first file that exists but does not match.
+func VerifyShards(dir string, m *Manifest) (missing []int, err error) {
+	for _, s := range m.Shards {
+		gone := false
+		for _, f := range []struct {
+			name string
+			size int64
+			sum  string
+		}{{s.StepsFile, s.StepsBytes, s.StepsSHA256}, {s.GamesFile, s.GamesBytes, s.GamesSHA256}} {
+			p := filepath.Join(dir, f.name)
+			st, err := os.Stat(p)
+			if errors.Is(err, os.ErrNotExist) {
+				gone = true
+				continue
+			}
+			if err != nil {
+				return nil, fmt.Errorf("datasets: %w", err)
+			}
+			if f.sum == "" && st.Size() != f.size {
+				return nil, fmt.Errorf("%w: %s has %d bytes, the manifest says %d (truncated or overwritten)", ErrCorrupt, p, st.Size(), f.size)
+			}
+			if err := verifyFile(p, f.size, f.sum); err != nil {
+				return nil, err
+			}
+		}
+		if gone {
+			missing = append(missing, s.Index)
+		}
+	}
+	return missing, nil
+}
+
+// RemoveShard drops shard k from the list (its files are not touched).
+func (m *Manifest) RemoveShard(k int) {
+	m.Shards = slices.DeleteFunc(m.Shards, func(s ShardInfo) bool { return s.Index == k })
 }

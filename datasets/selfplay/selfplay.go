@@ -10,15 +10,15 @@ package selfplay
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/container-rl/container/datasets"
@@ -26,13 +26,14 @@ import (
 	"github.com/container-rl/container/env"
 	"github.com/container-rl/container/env/bots"
 	"github.com/container-rl/container/env/rules"
+	"github.com/container-rl/container/internal/rundir"
 )
 
 // ErrExists is returned when the output directory already holds a dataset and Resume is off.
 var ErrExists = errors.New("selfplay: output directory already holds a dataset")
 
 // ErrBusy is returned when another run is writing the same output directory.
-var ErrBusy = errors.New("selfplay: another run is writing this output directory")
+var ErrBusy = rundir.ErrBusy
 
 // ErrPlanMismatch is returned when resuming with settings that differ from the manifest's.
 var ErrPlanMismatch = errors.New("selfplay: resume settings differ from the dataset's manifest")
@@ -148,8 +149,12 @@ func (c *Config) check() error {
 		}
 		// Make each agent once so a bot that cannot play these options (a trained network made
 		// for others) fails here, before any shard is written.
-		if _, err := bots.New(a, c.Env.Rules, 0); err != nil {
+		b, err := bots.New(a, c.Env.Rules, 0)
+		if err != nil {
 			return fmt.Errorf("selfplay: %w", err)
+		}
+		if _, ok := b.(PolicyBot); c.RecordPolicy && !ok {
+			return bad("recording the behaviour policy (--record-policy) needs bots that report it, such as trained bots; %s does not", a)
 		}
 	}
 	if c.Games < 1 {
@@ -173,12 +178,36 @@ func (c *Config) check() error {
 }
 
 // planFor returns the manifest a fresh run would start with.
-func (c *Config) planFor(meta *datasets.Meta) *datasets.Manifest {
+func (c *Config) planFor(meta *datasets.Meta) (*datasets.Manifest, error) {
+	files, err := agentFiles(c.Agents)
+	if err != nil {
+		return nil, err
+	}
 	return &datasets.Manifest{
 		Version: datasets.ManifestVersion, Format: c.Write.Format, Compression: c.Write.Compression,
 		Seed: c.Seed, Games: c.Games, GamesPerShard: c.GamesPerShard,
-		Agents: slices.Clone(c.Agents), Meta: *meta, Part: c.Part,
+		Agents: slices.Clone(c.Agents), AgentFiles: files, Meta: *meta, Part: c.Part,
+	}, nil
+}
+
+// agentFiles hashes the bot files among the agents (once each, in seat order).
+func agentFiles(agents []string) ([]datasets.AgentFile, error) {
+	var out []datasets.AgentFile
+	seen := map[string]bool{}
+	for _, a := range agents {
+		name, _, _, err := bots.SplitTemperature(a)
+		if err != nil || !bots.IsFileName(name) || seen[name] {
+			continue
+		}
+		seen[name] = true
+		b, err := os.ReadFile(name)
+		if err != nil {
+			return nil, fmt.Errorf("selfplay: agent %s: %w", a, err)
+		}
+		h := sha256.Sum256(b)
+		out = append(out, datasets.AgentFile{Agent: name, SHA256: hex.EncodeToString(h[:])})
 	}
+	return out, nil
 }
 
 // samePlan reports how an existing manifest differs from the run's plan ("" if it does not).
@@ -186,6 +215,8 @@ func samePlan(old, plan *datasets.Manifest) string {
 	switch {
 	case old.Format != plan.Format:
 		return fmt.Sprintf("format %s, not %s", old.Format, plan.Format)
+	case old.Compression != plan.Compression:
+		return fmt.Sprintf("compression %s, not %s (give --compression %s)", old.Compression, plan.Compression, old.Compression)
 	case old.Seed != plan.Seed:
 		return fmt.Sprintf("seed %d, not %d", old.Seed, plan.Seed)
 	case old.Games != plan.Games:
@@ -194,6 +225,13 @@ func samePlan(old, plan *datasets.Manifest) string {
 		return fmt.Sprintf("%d games per shard, not %d", old.GamesPerShard, plan.GamesPerShard)
 	case !slices.Equal(old.Agents, plan.Agents):
 		return fmt.Sprintf("agents %v, not %v", old.Agents, plan.Agents)
+	case old.AgentFiles != nil && !slices.Equal(old.AgentFiles, plan.AgentFiles):
+		for i, f := range old.AgentFiles {
+			if i < len(plan.AgentFiles) && plan.AgentFiles[i] != f {
+				return fmt.Sprintf("bot file %s with SHA-256 %.12s..., which now has %.12s... (re-exported since?)", f.Agent, f.SHA256, plan.AgentFiles[i].SHA256)
+			}
+		}
+		return fmt.Sprintf("bot files %v, not %v", old.AgentFiles, plan.AgentFiles)
 	case old.Meta.EncodingVersion != plan.Meta.EncodingVersion || old.Meta.ObsDim != plan.Meta.ObsDim:
 		return fmt.Sprintf("encoding %s/%d, not %s/%d", old.Meta.EncodingVersion, old.Meta.ObsDim, plan.Meta.EncodingVersion, plan.Meta.ObsDim)
 	case string(old.Meta.RulesOptions) != string(plan.Meta.RulesOptions):
@@ -225,17 +263,19 @@ func Run(ctx context.Context, c Config) (*Result, error) {
 		return nil, err
 	}
 	meta.Policy, meta.Value = c.RecordPolicy, c.RecordPolicy
-	if err := os.MkdirAll(c.Out, 0o755); err != nil {
-		return nil, fmt.Errorf("selfplay: %w", err)
-	}
-	unlock, err := lockDir(c.Out)
+	plan, err := c.planFor(meta)
 	if err != nil {
 		return nil, err
 	}
-	defer unlock()
-	plan := c.planFor(meta)
+	// The directory must be empty, missing or a dataset; it is locked while the run writes.
+	dir, err := rundir.Open(c.Out, rundir.Selfplay)
+	if err != nil {
+		return nil, fmt.Errorf("selfplay: %w", err)
+	}
+	defer dir.Close()
 	man := plan
 	old, err := datasets.ReadManifest(c.Out)
+	fresh := false
 	switch {
 	case err == nil && !c.Resume:
 		return nil, fmt.Errorf("%w: %s", ErrExists, c.Out)
@@ -244,15 +284,26 @@ func Run(ctx context.Context, c Config) (*Result, error) {
 			return nil, fmt.Errorf("%w: the dataset has %s", ErrPlanMismatch, d)
 		}
 		man = old
+		// Every shard already listed is checked again; one whose file was deleted is played
+		// again (the data is the same), one that was altered stops the run.
+		missing, err := datasets.VerifyShards(c.Out, man)
+		if err != nil {
+			return nil, fmt.Errorf("selfplay: resume: %w (delete the damaged shard's files to have it played again)", err)
+		}
+		for _, k := range missing {
+			man.RemoveShard(k)
+		}
 	case errors.Is(err, datasets.ErrNoManifest):
+		fresh = true
 		if err := datasets.WriteManifest(c.Out, man); err != nil {
+			dir.Abandon(datasets.ManifestName)
 			return nil, err
 		}
 	default:
 		return nil, err
 	}
-	if err := datasets.RemoveTemporaries(c.Out); err != nil {
-		return nil, err
+	if err := dir.RemoveTemps(); err != nil {
+		return nil, fmt.Errorf("selfplay: %w", err)
 	}
 
 	lo, hi := man.OwnedShards()
@@ -314,6 +365,11 @@ func Run(ctx context.Context, c Config) (*Result, error) {
 		}()
 	}
 	wg.Wait()
+	if fresh && len(man.Shards) == 0 && firstErr != nil && outer.Err() == nil {
+		// A fresh run that failed before its first shard leaves nothing behind.
+		dir.Abandon(datasets.ManifestName)
+		return nil, firstErr
+	}
 	res := &Result{Manifest: man, Games: int(games.Load()), Steps: steps.Load(), Elapsed: time.Since(start)}
 	if firstErr == nil && !man.Complete() {
 		firstErr = fmt.Errorf("selfplay: stopped with %d of %d shards written: %w", len(man.Shards), hi-lo, context.Cause(outer))
@@ -541,26 +597,6 @@ func endReason(s *rules.State, truncated bool) string {
 		return "turn-limit"
 	}
 	return "unknown"
-}
-
-// lockName is the lock file that keeps two runs from writing one directory.
-const lockName = ".selfplay.lock"
-
-// lockDir takes an exclusive advisory lock on dir (released when the process exits, even on
-// a crash).
-func lockDir(dir string) (unlock func(), err error) {
-	f, err := os.OpenFile(filepath.Join(dir, lockName), os.O_CREATE|os.O_RDWR, 0o644)
-	if err != nil {
-		return nil, fmt.Errorf("selfplay: %w", err)
-	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("%w: %s", ErrBusy, dir)
-	}
-	return func() {
-		_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
-		f.Close()
-	}, nil
 }
 
 func partName(p *datasets.Part) string {

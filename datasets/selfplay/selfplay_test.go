@@ -10,6 +10,7 @@ import (
 	"github.com/container-rl/container/datasets"
 	"github.com/container-rl/container/env"
 	"github.com/container-rl/container/env/rules"
+	"github.com/container-rl/container/internal/rundir"
 	"github.com/stretchr/testify/require"
 )
 
@@ -208,11 +209,11 @@ func TestGamesReplayFromOptionsAndActions(t *testing.T) {
 
 func TestTwoRunsCannotWriteOneDirectory(t *testing.T) {
 	dir := t.TempDir()
-	unlock, err := lockDir(dir)
+	d, err := rundir.Open(dir, rundir.Selfplay)
 	require.NoError(t, err)
 	_, err = Run(context.Background(), testConfig(t, dir, 1, 1, datasets.Arrow))
 	require.ErrorIs(t, err, ErrBusy)
-	unlock()
+	d.Close()
 	_, err = Run(context.Background(), testConfig(t, dir, 1, 1, datasets.Arrow))
 	require.NoError(t, err)
 }

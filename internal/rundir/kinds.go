@@ -1,0 +1,82 @@
+package rundir
+
+import (
+	"os"
+	"path"
+)
+
+// The kinds of directory the commands write. docs/FILES.md is the table of them; keep it in
+// step with these lists.
+var (
+	// Selfplay is a dataset directory (container selfplay --out).
+	Selfplay = &Kind{
+		Name:    "selfplay",
+		Command: "container selfplay",
+		Files: []string{"manifest.json", "steps-*.arrow", "games-*.arrow", "steps-*.parquet", "games-*.parquet",
+			".selfplay.lock"}, // the lock file of builds before rundir
+		Legacy: func(dir string) bool { return FileContains(dir, "manifest.json", `"manifest_version"`) },
+	}
+	// TrainBC is a behaviour-cloning run directory (container train bc --out).
+	TrainBC = &Kind{
+		Name:    "train-bc",
+		Command: "container train bc",
+		Files:   []string{"checkpoint.ckpt", "run.json", "metrics.csv", "metrics.json"},
+		Legacy:  legacyCheckpoint("bc"),
+	}
+	// TrainPPO is a PPO run directory (container train ppo --out).
+	TrainPPO = &Kind{
+		Name:    "train-ppo",
+		Command: "container train ppo",
+		Files:   []string{"checkpoint.ckpt", "run.json", "metrics.csv", "metrics.json", "pool", "pool/iter-*.bot"},
+		Legacy:  legacyCheckpoint("ppo"),
+	}
+	// EvalGames is a directory of saved games (container eval --save).
+	EvalGames = &Kind{
+		Name:    "eval-games",
+		Command: "container eval --save",
+		Files:   []string{"game-*.json"},
+		Legacy:  onlyFiles("game-[0-9]*.json"),
+	}
+	// Demo is the demo's output directory (container demo --out); its dataset and training
+	// run are directories of their own kinds inside it.
+	Demo = &Kind{
+		Name:    "demo",
+		Command: "container demo",
+		Files:   []string{"dataset", "train", "demo.bot", "eval.csv"},
+		Legacy:  func(dir string) bool { return FileHasPrefix(dir, "demo.bot", BotMagic) },
+	}
+)
+
+// Magic numbers of the training package's files (training/fileformat.go), so that legacy
+// directories and single-file outputs are recognised without importing it.
+const (
+	BotMagic        = "CNTRBOT1"
+	CheckpointMagic = "CNTRCKP1"
+)
+
+// legacyCheckpoint recognises a run directory of a build before markers by its checkpoint:
+// the magic, then the JSON header naming the method.
+func legacyCheckpoint(method string) func(string) bool {
+	return func(dir string) bool {
+		return FileHasPrefix(dir, "checkpoint.ckpt", CheckpointMagic) &&
+			FileContains(dir, "checkpoint.ckpt", `"method":"`+method+`"`)
+	}
+}
+
+// onlyFiles recognises a non-empty directory whose entries all match pattern.
+func onlyFiles(pattern string) func(string) bool {
+	return func(dir string) bool {
+		ents, err := os.ReadDir(dir)
+		if err != nil || len(ents) == 0 {
+			return false
+		}
+		for _, e := range ents {
+			if ok, _ := path.Match(pattern, e.Name()); !ok || !e.Type().IsRegular() {
+				if !ignorable(e.Name()) {
+					return false
+				}
+			}
+		}
+		return true
+	}
+}
