@@ -6,11 +6,12 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
+
+	"github.com/container-rl/container/internal/rundir"
 )
 
 // BCOptions configure a behaviour-cloning run. Everything except Steps and Progress is fixed
@@ -27,6 +28,8 @@ type BCOptions struct {
 	Net             NetConfig `json:"net"` // ObsDim, NumActions, ValueDim come from the data
 	Hyper           Hyper     `json:"hyper"`
 	Init            *Weights  `json:"-"` // start from these weights instead of a fresh network
+	// Data describes the samples (Samples.Source), so a resume with other data is refused.
+	Data string `json:"data,omitempty"`
 
 	Progress io.Writer `json:"-"` // progress bar destination (nil: none)
 	Log      io.Writer `json:"-"` // one line per log interval (nil: none)
@@ -55,14 +58,39 @@ type BCResult struct {
 	Resumed bool
 }
 
+// BCMayChange lists the settings a resumed behaviour-cloning run may change.
+var BCMayChange = []string{"steps"}
+
 // TrainBC trains (or resumes) a behaviour-cloning run in opts.Out from the samples.
-func TrainBC(data *Samples, opts BCOptions) (*BCResult, error) {
+//
+// The run directory must be new, empty or a behaviour-cloning run (internal/rundir); it is
+// locked while the run trains. A resumed run must be given the settings it was started with
+// (only Steps may change; ErrResumeMismatch names the first that differs) and data
+// of the same encoding, rules options and source.
+func TrainBC(data *Samples, opts BCOptions) (res *BCResult, err error) {
 	if err := data.Check(); err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(opts.Out, 0o755); err != nil {
+	if opts.Batch < 1 || opts.LogEvery < 1 || opts.CheckpointEvery < opts.LogEvery || opts.CheckpointEvery%opts.LogEvery != 0 {
+		return nil, fmt.Errorf("%w: batch %d, log every %d, checkpoint every %d (a positive multiple of log every)",
+			ErrConfig, opts.Batch, opts.LogEvery, opts.CheckpointEvery)
+	}
+	dir, err := rundir.Open(opts.Out, rundir.TrainBC)
+	if err != nil {
 		return nil, fmt.Errorf("training: %w", err)
 	}
+	started := false
+	defer func() {
+		if !started {
+			dir.Abandon() // a refused start leaves nothing behind (only closes a used directory)
+		} else {
+			dir.Close()
+		}
+	}()
+	if err := dir.RemoveTemps(); err != nil {
+		return nil, fmt.Errorf("training: %w", err)
+	}
+	opts.Data = data.Source
 	backend, err := NewBackend()
 	if err != nil {
 		return nil, err
@@ -74,20 +102,32 @@ func TrainBC(data *Samples, opts BCOptions) (*BCResult, error) {
 	}
 	var tr *Trainer
 	rng := rand.NewPCG(0, 0)
-	res := &BCResult{}
+	res = &BCResult{}
 	if found {
 		if h.Method != "bc" {
 			return nil, fmt.Errorf("training: run %s is a %s run, not bc", opts.Out, h.Method)
 		}
-		if err := json.Unmarshal(h.Options, &opts); err != nil {
-			return nil, fmt.Errorf("%w: run options: %v", ErrCorrupt, err)
-		}
-		opts.Steps, opts.Progress, opts.Log, opts.stopAfter = steps, progress, logw, stopAfter
 		if h.EncodingVersion != data.EncodingVersion || h.Net.ObsDim != data.ObsDim || h.Net.NumActions != data.NumActions || h.Net.ValueDim != data.ValueDim {
 			return nil, fmt.Errorf("%w: run %s was trained on encoding %q (%d features, %d actions, %d values), the data is %q (%d, %d, %d)",
 				ErrIncompatible, opts.Out, h.EncodingVersion, h.Net.ObsDim, h.Net.NumActions, h.Net.ValueDim,
 				data.EncodingVersion, data.ObsDim, data.NumActions, data.ValueDim)
 		}
+		if d := sameGame(h.Rules, data.Rules, true); d != "" {
+			return nil, fmt.Errorf("%w: run %s was trained on games with %s (the data's rules options differ)", ErrResumeMismatch, opts.Out, d)
+		}
+		given := opts
+		if given.Init != nil {
+			given.Net = given.Init.Config
+		}
+		given.Net.ObsDim, given.Net.NumActions, given.Net.ValueDim = data.ObsDim, data.NumActions, data.ValueDim
+		if err := compareSettings(opts.Out, h.Options, given, BCMayChange...); err != nil {
+			return nil, err
+		}
+		if err := json.Unmarshal(h.Options, &opts); err != nil {
+			return nil, fmt.Errorf("%w: run options: %v", ErrCorrupt, err)
+		}
+		opts.Steps, opts.Progress, opts.Log, opts.stopAfter = steps, progress, logw, stopAfter
+		opts.Data = data.Source
 		if tr, err = resumeTrainer(backend, h, vars); err != nil {
 			return nil, err
 		}
@@ -96,10 +136,6 @@ func TrainBC(data *Samples, opts BCOptions) (*BCResult, error) {
 		}
 		res.Steps, res.Metrics, res.Seconds, res.Resumed = h.Step, h.Metrics, h.Seconds, true
 	} else {
-		if opts.Batch < 1 || opts.LogEvery < 1 || opts.CheckpointEvery < opts.LogEvery || opts.CheckpointEvery%opts.LogEvery != 0 {
-			return nil, fmt.Errorf("%w: batch %d, log every %d, checkpoint every %d (a positive multiple of log every)",
-				ErrConfig, opts.Batch, opts.LogEvery, opts.CheckpointEvery)
-		}
 		opts.Net.ObsDim, opts.Net.NumActions, opts.Net.ValueDim = data.ObsDim, data.NumActions, data.ValueDim
 		w := opts.Init
 		if w == nil {
@@ -118,16 +154,17 @@ func TrainBC(data *Samples, opts BCOptions) (*BCResult, error) {
 		}
 		rng = rand.NewPCG(opts.Seed, 0xbc)
 	}
-	optsJSON, _ := json.Marshal(opts)
-	if err := writeFileAtomic(filepath.Join(opts.Out, "run.json"), append(optsJSON, '\n')); err != nil {
-		return nil, err
-	}
 	trainIdx, valIdx := data.Split(opts.ValPercent)
 	if len(trainIdx) == 0 {
 		return nil, fmt.Errorf("%w: no training rows after the validation split", ErrConfig)
 	}
 	if len(valIdx) > opts.ValRows {
 		valIdx = valIdx[:opts.ValRows]
+	}
+	started = true
+	optsJSON, _ := json.Marshal(opts)
+	if err := writeFileAtomic(filepath.Join(opts.Out, "run.json"), append(optsJSON, '\n')); err != nil {
+		return nil, err
 	}
 	r := rand.New(rng)
 	var bar *progressbar.ProgressBar
@@ -140,6 +177,7 @@ func TrainBC(data *Samples, opts BCOptions) (*BCResult, error) {
 	var batch, vb Batch
 	idx := make([]int, opts.Batch)
 	var acc [4]float64
+	var accSteps int64 // steps summed in acc: after a resume mid-interval, fewer than LogEvery
 	intervalStart := time.Now()
 	secondsBase := res.Seconds
 	runStart := time.Now()
@@ -157,6 +195,7 @@ func TrainBC(data *Samples, opts BCOptions) (*BCResult, error) {
 		acc[1] += m.PolicyLoss
 		acc[2] += m.ValueLoss
 		acc[3] += m.Accuracy
+		accSteps++
 		if bar != nil {
 			_ = bar.Set64(res.Steps)
 		}
@@ -166,10 +205,7 @@ func TrainBC(data *Samples, opts BCOptions) (*BCResult, error) {
 		if res.Steps%opts.LogEvery != 0 && res.Steps != opts.Steps {
 			continue
 		}
-		n := float64(res.Steps % opts.LogEvery)
-		if n == 0 {
-			n = float64(opts.LogEvery)
-		}
+		n := float64(accSteps)
 		el := time.Since(intervalStart).Seconds()
 		row := []float64{float64(res.Steps), float64(res.Steps) * float64(opts.Batch), secondsBase + time.Since(runStart).Seconds(),
 			n * float64(opts.Batch) / max(el, 1e-9), acc[0] / n, acc[1] / n, acc[2] / n, acc[3] / n}
@@ -179,7 +215,7 @@ func TrainBC(data *Samples, opts BCOptions) (*BCResult, error) {
 		}
 		row = append(row, val[:]...)
 		res.Metrics = append(res.Metrics, row)
-		acc = [4]float64{}
+		acc, accSteps = [4]float64{}, 0
 		if opts.Log != nil {
 			fmt.Fprintf(opts.Log, "\nstep %d: loss %.4f acc %.3f | val loss %.4f acc %.3f value mse %.4f | %.0f samples/s\n",
 				res.Steps, row[4], row[7], row[8], row[11], row[10], row[3])

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"runtime"
+	"strings"
 	"sync"
 
 	"github.com/container-rl/container/datasets"
@@ -23,6 +24,8 @@ func LoadSamples(dir string) (*Samples, error) {
 	}
 	m := ds.Meta
 	s := &Samples{EncodingVersion: m.EncodingVersion, ObsDim: m.ObsDim, NumActions: m.NumActions, ValueDim: m.Seats}
+	man := ds.Manifest
+	s.Source = fmt.Sprintf("dataset of %d games from seed %d by %s, reward %s", man.Games, man.Seed, strings.Join(man.Agents, ","), m.Reward)
 	if len(m.RulesOptions) > 0 {
 		if err := json.Unmarshal(m.RulesOptions, &s.Rules); err != nil {
 			return nil, fmt.Errorf("training: dataset %s: rules options: %w", dir, err)
@@ -97,7 +100,9 @@ func CollectSamples(teachers, record []string, games int, opts rules.Options, sc
 			return nil, err
 		}
 	}
-	all := &Samples{EncodingVersion: encoding.Version, Rules: opts, ObsDim: enc.Size(), NumActions: enc.NumActions(), ValueDim: P}
+	all := &Samples{EncodingVersion: encoding.Version, Rules: opts,
+		Source: fmt.Sprintf("%d games of teachers %s (recorded: %s) from seed %d, reward %s", games,
+			strings.Join(teachers, ","), strings.Join(record, ","), seed, scheme), ObsDim: enc.Size(), NumActions: enc.NumActions(), ValueDim: P}
 	for _, p := range parts {
 		all.Obs = append(all.Obs, p.Obs...)
 		all.Mask = append(all.Mask, p.Mask...)

@@ -18,6 +18,7 @@ import (
 	"github.com/container-rl/container/env/bots"
 	"github.com/container-rl/container/env/eval"
 	"github.com/container-rl/container/env/rules"
+	"github.com/container-rl/container/internal/rundir"
 )
 
 // PPOOptions configure a self-play PPO run. Everything except Iterations, Progress and Log
@@ -55,6 +56,11 @@ type PPOOptions struct {
 	// until the rules' turn limit) gains nothing from it.
 	MaxSteps int      `json:"max_steps,omitempty"`
 	Init     *Weights `json:"-"`
+	// InitEncoding and InitRules, when set, say what Init was trained for; a network for
+	// another encoding (hidden cash) or other games (Classic, other modules, players or
+	// length) is refused.
+	InitEncoding string         `json:"-"`
+	InitRules    *rules.Options `json:"-"`
 
 	Progress io.Writer `json:"-"`
 	Log      io.Writer `json:"-"`
@@ -89,9 +95,29 @@ type PPOResult struct {
 	Resumed    bool
 }
 
+// PPOMayChange lists the settings a resumed PPO run may change.
+var PPOMayChange = []string{"iterations"}
+
 // TrainPPO trains (or resumes) a self-play PPO run in opts.Out.
-func TrainPPO(opts PPOOptions) (*PPOResult, error) {
-	if err := os.MkdirAll(filepath.Join(opts.Out, "pool"), 0o755); err != nil {
+//
+// The run directory must be new, empty or a PPO run (internal/rundir); it is locked while
+// the run trains. A resumed run must be given the settings it was started with (only
+// Iterations may change, and InitFrom may be left empty; ErrResumeMismatch names the first
+// that differs).
+func TrainPPO(opts PPOOptions) (res *PPOResult, err error) {
+	dir, err := rundir.Open(opts.Out, rundir.TrainPPO)
+	if err != nil {
+		return nil, fmt.Errorf("training: %w", err)
+	}
+	started := false
+	defer func() {
+		if !started {
+			dir.Abandon() // a refused start leaves nothing behind (only closes a used directory)
+		} else {
+			dir.Close()
+		}
+	}()
+	if err := dir.RemoveTemps(); err != nil {
 		return nil, fmt.Errorf("training: %w", err)
 	}
 	backend, err := NewBackend()
@@ -103,7 +129,7 @@ func TrainPPO(opts PPOOptions) (*PPOResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := &PPOResult{}
+	res = &PPOResult{}
 	var tr *Trainer
 	var st ppoState
 	game, err := rules.NewGame(opts.Rules)
@@ -119,6 +145,17 @@ func TrainPPO(opts PPOOptions) (*PPOResult, error) {
 		saved := PPOOptions{}
 		if err := json.Unmarshal(h.Options, &saved); err != nil {
 			return nil, fmt.Errorf("%w: run options: %v", ErrCorrupt, err)
+		}
+		given := opts
+		if given.InitFrom == "" {
+			given.InitFrom = saved.InitFrom // the checkpoint holds the network; --init may be left out
+		}
+		if given.Init != nil {
+			given.Net = given.Init.Config
+		}
+		given.Net.ObsDim, given.Net.NumActions, given.Net.ValueDim = saved.Net.ObsDim, saved.Net.NumActions, saved.Net.ValueDim
+		if err := compareSettings(opts.Out, h.Options, given, PPOMayChange...); err != nil {
+			return nil, err
 		}
 		saved.Out = opts.Out
 		opts = saved
@@ -151,6 +188,15 @@ func TrainPPO(opts PPOOptions) (*PPOResult, error) {
 				return nil, err
 			}
 		} else {
+			if opts.InitEncoding != "" && opts.InitEncoding != opts.encodingVersion() {
+				return nil, fmt.Errorf("%w: initial network %s reads encoding %s; this run's games are observed as %s",
+					ErrIncompatible, opts.InitFrom, opts.InitEncoding, opts.encodingVersion())
+			}
+			if opts.InitRules != nil {
+				if d := sameGame(*opts.InitRules, opts.Rules, false); d != "" {
+					return nil, fmt.Errorf("%w: initial network %s was trained for games with %s", ErrIncompatible, opts.InitFrom, d)
+				}
+			}
 			if w.Config.ObsDim != opts.Net.ObsDim || w.Config.NumActions != opts.Net.NumActions || w.Config.ValueDim != opts.Net.ValueDim {
 				return nil, fmt.Errorf("%w: initial network has %d features, %d actions, %d values; these games need %d, %d, %d",
 					ErrIncompatible, w.Config.ObsDim, w.Config.NumActions, w.Config.ValueDim, opts.Net.ObsDim, opts.Net.NumActions, opts.Net.ValueDim)
@@ -165,6 +211,10 @@ func TrainPPO(opts PPOOptions) (*PPOResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := os.MkdirAll(filepath.Join(opts.Out, "pool"), 0o755); err != nil {
+		return nil, fmt.Errorf("training: %w", err)
+	}
+	started = true
 	optsJSON, _ := json.Marshal(opts)
 	if err := writeFileAtomic(filepath.Join(opts.Out, "run.json"), append(optsJSON, '\n')); err != nil {
 		return nil, err

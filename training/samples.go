@@ -10,15 +10,19 @@ import (
 // Samples is an in-memory behaviour-cloning dataset: one row per decision.
 type Samples struct {
 	EncodingVersion string
-	Rules           rules.Options
-	ObsDim          int
-	NumActions      int
-	ValueDim        int
-	Obs             []float32 // [N*ObsDim]
-	Mask            []byte    // [N*MaskBytes()] legal-action bits, LSB first
-	Actions         []int32   // [N]
-	Values          []float32 // [N*ValueDim] each seat's outcome, seat 0 = the decider
-	Games           []uint64  // [N] game id, for the train/validation split
+	// Source says where the samples come from (a dataset's seed, games and agents, or the
+	// teachers' games); a behaviour-cloning run records it and refuses to resume on other
+	// data. Empty: not known.
+	Source     string
+	Rules      rules.Options
+	ObsDim     int
+	NumActions int
+	ValueDim   int
+	Obs        []float32 // [N*ObsDim]
+	Mask       []byte    // [N*MaskBytes()] legal-action bits, LSB first
+	Actions    []int32   // [N]
+	Values     []float32 // [N*ValueDim] each seat's outcome, seat 0 = the decider
+	Games      []uint64  // [N] game id, for the train/validation split
 }
 
 // MaskBytes is the packed width of one mask row.

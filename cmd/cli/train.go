@@ -90,7 +90,13 @@ func newTrainBCCmd() *cobra.Command {
 split into training and validation sets by game. Every --log-every steps the training loss,
 accuracy over legal actions, value error and the same on the validation set are logged to
 RUN/metrics.csv and RUN/metrics.json; every --checkpoint-every steps RUN/checkpoint.ckpt is
-replaced. Instead of --data, --teachers plays --games games between scripted bots in memory.`,
+replaced. Instead of --data, --teachers plays --games games between scripted bots in memory
+(--record picks whose decisions are learned).
+
+--out must be a new or empty directory or a behaviour-cloning run directory; it is locked
+while the run trains. Running the same command again resumes from the checkpoint; only
+--steps may change (to extend the run), every other setting and the data (its rules options,
+encoding and source) must be the ones the run started with.`,
 		Example: `  container train bc --data runs/valuer-data --out runs/bc --steps 3000 --batch 256
   container train bc --teachers valuer --games 400 --out runs/bc-valuer --steps 5000`,
 		Args: cobra.NoArgs,
@@ -120,6 +126,9 @@ func runTrainBC(o trainBCOptions, out io.Writer) error {
 	}
 	if (o.data == "") == (o.teachers == "") {
 		return fmt.Errorf("%w: give exactly one of --data and --teachers", ErrTrainOptions)
+	}
+	if o.data != "" && o.record != "" {
+		return fmt.Errorf("%w: --record selects teachers' decisions and needs --teachers; with --data every recorded decision is learned", ErrTrainOptions)
 	}
 	if err := o.netFlags.check(); err != nil {
 		return err

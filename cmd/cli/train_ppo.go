@@ -50,7 +50,12 @@ every game where the learner decides); the learner takes one random seat and the
 are drawn from the opponent pool: the --opponents bots and, every --pool-every iterations, a
 snapshot of the learner. Every --eval-every iterations the learner (argmax) plays --eval-games
 games against three copies of --eval-opponent; the win rate goes into the metrics.
---init starts from a run directory, a .bot file or "default".`,
+--init starts from a run directory, a .bot file or "default" made for the same games
+(players, rules, modules, length) and observation encoding.
+
+--out must be a new or empty directory or a PPO run directory; it is locked while the run
+trains. Running the same command again resumes from the checkpoint; only --iterations may
+change (to extend the run), every other setting must be the one the run started with.`,
 		Example: `  container train ppo --out runs/ppo --init runs/bc --iterations 50
   container train ppo --out runs/ppo-scratch --iterations 200 --opponents valuer,shipper,manufacturer
   container train ppo --out runs/classic --rules classic --init runs/classic-bc --iterations 70`,
@@ -94,8 +99,14 @@ func runTrainPPO(o trainPPOOptions, out io.Writer) error {
 	if err := o.netFlags.check(); err != nil {
 		return err
 	}
-	if o.iterations < 1 || o.games < 1 || o.epochs < 1 || o.minibatch < 1 || o.checkpointEvery < 1 || o.poolEvery < 0 || o.evalEvery < 0 || o.evalGames < 1 {
+	if o.iterations < 1 || o.games < 1 || o.epochs < 1 || o.minibatch < 1 || o.checkpointEvery < 1 || o.evalGames < 1 {
 		return fmt.Errorf("%w: --iterations, --games, --epochs, --minibatch, --checkpoint-every and --eval-games must be positive", ErrTrainOptions)
+	}
+	if o.poolEvery < 0 {
+		return fmt.Errorf("%w: --pool-every %d is negative (0: no learner snapshots)", ErrTrainOptions, o.poolEvery)
+	}
+	if o.evalEvery < 0 {
+		return fmt.Errorf("%w: --eval-every %d is negative (0: no evaluations)", ErrTrainOptions, o.evalEvery)
 	}
 	if o.entropy < 0 {
 		return fmt.Errorf("%w: --entropy-coef %g is negative", ErrTrainOptions, o.entropy)
@@ -132,12 +143,13 @@ func runTrainPPO(o trainPPOOptions, out io.Writer) error {
 	if _, err := os.Stat(filepath.Join(o.out, training.CheckpointFile)); err == nil {
 		resuming = true // the checkpoint holds the network; --init only matters for a new run
 	}
+	po.InitFrom = o.init // compared with the run's on resume
 	if o.init != "" && !resuming {
-		w, err := initWeights(o.init, po.Rules)
+		w, enc, ro, err := initWeights(o.init, po.Rules)
 		if err != nil {
 			return err
 		}
-		po.Init, po.InitFrom = w, o.init
+		po.Init, po.InitEncoding, po.InitRules = w, enc, &ro
 	}
 	res, err := training.TrainPPO(po)
 	if err != nil {
@@ -152,25 +164,25 @@ func runTrainPPO(o trainPPOOptions, out io.Writer) error {
 }
 
 // initWeights reads the starting network of a PPO run for games with opts ("default": the
-// shipped model for them).
-func initWeights(src string, opts rules.Options) (*training.Weights, error) {
+// shipped model for them), with the encoding and rules options it was trained for.
+func initWeights(src string, opts rules.Options) (*training.Weights, string, rules.Options, error) {
 	switch {
 	case src == bots.DefaultName:
 		b, err := training.DefaultBotFor(opts)
 		if err != nil {
-			return nil, err
+			return nil, "", opts, err
 		}
-		return b.Weights, nil
+		return b.Weights, b.Header.EncodingVersion, b.Header.Rules, nil
 	case strings.HasSuffix(src, ".bot"):
 		b, err := training.ReadBotFile(src)
 		if err != nil {
-			return nil, err
+			return nil, "", opts, err
 		}
-		return b.Weights, nil
+		return b.Weights, b.Header.EncodingVersion, b.Header.Rules, nil
 	}
 	if st, err := os.Stat(src); err != nil || !st.IsDir() {
-		return nil, fmt.Errorf("%w: --init %q is not a run directory, a .bot file or \"default\"", ErrTrainOptions, src)
+		return nil, "", opts, fmt.Errorf("%w: --init %q is not a run directory, a .bot file or \"default\"", ErrTrainOptions, src)
 	}
-	w, _, err := training.WeightsFromRun(src)
-	return w, err
+	w, info, err := training.WeightsFromRun(src)
+	return w, info.EncodingVersion, info.Rules, err
 }

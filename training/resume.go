@@ -1,0 +1,121 @@
+package training
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+
+	"github.com/container-rl/container/env/rules"
+)
+
+// ErrResumeMismatch is returned when a run is resumed with settings that differ from the
+// ones it was started with (a resumed run must continue the same experiment).
+var ErrResumeMismatch = errors.New("training: the run was started with other settings")
+
+// settingFlags names the command-line flag of each option setting, for messages.
+var settingFlags = map[string]string{
+	"batch": "--batch", "log_every": "--log-every", "checkpoint_every": "--checkpoint-every",
+	"val_percent": "--val-percent", "seed": "--seed", "net.width": "--width", "net.depth": "--depth",
+	"net.norm": "--norm", "hyper.learning_rate": "--lr", "hyper.value_coef": "--value-coef",
+	"hyper.entropy_coef": "--entropy-coef", "data": "--data/--teachers/--games/--record",
+	"games": "--games", "epochs": "--epochs", "minibatch": "--minibatch", "opponents": "--opponents",
+	"pool_every": "--pool-every", "eval_every": "--eval-every", "eval_games": "--eval-games",
+	"eval_opponent": "--eval-opponent", "reward": "--reward", "hide_opponent_cash": "--hide-opponent-cash",
+	"max_steps": "--max-steps", "init_from": "--init", "rules.players": "--players", "rules.variant": "--rules",
+	"rules.length": "--length", "rules.modules": "--modules", "rules.turn_limit": "--turn-limit",
+}
+
+// flatten turns a JSON object into dotted keys and their compact JSON values.
+func flatten(prefix string, raw json.RawMessage, out map[string]string) {
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(raw, &obj) == nil && len(raw) > 0 && raw[0] == '{' {
+		for k, v := range obj {
+			key := k
+			if prefix != "" {
+				key = prefix + "." + k
+			}
+			flatten(key, v, out)
+		}
+		return
+	}
+	var b bytes.Buffer
+	if json.Compact(&b, raw) != nil {
+		b.Reset()
+		b.Write(raw)
+	}
+	out[prefix] = b.String()
+}
+
+// compareSettings compares the options a run was started with (saved, as JSON) with the
+// ones given to resume it, skipping the keys in mayChange. A key the saved options lack (a
+// run of an earlier build) is not compared. The error names the first differing setting.
+func compareSettings(run string, saved json.RawMessage, given any, mayChange ...string) error {
+	g, err := json.Marshal(given)
+	if err != nil {
+		return fmt.Errorf("training: %w", err)
+	}
+	old, now := map[string]string{}, map[string]string{}
+	flatten("", saved, old)
+	flatten("", g, now)
+	skip := map[string]bool{"out": true}
+	for _, k := range mayChange {
+		skip[k] = true
+	}
+	keys := make([]string, 0, len(now))
+	for k := range now {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		was, ok := old[k]
+		if skip[k] || !ok || was == now[k] {
+			continue
+		}
+		name := k
+		if f, ok := settingFlags[k]; ok {
+			name = k + " (" + f + ")"
+		}
+		return fmt.Errorf("%w: %s was started with %s %s, this command gives %s; only %s may change when resuming (use another --out for a new run)",
+			ErrResumeMismatch, run, name, was, now[k], mayChangeText(mayChange))
+	}
+	return nil
+}
+
+func mayChangeText(keys []string) string {
+	var s string
+	for i, k := range keys {
+		if i > 0 {
+			s += ", "
+		}
+		if f, ok := settingFlags[k]; ok {
+			k = f
+		} else {
+			k = "--" + k
+		}
+		s += k
+	}
+	return s
+}
+
+// sameGame compares the rules options of a run (or a network) with others, seeds aside, and
+// names the first difference. Turn limits and supply overrides count only when strict.
+func sameGame(a, b rules.Options, strict bool) string {
+	a.Seed, b.Seed = 0, 0
+	switch {
+	case a.Players != b.Players:
+		return fmt.Sprintf("%d players, not %d", a.Players, b.Players)
+	case a.Variant != b.Variant:
+		return fmt.Sprintf("%s rules, not %s", a.Variant, b.Variant)
+	case a.Modules != b.Modules:
+		return fmt.Sprintf("modules %q, not %q", a.Modules.String(), b.Modules.String())
+	case a.Length != b.Length:
+		return fmt.Sprintf("%s length, not %s", a.Length, b.Length)
+	case strict && a != b:
+		x, _ := json.Marshal(a)
+		y, _ := json.Marshal(b)
+		return fmt.Sprintf("options %s, not %s", x, y)
+	}
+	return ""
+}
