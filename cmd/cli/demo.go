@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+
+	"github.com/container-rl/container/internal/rundir"
 )
 
 // ErrDemoStep is wrapped when a step of the demo fails.
@@ -58,7 +60,7 @@ or scale any step yourself, and ends with where every artifact was written.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.out, "out", o.out, "directory for every artifact (created; existing demo files are overwritten)")
+	f.StringVar(&o.out, "out", o.out, "directory for every artifact (created; must be new, empty or an earlier demo's, whose artifacts are replaced)")
 	f.IntVar(&o.games, "games", o.games, "self-play games for the dataset")
 	f.IntVar(&o.evalGames, "eval-games", o.evalGames, "games per pairing in the evaluation")
 	f.IntVar(&o.trainSteps, "train-steps", o.trainSteps, "behaviour-cloning training steps")
@@ -177,18 +179,18 @@ func runDemoWith(o demoOptions, out io.Writer, r demoRunner) error {
 	if err := o.validate(); err != nil {
 		return err
 	}
-	if err := os.MkdirAll(o.out, 0o755); err != nil {
-		return fmt.Errorf("demo: %w", err)
+	// --out must be new, empty or an earlier demo's; it is locked while the demo runs.
+	dir, err := rundir.Open(o.out, rundir.Demo)
+	if err != nil {
+		return fmt.Errorf("demo: --out: %w", err)
 	}
+	defer dir.Close()
 	steps := demoSteps(o)
 	// A rerun starts afresh: the commands refuse to overwrite a dataset and would resume a
-	// finished training run. Only the demo's own artifacts are removed, never --out itself.
-	for _, s := range steps {
-		if s.artifact != "" {
-			if err := os.RemoveAll(s.artifact); err != nil {
-				return fmt.Errorf("demo: %w", err)
-			}
-		}
+	// finished training run. Only the demo's own artifacts are removed, each only when it is
+	// what the step writes, holding nothing else (checked for all before any is removed).
+	if err := removeDemoArtifacts(demoLayout(o.out)); err != nil {
+		return fmt.Errorf("demo: %w", err)
 	}
 	start := time.Now()
 	made := map[string]bool{}
@@ -235,6 +237,40 @@ func runDemoWith(o demoOptions, out io.Writer, r demoRunner) error {
 	if p := demoLayout(o.out); made[p.bot] {
 		fmt.Fprintf(out, "\nNext: play against the trained bot with\n  container play --players 4 --opponents %s\n", shellJoin([]string{p.bot}))
 		fmt.Fprintf(out, "or open notebooks/ in Jupyter (GoNB kernel) with CONTAINER_DEMO=%s.\n", shellJoin([]string{o.out}))
+	}
+	return nil
+}
+
+// removeDemoArtifacts removes an earlier demo's artifacts: the dataset and the training run
+// when they are directories of their kinds holding only their own files, the bot file and
+// the CSV when they are a bot file and an eval CSV. Anything else refuses before any removal.
+func removeDemoArtifacts(p demoPaths) error {
+	dirs := []struct {
+		path string
+		kind *rundir.Kind
+	}{{p.dataset, rundir.Selfplay}, {p.train, rundir.TrainBC}}
+	files := []struct {
+		path, what, prefix string
+	}{{p.bot, "a bot file", rundir.BotMagic}, {p.eval, "an eval CSV", evalCSVHeader}}
+	for _, d := range dirs {
+		if err := rundir.Removable(d.path, d.kind); err != nil {
+			return err
+		}
+	}
+	for _, f := range files {
+		if err := rundir.CheckFile(f.path, f.what, rundir.HasPrefix(f.prefix), false); err != nil {
+			return fmt.Errorf("%w (the demo writes %s there)", err, f.what)
+		}
+	}
+	for _, d := range dirs {
+		if err := rundir.Remove(d.path, d.kind); err != nil {
+			return err
+		}
+	}
+	for _, f := range files {
+		if err := os.Remove(f.path); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
 	}
 	return nil
 }

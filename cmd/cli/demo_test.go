@@ -176,35 +176,3 @@ func TestDemoStepsUseTheCommandsRealFlags(t *testing.T) {
 		}
 	}
 }
-
-func TestDemoRerunReplacesItsOwnArtifactsOnly(t *testing.T) {
-	o := smallDemo(t)
-	p := demoLayout(o.out)
-	keep := filepath.Join(o.out, "notes.txt")
-	require.NoError(t, os.WriteFile(keep, []byte("mine"), 0o644))
-	require.NoError(t, os.MkdirAll(filepath.Join(p.dataset, "old"), 0o755))
-	var sawOld bool
-	r := demoRunner{
-		has: func([]string) bool { return true },
-		run: func(args []string, _, _ io.Writer) error {
-			if args[0] == "selfplay" {
-				_, err := os.Stat(filepath.Join(p.dataset, "old"))
-				sawOld = err == nil
-			}
-			for i, a := range args {
-				if (a == "--out" || a == "--csv") && i+1 < len(args) {
-					if err := os.WriteFile(args[i+1], nil, 0o644); err != nil {
-						return err
-					}
-				}
-			}
-			return nil
-		},
-	}
-	var out bytes.Buffer
-	require.NoError(t, runDemoWith(o, &out, r))
-	assert.False(t, sawOld, "the previous dataset is removed before self-play")
-	_, err := os.Stat(keep)
-	assert.NoError(t, err, "other files in --out stay")
-	assert.Contains(t, out.String(), "container play --players 4 --opponents "+p.bot)
-}

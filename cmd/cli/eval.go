@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"encoding/csv"
 	"encoding/json"
@@ -17,6 +18,8 @@ import (
 
 	"github.com/container-rl/container/env/eval"
 	"github.com/container-rl/container/env/rules"
+	"github.com/container-rl/container/internal/atomicfile"
+	"github.com/container-rl/container/internal/rundir"
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 )
@@ -139,8 +142,9 @@ func interruptible(cmd *cobra.Command) (context.Context, context.CancelFunc) {
 
 type evalOptions struct {
 	tourneyOptions
-	save string
-	csv  string
+	save  string
+	csv   string
+	force bool
 }
 
 func newEvalCmd() *cobra.Command {
@@ -156,10 +160,14 @@ and the game's index, so the results are the same whatever --workers is.
 Per agent: games (seats played), wins (shared wins split), win rate with a 95% Wilson interval,
 mean and median final total, mean rank, and the mean score breakdown (cash, island, leftover
 containers, loans). Then the win rate of each seat (seat 0 moves first), game lengths and why
-the games ended. Ctrl-C stops early and prints the results so far.
+the games ended. Ctrl-C stops early, prints (and saves) the results so far and exits with
+status 130.
 
 --save DIR writes every game as a game record (container-game/1 JSON) that container replay
-reads; --csv FILE writes the per-agent table as CSV.
+reads; DIR must be new, empty or an earlier eval --save directory, whose game files are
+replaced. --csv FILE writes the per-agent table as CSV; an existing FILE is replaced only when
+it is an eval CSV (or with --force). Both are checked before the first game is played, and
+the table is printed even when writing them fails.
 
 On a cluster, --shard I/N --out DIR plays only shard I of N of the games (auto/N: I from
 JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID) and writes DIR/results-shard-I-of-N.json;
@@ -179,46 +187,76 @@ JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID) and writes DIR/results-shard-I-of-N
 	addTourneyFlags(cmd, &o.tourneyOptions)
 	cmd.Flags().StringVar(&o.save, "save", "", "directory to write every game's record to (created)")
 	cmd.Flags().StringVar(&o.csv, "csv", "", "file to write the per-agent results to as CSV")
+	cmd.Flags().BoolVar(&o.force, "force", false, "with --csv: overwrite FILE even if it is not an eval CSV")
 	return cmd
 }
 
 func init() { register(newEvalCmd) }
 
 func runEval(ctx context.Context, o evalOptions, out io.Writer) error {
+	// The outputs are checked before the first game: a tournament is not lost to a typo.
+	if o.csv != "" {
+		if err := rundir.CheckFile(o.csv, "an eval CSV", rundir.HasPrefix(evalCSVHeader), o.force); err != nil {
+			return fmt.Errorf("eval: --csv: %w", err)
+		}
+	}
+	var saveDir *rundir.Dir
+	if o.save != "" {
+		var err error
+		if saveDir, err = rundir.Open(o.save, rundir.EvalGames); err != nil {
+			return fmt.Errorf("eval: --save: %w", err)
+		}
+		defer saveDir.Close()
+	}
 	res, err := playTourney(ctx, o.tourneyOptions, o.save != "", o.progress)
 	if err != nil {
+		if saveDir != nil {
+			saveDir.Abandon()
+		}
 		return err
 	}
 	if res.Interrupted && o.progress != nil {
 		fmt.Fprintln(o.progress) // end the progress bar's line
 	}
 	sum := eval.Summarize(res)
-	if o.save != "" {
-		if err := saveRecords(o.save, res); err != nil {
-			return err
-		}
-	}
-	if o.csv != "" {
-		if err := writeEvalCSV(o.csv, sum); err != nil {
-			return err
-		}
-	}
+	// The results are printed first, so a failing output file loses nothing on screen.
 	if o.json {
-		return writeJSON(out, struct {
+		if err := writeJSON(out, struct {
 			Agents      []string      `json:"agents"`
 			Options     rules.Options `json:"options"`
 			Seed        uint64        `json:"seed"`
 			Requested   int           `json:"requested"`
 			Interrupted bool          `json:"interrupted"`
 			Summary     *eval.Summary `json:"summary"`
-		}{res.Agents, res.Options, res.Seed, res.Requested, res.Interrupted, sum})
+		}{res.Agents, res.Options, res.Seed, res.Requested, res.Interrupted, sum}); err != nil {
+			return err
+		}
+	} else {
+		writeEvalHeader(out, res)
+		writeEvalTable(out, sum)
 	}
-	writeEvalHeader(out, res)
-	writeEvalTable(out, sum)
-	if o.save != "" {
-		fmt.Fprintf(out, "games saved to %s\n", o.save)
+	var errs []error
+	if saveDir != nil {
+		if err := saveRecords(saveDir, res); err != nil {
+			errs = append(errs, err)
+		} else if !o.json {
+			fmt.Fprintf(out, "games saved to %s\n", o.save)
+		}
 	}
-	return nil
+	if o.csv != "" {
+		if err := writeEvalCSV(o.csv, sum); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if res.Interrupted {
+		errs = append(errs, interruptedErr("eval", len(res.Games), res.Requested))
+	}
+	return errors.Join(errs...)
+}
+
+// interruptedErr is the error of a command stopped by Ctrl-C after done of total games.
+func interruptedErr(cmd string, done, total int) error {
+	return fmt.Errorf("%s: %w after %d of %d games; the results above are partial", cmd, ErrInterrupted, done, total)
 }
 
 func writeJSON(out io.Writer, v any) error {
@@ -269,14 +307,13 @@ func writeEvalTable(out io.Writer, sum *eval.Summary) {
 	fmt.Fprintln(out)
 }
 
+// evalCSVHeader is the first line of an eval CSV (how an existing one is recognised).
+const evalCSVHeader = "agent,games,wins,win_rate,ci_lo,ci_hi,mean_total,median_total,mean_rank,mean_cash,mean_island,mean_leftover,mean_loans\n"
+
 func writeEvalCSV(path string, sum *eval.Summary) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return fmt.Errorf("eval: %w", err)
-	}
-	w := csv.NewWriter(f)
-	_ = w.Write([]string{"agent", "games", "wins", "win_rate", "ci_lo", "ci_hi", "mean_total", "median_total", "mean_rank",
-		"mean_cash", "mean_island", "mean_leftover", "mean_loans"})
+	var b bytes.Buffer
+	b.WriteString(evalCSVHeader)
+	w := csv.NewWriter(&b)
 	ff := func(x float64) string { return strconv.FormatFloat(x, 'f', 4, 64) }
 	for _, a := range sum.Agents {
 		_ = w.Write([]string{a.Name, strconv.Itoa(a.Games), ff(a.Wins), ff(a.Rate.Rate), ff(a.Lo), ff(a.Hi),
@@ -284,18 +321,18 @@ func writeEvalCSV(path string, sum *eval.Summary) error {
 	}
 	w.Flush()
 	if err := w.Error(); err != nil {
-		f.Close()
 		return fmt.Errorf("eval: writing %s: %w", path, err)
 	}
-	if err := f.Close(); err != nil {
+	if err := atomicfile.Write(path, b.Bytes()); err != nil {
 		return fmt.Errorf("eval: writing %s: %w", path, err)
 	}
 	return nil
 }
 
-// saveRecords writes game-NNNNN.json (a rules game record) for every game.
-func saveRecords(dir string, res *eval.Result) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+// saveRecords writes game-NNNNN.json (a rules game record) for every game, after removing
+// the game files an earlier eval --save left in the directory (and nothing else).
+func saveRecords(d *rundir.Dir, res *eval.Result) error {
+	if err := d.RemoveFiles("game-*.json"); err != nil {
 		return fmt.Errorf("eval: --save: %w", err)
 	}
 	for _, g := range res.Games {
@@ -306,8 +343,8 @@ func saveRecords(dir string, res *eval.Result) error {
 		if err != nil {
 			return fmt.Errorf("eval: game %d: %w", g.Index, err)
 		}
-		path := filepath.Join(dir, fmt.Sprintf("game-%05d.json", g.Index))
-		if err := os.WriteFile(path, data, 0o644); err != nil {
+		path := filepath.Join(d.Path, fmt.Sprintf("game-%05d.json", g.Index))
+		if err := atomicfile.Write(path, data); err != nil {
 			return fmt.Errorf("eval: --save: %w", err)
 		}
 	}

@@ -109,8 +109,10 @@ func TestEval_InterruptedRunPrintsTheGamesSoFar(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	var out bytes.Buffer
-	require.NoError(t, runEval(ctx, smallEval("valuer,random"), &out))
+	err := runEval(ctx, smallEval("valuer,random"), &out)
+	require.ErrorIs(t, err, ErrInterrupted, "an interrupted eval reports it (exit status 130)")
 	assert.Contains(t, out.String(), "interrupted")
+	assert.Contains(t, out.String(), "win rate", "the table of the games so far is printed")
 }
 
 func TestRate_RanksTheAgents(t *testing.T) {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/container-rl/container/internal/rundir"
 	"github.com/container-rl/container/training"
 )
 
@@ -17,6 +18,7 @@ var ErrExportOptions = errors.New("export: invalid options")
 
 type exportOptions struct {
 	run, out, name, notes string
+	force                 bool
 }
 
 func newExportCmd() *cobra.Command {
@@ -39,6 +41,7 @@ file's path; loading it for another encoding or other options fails with a clear
 	f.StringVar(&o.out, "out", "", "bot file to write, ending in .bot; required")
 	f.StringVar(&o.name, "name", "", "bot name stored in the file (default: the file name)")
 	f.StringVar(&o.notes, "notes", "", "free text stored in the file (how it was made)")
+	f.BoolVar(&o.force, "force", false, "overwrite --out even if it is not a bot file")
 	return cmd
 }
 
@@ -50,6 +53,10 @@ func runExport(o exportOptions, out io.Writer) error {
 	}
 	if !strings.HasSuffix(o.out, ".bot") {
 		return fmt.Errorf("%w: --out %q must end in .bot", ErrExportOptions, o.out)
+	}
+	// An existing --out is replaced only when it is a bot file (or with --force).
+	if err := rundir.CheckFile(o.out, "a bot file", rundir.HasPrefix(rundir.BotMagic), o.force); err != nil {
+		return fmt.Errorf("export: --out: %w", err)
 	}
 	name := o.name
 	if name == "" {

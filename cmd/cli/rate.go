@@ -20,7 +20,8 @@ func newRateCmd() *cobra.Command {
 finishing order with the Weng-Lin Bayesian approximation of the Plackett-Luce model (the
 OpenSkill method): an N-player rating, not pairwise Elo. Each agent gets a mean skill mu and an
 uncertainty sigma (prior 25 and 25/3); agents are ranked by the conservative ordinal
-mu - 3 sigma. Shared ranks count as ties. Ctrl-C stops early and rates the games so far.`,
+mu - 3 sigma. Shared ranks count as ties. Ctrl-C stops early, rates the games so far and
+exits with status 130.`,
 		Example: `  container rate --agents valuer,shipper,manufacturer,random --games 400
   container rate --agents valuer,shipper,manufacturer,random,random --players 5 --games 250 --json
   container rate --agents valuer,shipper,manufacturer,random --games 100000 --shard 0/4 --out runs/rate
@@ -49,7 +50,7 @@ func runRate(ctx context.Context, o tourneyOptions, out io.Writer) error {
 	ratings := eval.DefaultRatingModel.Rate(res)
 	sum := eval.Summarize(res)
 	if o.json {
-		return writeJSON(out, struct {
+		if err := writeJSON(out, struct {
 			Agents      []string           `json:"agents"`
 			Options     rules.Options      `json:"options"`
 			Seed        uint64             `json:"seed"`
@@ -57,7 +58,10 @@ func runRate(ctx context.Context, o tourneyOptions, out io.Writer) error {
 			Interrupted bool               `json:"interrupted"`
 			Ratings     []eval.AgentRating `json:"ratings"`
 			Summary     *eval.Summary      `json:"summary"`
-		}{res.Agents, res.Options, res.Seed, len(res.Games), res.Interrupted, ratings, sum})
+		}{res.Agents, res.Options, res.Seed, len(res.Games), res.Interrupted, ratings, sum}); err != nil {
+			return err
+		}
+		return rateInterrupted(res)
 	}
 	writeEvalHeader(out, res)
 	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
@@ -65,5 +69,15 @@ func runRate(ctx context.Context, o tourneyOptions, out io.Writer) error {
 	for i, r := range ratings {
 		fmt.Fprintf(w, "%d\t%s\t%.2f\t%.2f\t%.2f\t%d\t%s\t\n", i+1, r.Name, r.Ordinal, r.Mu, r.Sigma, r.Games, pct(sum.Agents[r.Agent].Rate.Rate))
 	}
-	return w.Flush()
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	return rateInterrupted(res)
+}
+
+func rateInterrupted(res *eval.Result) error {
+	if res.Interrupted {
+		return interruptedErr("rate", len(res.Games), res.Requested)
+	}
+	return nil
 }

@@ -4,6 +4,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"sort"
@@ -16,6 +17,9 @@ const Version = "0.1.0"
 
 var builders []func() *cobra.Command
 
+// aliasFlags are pairs of flags that set the same value.
+var aliasFlags = [][2]string{{"agents", "bots"}}
+
 // register adds a command constructor; call it from an init function.
 func register(b func() *cobra.Command) { builders = append(builders, b) }
 
@@ -27,6 +31,17 @@ func NewRoot() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Version:       Version,
+		// Flags that are aliases of one another may not both be given (one would be
+		// silently ignored).
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			for _, pair := range aliasFlags {
+				a, b := cmd.Flags().Lookup(pair[0]), cmd.Flags().Lookup(pair[1])
+				if a != nil && b != nil && a.Changed && b.Changed {
+					return fmt.Errorf("%s: give --%s or its alias --%s, not both", cmd.CommandPath(), pair[0], pair[1])
+				}
+			}
+			return nil
+		},
 	}
 	cmds := make([]*cobra.Command, 0, len(builders))
 	for _, b := range builders {
@@ -37,6 +52,32 @@ func NewRoot() *cobra.Command {
 	return root
 }
 
+// strictCompletion adds cobra's completion command now (it captures the output stream, so
+// call it after SetOut) and makes an unknown shell an error: by default the command prints
+// its help and exits 0.
+func strictCompletion(root *cobra.Command) {
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		if c.Name() == "completion" {
+			c.Args = cobra.ArbitraryArgs
+			c.RunE = func(cmd *cobra.Command, args []string) error {
+				if len(args) == 0 {
+					return cmd.Help()
+				}
+				return fmt.Errorf("completion: unknown shell %q (want bash, zsh, fish or powershell)", args[0])
+			}
+		}
+	}
+}
+
+// ErrInterrupted is wrapped by the error of a command stopped by Ctrl-C (SIGINT) after it
+// printed or kept its partial results; Main exits with ExitInterrupted for it.
+var ErrInterrupted = errors.New("interrupted")
+
+// ExitInterrupted is the exit status of an interrupted command (128 + SIGINT, as shells
+// report a process killed by Ctrl-C).
+const ExitInterrupted = 130
+
 // Main runs the command line with the given arguments and streams and returns the exit code.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	root := NewRoot()
@@ -44,9 +85,21 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	if err := root.Execute(); err != nil {
+	strictCompletion(root)
+	err := root.Execute()
+	if err != nil {
 		fmt.Fprintf(stderr, "container: %v\n", err)
-		return 1
 	}
-	return 0
+	return exitCode(err)
+}
+
+// exitCode is the exit status for a command's error: 0, ExitInterrupted, or 1.
+func exitCode(err error) int {
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, ErrInterrupted):
+		return ExitInterrupted
+	}
+	return 1
 }

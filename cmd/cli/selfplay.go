@@ -66,6 +66,13 @@ With fewer agents than players, the agents fill the seats in turn (a,b -> a,b,a,
 seeds) into --out/shard-IIIII-of-NNNNN; auto/N takes I from JOB_COMPLETION_INDEX (Kubernetes)
 or SLURM_ARRAY_TASK_ID (Slurm). container dataset merge joins the parts (docs/SCALE.md).
 
+--out must be a new or empty directory or a dataset; it is locked while the run writes, and
+only the dataset's own files are ever replaced or removed. --resume checks every shard already
+listed (a deleted one is played again, an altered one stops the run) and refuses any change of
+the settings that shape the data, including the content of .bot agents: every flag must be
+the one the dataset was started with. Ctrl-C keeps the complete shards and exits with status
+130.
+
 --hide-opponent-cash records observations without the other players' cash (encoding
 obs-v1-hidden-cash, for imperfect-recall studies); the bots still play from the full view.`,
 		Example: `  container selfplay --agents random,random,random,random --games 1000 --out runs/random
@@ -88,7 +95,7 @@ obs-v1-hidden-cash, for imperfect-recall studies); the bots still play from the 
 	f.StringVar(&o.agents, "agents", "", "comma-separated bot names or .bot files, one per seat; a trained bot may end in @T to sample at temperature T (see container bots); required")
 	f.StringVar(&o.agents, "bots", "", "alias of --agents")
 	f.IntVar(&o.games, "games", 100, "number of games")
-	f.StringVar(&o.out, "out", "", "dataset directory (created); required")
+	f.StringVar(&o.out, "out", "", "dataset directory (created; must be new, empty or a dataset); required")
 	f.StringVar(&o.format, "format", "arrow", "shard format: arrow (Arrow IPC file) or parquet")
 	f.StringVar(&o.compression, "compression", "", "compression: none, zstd, lz4, or snappy for parquet (default: zstd for arrow, snappy for parquet)")
 	f.IntVar(&o.workers, "workers", 0, "parallel workers, one shard each (0: one per CPU); the data does not depend on it")
@@ -242,7 +249,10 @@ func runSelfplay(ctx context.Context, o selfplayOptions, out io.Writer) error {
 		res.Manifest.Format, res.Manifest.Compression, res.Manifest.Meta.EncodingVersion)
 	printPartNote(out, c, res.Manifest)
 	if err != nil && !res.Manifest.Complete() {
-		fmt.Fprintf(out, "interrupted; continue with the same flags and --resume\n")
+		fmt.Fprintf(out, "stopped; continue with the same flags and --resume\n")
+		if ctx.Err() != nil {
+			return fmt.Errorf("selfplay: %w with %d of %d shards written", ErrInterrupted, len(res.Manifest.Shards), res.Manifest.NumShards())
+		}
 	}
 	return err
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/container-rl/container/env"
 	"github.com/container-rl/container/env/rules"
+	"github.com/container-rl/container/internal/rundir"
 	"github.com/container-rl/container/training"
 )
 
@@ -132,6 +133,10 @@ func runTrainBC(o trainBCOptions, out io.Writer) error {
 	}
 	if err := o.netFlags.check(); err != nil {
 		return err
+	}
+	// Refuse a directory that is not a behaviour-cloning run before loading any data.
+	if err := rundir.Check(o.out, rundir.TrainBC); err != nil {
+		return fmt.Errorf("train bc: --out: %w", err)
 	}
 	if o.steps < 1 || o.batch < 1 || o.logEvery < 1 || o.checkpointEvery < o.logEvery || o.checkpointEvery%o.logEvery != 0 {
 		return fmt.Errorf("%w: --steps %d, --batch %d, --log-every %d, --checkpoint-every %d (positive; checkpoint a multiple of log)",

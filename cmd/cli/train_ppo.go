@@ -11,6 +11,7 @@ import (
 
 	"github.com/container-rl/container/env/bots"
 	"github.com/container-rl/container/env/rules"
+	"github.com/container-rl/container/internal/rundir"
 	"github.com/container-rl/container/training"
 )
 
@@ -98,6 +99,9 @@ func runTrainPPO(o trainPPOOptions, out io.Writer) error {
 	}
 	if err := o.netFlags.check(); err != nil {
 		return err
+	}
+	if err := rundir.Check(o.out, rundir.TrainPPO); err != nil {
+		return fmt.Errorf("train ppo: --out: %w", err)
 	}
 	if o.iterations < 1 || o.games < 1 || o.epochs < 1 || o.minibatch < 1 || o.checkpointEvery < 1 || o.evalGames < 1 {
 		return fmt.Errorf("%w: --iterations, --games, --epochs, --minibatch, --checkpoint-every and --eval-games must be positive", ErrTrainOptions)

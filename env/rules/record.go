@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"strconv"
+	"strings"
 )
 
 // Game records: options + seed + the moves determine a game completely, so a record stores
@@ -130,6 +131,20 @@ func (r *Record) MarshalRecord() ([]byte, error) {
 // LoadRecord reads a JSON record, replays it (parsing each move in the position it applies
 // to) and verifies the checksum. It returns the record and the final position.
 func LoadRecord(data []byte) (*Record, *State, error) {
+	// The format first, so a record of another version says so rather than failing on a
+	// field this version does not know.
+	var head struct {
+		Format string `json:"format"`
+	}
+	if err := json.Unmarshal(data, &head); err == nil && head.Format != RecordFormat {
+		if v, ok := strings.CutPrefix(head.Format, "container-game/"); ok {
+			if _, err := strconv.ParseUint(v, 10, 32); err != nil {
+				v = fmt.Sprintf("%.20q", v)
+			}
+			return nil, nil, fmt.Errorf("%w: unsupported record format %s (this build reads %s)", ErrBadRecord, v, RecordFormat)
+		}
+		return nil, nil, fmt.Errorf("%w: format %.40q (want %q)", ErrBadRecord, head.Format, RecordFormat)
+	}
 	var j recordJSON
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()

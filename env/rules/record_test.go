@@ -190,3 +190,13 @@ func BenchmarkRecordReplay(b *testing.B) {
 	}
 	b.ReportMetric(float64(len(r.Moves)), "moves/game")
 }
+
+// A record of a later format version names the version instead of tripping over a field this
+// version does not know.
+func TestRecordOfAnotherFormatVersionSaysSo(t *testing.T) {
+	rec := []byte(`{"format": "container-game/2", "options": {"players": 4}, "seed": 7, "moves": [], "start": {}, "checksum": "0"}`)
+	_, _, err := LoadRecord(rec)
+	if !errors.Is(err, ErrBadRecord) || !strings.Contains(err.Error(), "unsupported record format 2") {
+		t.Fatalf("LoadRecord(container-game/2) = %v, want ErrBadRecord saying unsupported record format 2", err)
+	}
+}

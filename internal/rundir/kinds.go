@@ -67,16 +67,18 @@ func legacyCheckpoint(method string) func(string) bool {
 func onlyFiles(pattern string) func(string) bool {
 	return func(dir string) bool {
 		ents, err := os.ReadDir(dir)
-		if err != nil || len(ents) == 0 {
+		if err != nil {
 			return false
 		}
+		n := 0
 		for _, e := range ents {
-			if ok, _ := path.Match(pattern, e.Name()); !ok || !e.Type().IsRegular() {
-				if !ignorable(e.Name()) {
-					return false
-				}
+			switch ok, _ := path.Match(pattern, e.Name()); {
+			case ok && e.Type().IsRegular():
+				n++
+			case !ignorable(e.Name()):
+				return false
 			}
 		}
-		return true
+		return n > 0
 	}
 }

@@ -338,10 +338,34 @@ func walk(dir string, fn func(rel string, e fs.DirEntry) error) error {
 	return rec("")
 }
 
-// Remove deletes dir, a directory of kind k, so that a new run can start afresh. It refuses
+// Remove deletes dir, a directory of kind k, and everything in it, so that a new run can
+// start afresh. It refuses
 // (deleting nothing) a directory that is not of kind k or that holds anything k does not
 // write, and one that another process has open. A missing dir is not an error.
 func Remove(dir string, k *Kind) error {
+	if err := Removable(dir, k); err != nil {
+		return err
+	}
+	if _, err := os.Lstat(dir); errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	d, err := Open(dir, k) // the lock: never remove a directory another run is writing
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	if err := walk(dir, func(rel string, e fs.DirEntry) error {
+		return os.Remove(filepath.Join(dir, filepath.FromSlash(rel)))
+	}); err != nil {
+		return err
+	}
+	os.Remove(dir) // may fail harmlessly (a mount point): then it stays, empty
+	return nil
+}
+
+// Removable reports (with Remove's error) whether Remove would delete dir, without
+// deleting anything.
+func Removable(dir string, k *Kind) error {
 	st, err := os.Lstat(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
@@ -371,15 +395,7 @@ func Remove(dir string, k *Kind) error {
 	if len(foreign) > 0 {
 		return fmt.Errorf("%s holds files %s did not write (%s); move them away first", dir, k.Command, quoteName(foreign[0]))
 	}
-	d, err := Open(dir, k) // the lock: never remove a directory another run is writing
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	return walk(dir, func(rel string, e fs.DirEntry) error {
-		return os.Remove(filepath.Join(dir, filepath.FromSlash(rel)))
-	})
-	// dir itself stays (empty): it may be a mount point or have permissions the user set.
+	return nil
 }
 
 // CheckFile checks that a command may write the single file path: its directory exists,
