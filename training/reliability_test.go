@@ -190,3 +190,22 @@ func TestPPOResumeRefusesOtherSettings(t *testing.T) {
 		t.Fatalf("resume with --rules classic: %v", err)
 	}
 }
+
+func TestCompareSettingsSeesASettingTurnedOff(t *testing.T) {
+	type opts struct {
+		Steps int  `json:"steps"`
+		Hide  bool `json:"hide_opponent_cash,omitempty"`
+	}
+	saved := []byte(`{"steps": 10, "hide_opponent_cash": true}`)
+	err := compareSettings("run", saved, opts{Steps: 20}, "steps")
+	if !errors.Is(err, ErrResumeMismatch) || !strings.Contains(err.Error(), "--hide-opponent-cash") {
+		t.Fatalf("turning --hide-opponent-cash off on resume: %v", err)
+	}
+	if err := compareSettings("run", saved, opts{Steps: 20, Hide: true}, "steps"); err != nil {
+		t.Fatalf("only steps changed: %v", err)
+	}
+	// A setting the run did not record (an earlier build) is not compared.
+	if err := compareSettings("run", []byte(`{"steps": 10}`), opts{Steps: 20, Hide: true}, "steps"); err != nil {
+		t.Fatalf("legacy run: %v", err)
+	}
+}

@@ -63,14 +63,23 @@ func compareSettings(run string, saved json.RawMessage, given any, mayChange ...
 	for _, k := range mayChange {
 		skip[k] = true
 	}
-	keys := make([]string, 0, len(now))
+	keys := make([]string, 0, len(now)+len(old))
 	for k := range now {
 		keys = append(keys, k)
+	}
+	for k := range old {
+		if _, ok := now[k]; !ok {
+			keys = append(keys, k) // a setting left at its zero value (omitted from the JSON)
+		}
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
 		was, ok := old[k]
-		if skip[k] || !ok || was == now[k] {
+		is, given := now[k]
+		if !given {
+			is = "(not set)"
+		}
+		if skip[k] || !ok || was == is {
 			continue
 		}
 		name := k
@@ -78,7 +87,7 @@ func compareSettings(run string, saved json.RawMessage, given any, mayChange ...
 			name = k + " (" + f + ")"
 		}
 		return fmt.Errorf("%w: %s was started with %s %s, this command gives %s; only %s may change when resuming (use another --out for a new run)",
-			ErrResumeMismatch, run, name, was, now[k], mayChangeText(mayChange))
+			ErrResumeMismatch, run, name, was, is, mayChangeText(mayChange))
 	}
 	return nil
 }
