@@ -35,8 +35,9 @@ type Manifest struct {
 	Games         int         `json:"games"`
 	GamesPerShard int         `json:"games_per_shard"`
 	Agents        []string    `json:"agents"`
-	// AgentFiles records the SHA-256 of every agent that is a bot file (absent in datasets
-	// of earlier builds), so a resume after the file was re-exported is refused.
+	// AgentFiles records a content hash of every agent that is a bot file (its SHA-256) or a
+	// trained network registered under a name (bots.Fingerprinter), so a resume after the
+	// network behind a name changed is refused. Absent in datasets of earlier builds.
 	AgentFiles []AgentFile `json:"agent_files,omitempty"`
 	Meta       Meta        `json:"meta"`
 	Shards     []ShardInfo `json:"shards"`

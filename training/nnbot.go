@@ -2,7 +2,9 @@ package training
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"embed"
+	"encoding/hex"
 	"fmt"
 	"io/fs"
 	"math"
@@ -79,6 +81,17 @@ func (b *NetBot) SetTemperature(t float64) error {
 // Err reports why the bot could not use its network (options it was not trained for); it
 // then plays its first legal action.
 func (b *NetBot) Err() error { return b.err }
+
+// Fingerprint is the hex SHA-256 of the bot file as this build writes it (its header and
+// weights): two networks under one name have different fingerprints.
+func (b *NetBot) Fingerprint() string {
+	var buf bytes.Buffer
+	if err := b.file.Write(&buf); err != nil {
+		return ""
+	}
+	h := sha256.Sum256(buf.Bytes())
+	return hex.EncodeToString(h[:])
+}
 
 // File returns the bot file the bot plays.
 func (b *NetBot) File() *BotFile { return b.file }

@@ -209,3 +209,35 @@ func TestCompareSettingsSeesASettingTurnedOff(t *testing.T) {
 		t.Fatalf("legacy run: %v", err)
 	}
 }
+
+func TestNetBotFingerprintTellsNetworksApart(t *testing.T) {
+	opts := rules.DefaultOptions()
+	f, err := DefaultBotFor(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := NewNetBot("default", f, &opts, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := NewNetBot("default", f, &opts, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Fingerprint() == "" || a.Fingerprint() != b.Fingerprint() {
+		t.Fatalf("one network, fingerprints %q and %q", a.Fingerprint(), b.Fingerprint())
+	}
+	g := *f
+	w := *f.Weights
+	w.Tensors = append([][]float32{}, f.Weights.Tensors...)
+	w.Tensors[0] = append([]float32{}, w.Tensors[0]...)
+	w.Tensors[0][0] += 0.5
+	g.Weights = &w
+	c, err := NewNetBot("default", &g, &opts, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Fingerprint() == a.Fingerprint() {
+		t.Fatal("a retrained network under the same name has the same fingerprint")
+	}
+}

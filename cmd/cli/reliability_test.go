@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/container-rl/container/datasets"
 	"github.com/container-rl/container/internal/rundir"
 )
 
@@ -267,4 +268,17 @@ func TestMinorCommandLineRefusals(t *testing.T) {
 		assert.Contains(t, stderr, c.want, "%v", c.args)
 		assert.Equal(t, 1, strings.Count(stderr, "\n"), "%v: %s", c.args, stderr)
 	}
+}
+
+// The shipped network plays under the name "default"; the dataset records which network
+// that was, so a later build with a retrained default cannot resume into it unnoticed.
+func TestSelfplayRecordsTheDefaultNetworksFingerprint(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "ds")
+	code, _, stderr := runMain("selfplay", "--agents", "default,random", "--games", "1", "-q", "--out", dir)
+	require.Equal(t, 0, code, stderr)
+	m, err := datasets.ReadManifest(dir)
+	require.NoError(t, err)
+	require.Len(t, m.AgentFiles, 1)
+	assert.Equal(t, "default", m.AgentFiles[0].Agent)
+	assert.Len(t, m.AgentFiles[0].SHA256, 64)
 }

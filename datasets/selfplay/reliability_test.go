@@ -161,7 +161,7 @@ func TestResumeRefusesOtherCompressionAndAReexportedBotFile(t *testing.T) {
 	require.NoError(t, os.WriteFile(bot, []byte("network two"), 0o644))
 	_, err = Run(context.Background(), cfg)
 	require.ErrorIs(t, err, ErrPlanMismatch)
-	require.ErrorContains(t, err, "bot file "+bot)
+	require.ErrorContains(t, err, "agent "+bot)
 
 	require.NoError(t, os.WriteFile(bot, []byte("network one"), 0o644))
 	res, err := Run(context.Background(), cfg)

@@ -179,7 +179,7 @@ func (c *Config) check() error {
 
 // planFor returns the manifest a fresh run would start with.
 func (c *Config) planFor(meta *datasets.Meta) (*datasets.Manifest, error) {
-	files, err := agentFiles(c.Agents)
+	files, err := agentFiles(c.Agents, c.Env.Rules)
 	if err != nil {
 		return nil, err
 	}
@@ -190,22 +190,34 @@ func (c *Config) planFor(meta *datasets.Meta) (*datasets.Manifest, error) {
 	}, nil
 }
 
-// agentFiles hashes the bot files among the agents (once each, in seat order).
-func agentFiles(agents []string) ([]datasets.AgentFile, error) {
+// agentFiles records a content hash of every agent whose play depends on more than its
+// name: a bot file (the SHA-256 of the file, as sha256sum prints it) or a registered bot that
+// reports a fingerprint (the shipped trained network). Once each, in seat order.
+func agentFiles(agents []string, opts rules.Options) ([]datasets.AgentFile, error) {
 	var out []datasets.AgentFile
 	seen := map[string]bool{}
 	for _, a := range agents {
 		name, _, _, err := bots.SplitTemperature(a)
-		if err != nil || !bots.IsFileName(name) || seen[name] {
+		if err != nil || seen[name] {
 			continue
 		}
 		seen[name] = true
-		b, err := os.ReadFile(name)
-		if err != nil {
-			return nil, fmt.Errorf("selfplay: agent %s: %w", a, err)
+		if bots.IsFileName(name) {
+			b, err := os.ReadFile(name)
+			if err != nil {
+				return nil, fmt.Errorf("selfplay: agent %s: %w", a, err)
+			}
+			h := sha256.Sum256(b)
+			out = append(out, datasets.AgentFile{Agent: name, SHA256: hex.EncodeToString(h[:])})
+			continue
 		}
-		h := sha256.Sum256(b)
-		out = append(out, datasets.AgentFile{Agent: name, SHA256: hex.EncodeToString(h[:])})
+		b, err := bots.New(name, opts, 0)
+		if err != nil {
+			return nil, fmt.Errorf("selfplay: %w", err)
+		}
+		if f, ok := b.(bots.Fingerprinter); ok {
+			out = append(out, datasets.AgentFile{Agent: name, SHA256: f.Fingerprint()})
+		}
 	}
 	return out, nil
 }
@@ -228,7 +240,7 @@ func samePlan(old, plan *datasets.Manifest) string {
 	case old.AgentFiles != nil && !slices.Equal(old.AgentFiles, plan.AgentFiles):
 		for i, f := range old.AgentFiles {
 			if i < len(plan.AgentFiles) && plan.AgentFiles[i] != f {
-				return fmt.Sprintf("bot file %s with SHA-256 %.12s..., which now has %.12s... (re-exported since?)", f.Agent, f.SHA256, plan.AgentFiles[i].SHA256)
+				return fmt.Sprintf("agent %s with SHA-256 %.12s..., which now has %.12s... (another network under the same name)", f.Agent, f.SHA256, plan.AgentFiles[i].SHA256)
 			}
 		}
 		return fmt.Sprintf("bot files %v, not %v", old.AgentFiles, plan.AgentFiles)

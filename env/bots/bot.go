@@ -46,3 +46,10 @@ var (
 type Seeder interface {
 	Seed(seed uint64)
 }
+
+// Fingerprinter is implemented by bots whose play depends on data beyond their name (a
+// trained network): Fingerprint is a content hash of that data (hex SHA-256), so a dataset
+// can record which network played under a name and refuse to mix two.
+type Fingerprinter interface {
+	Fingerprint() string
+}
