@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
@@ -202,7 +204,13 @@ func runSelfplay(ctx context.Context, o selfplayOptions, out io.Writer) error {
 	if o.progress != nil {
 		done := 0
 		if m, err := datasets.ReadManifest(c.Out); err == nil && o.resume {
-			done, _ = m.GamesDone()
+			for _, s := range m.Shards { // a shard whose files are gone is played again
+				_, e1 := os.Stat(filepath.Join(c.Out, s.StepsFile))
+				_, e2 := os.Stat(filepath.Join(c.Out, s.GamesFile))
+				if e1 == nil && e2 == nil {
+					done += s.Games
+				}
+			}
 		}
 		bar = progressbar.NewOptions(partGames(c.Games, c.GamesPerShard, c.Part),
 			progressbar.OptionSetWriter(o.progress),

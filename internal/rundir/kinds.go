@@ -1,10 +1,5 @@
 package rundir
 
-import (
-	"os"
-	"path"
-)
-
 // The kinds of directory the commands write. docs/FILES.md is the table of them; keep it in
 // step with these lists.
 var (
@@ -30,12 +25,13 @@ var (
 		Files:   []string{"checkpoint.ckpt", "run.json", "metrics.csv", "metrics.json", "pool", "pool/iter-*.bot"},
 		Legacy:  legacyCheckpoint("ppo"),
 	}
-	// EvalGames is a directory of saved games (container eval --save).
+	// EvalGames is a directory of saved games (container eval --save). A directory of game
+	// files saved before markers existed is not taken as proof: eval --save replaces the
+	// game files of its directory, and such a directory may hold games collected by hand.
 	EvalGames = &Kind{
 		Name:    "eval-games",
 		Command: "container eval --save",
 		Files:   []string{"game-*.json"},
-		Legacy:  onlyFiles("game-[0-9]*.json"),
 	}
 	// Demo is the demo's output directory (container demo --out); its dataset and training
 	// run are directories of their own kinds inside it.
@@ -60,25 +56,5 @@ func legacyCheckpoint(method string) func(string) bool {
 	return func(dir string) bool {
 		return FileHasPrefix(dir, "checkpoint.ckpt", CheckpointMagic) &&
 			FileContains(dir, "checkpoint.ckpt", `"method":"`+method+`"`)
-	}
-}
-
-// onlyFiles recognises a non-empty directory whose entries all match pattern.
-func onlyFiles(pattern string) func(string) bool {
-	return func(dir string) bool {
-		ents, err := os.ReadDir(dir)
-		if err != nil {
-			return false
-		}
-		n := 0
-		for _, e := range ents {
-			switch ok, _ := path.Match(pattern, e.Name()); {
-			case ok && e.Type().IsRegular():
-				n++
-			case !ignorable(e.Name()):
-				return false
-			}
-		}
-		return n > 0
 	}
 }

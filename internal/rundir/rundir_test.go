@@ -193,6 +193,13 @@ func TestLegacyDirectoriesAreRecognisedByTheirOwnFiles(t *testing.T) {
 	if err := Check(dir, TrainBC); !errors.Is(err, ErrNotOurs) {
 		t.Errorf("legacy PPO run accepted as a BC run: %v", err)
 	}
+	// Saved games without a marker may have been collected by hand: not proof enough for
+	// eval --save, which replaces the game files of its directory.
+	games := t.TempDir()
+	os.WriteFile(filepath.Join(games, "game-00000.json"), []byte("{}"), 0o644)
+	if err := Check(games, EvalGames); !errors.Is(err, ErrNotOurs) {
+		t.Errorf("a directory of unmarked game files accepted by eval --save: %v", err)
+	}
 	// A foreign file of the same name (another tool's checkpoint) proves nothing.
 	other := t.TempDir()
 	os.WriteFile(filepath.Join(other, "checkpoint.ckpt"), []byte("PK\x03\x04 torch"), 0o644)
