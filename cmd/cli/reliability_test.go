@@ -14,7 +14,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/container-rl/container/datasets"
+	"github.com/container-rl/container/env/rules"
 	"github.com/container-rl/container/internal/rundir"
+	"github.com/container-rl/container/training"
 )
 
 // userProject is a directory of a user's files, with names the commands also write (train/,
@@ -281,4 +283,19 @@ func TestSelfplayRecordsTheDefaultNetworksFingerprint(t *testing.T) {
 	require.Len(t, m.AgentFiles, 1)
 	assert.Equal(t, "default", m.AgentFiles[0].Agent)
 	assert.Len(t, m.AgentFiles[0].SHA256, 64)
+}
+
+func TestTrainPPOInitFromAnotherGamesNetworkIsRefused(t *testing.T) {
+	f, err := training.DefaultBotFor(rules.DefaultOptions())
+	require.NoError(t, err)
+	classic := *f
+	classic.Header.Rules.Variant = rules.Classic
+	init := filepath.Join(t.TempDir(), "classic.bot")
+	require.NoError(t, classic.WriteFile(init))
+	out := filepath.Join(t.TempDir(), "ppo")
+	code, _, stderr := runMain("train", "ppo", "--init", init, "--iterations", "1", "--out", out)
+	assert.Equal(t, 1, code)
+	assert.Contains(t, stderr, "classic")
+	_, err = os.Stat(out)
+	assert.ErrorIs(t, err, os.ErrNotExist, "a refused start leaves no run directory")
 }
