@@ -152,7 +152,8 @@ func Merge(out string, dirs []string, o MergeOptions) (*Manifest, error) {
 
 	merged := &Manifest{
 		Version: ManifestVersion, Format: m0.Format, Compression: m0.Compression, Seed: m0.Seed,
-		Games: m0.Games, GamesPerShard: m0.GamesPerShard, Agents: slices.Clone(m0.Agents), Meta: m0.Meta,
+		Games: m0.Games, GamesPerShard: m0.GamesPerShard, Agents: slices.Clone(m0.Agents),
+		AgentFiles: slices.Clone(m0.AgentFiles), Meta: m0.Meta,
 	}
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return nil, fmt.Errorf("datasets: %w", err)
@@ -211,6 +212,8 @@ func planDiff(a, b *Manifest) string {
 		return fmt.Sprintf("%d games per shard, not %d", a.GamesPerShard, b.GamesPerShard)
 	case !slices.Equal(a.Agents, b.Agents):
 		return fmt.Sprintf("agents %s, not %s", strings.Join(a.Agents, ","), strings.Join(b.Agents, ","))
+	case !slices.Equal(a.AgentFiles, b.AgentFiles):
+		return fmt.Sprintf("agent networks %v, not %v (another network under the same name)", a.AgentFiles, b.AgentFiles)
 	case string(am.RulesOptions) != string(bm.RulesOptions):
 		return fmt.Sprintf("options %s, not %s", am.RulesOptions, bm.RulesOptions)
 	case am.EncodingVersion != bm.EncodingVersion || am.ObsDim != bm.ObsDim || !slices.Equal(am.Features, bm.Features):
