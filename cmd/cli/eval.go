@@ -165,7 +165,7 @@ status 130.
 
 --save DIR writes every game as a game record (container-game/1 JSON) that container replay
 reads; DIR must be new, empty or an earlier eval --save directory, whose game files are
-replaced. --csv FILE writes the per-agent table as CSV; an existing FILE is replaced only when
+replaced (with --shard, those of the shard's games). --csv FILE writes the per-agent table as CSV; an existing FILE is replaced only when
 it is an eval CSV (or with --force). Both are checked before the first game is played, and
 the table is printed even when writing them fails.
 
@@ -200,19 +200,13 @@ func runEval(ctx context.Context, o evalOptions, out io.Writer) error {
 			return fmt.Errorf("eval: --csv: %w", err)
 		}
 	}
-	var saveDir *rundir.Dir
 	if o.save != "" {
-		var err error
-		if saveDir, err = rundir.Open(o.save, rundir.EvalGames); err != nil {
+		if err := rundir.Check(o.save, rundir.EvalGames); err != nil {
 			return fmt.Errorf("eval: --save: %w", err)
 		}
-		defer saveDir.Close()
 	}
 	res, err := playTourney(ctx, o.tourneyOptions, o.save != "", o.progress)
 	if err != nil {
-		if saveDir != nil {
-			saveDir.Abandon()
-		}
 		return err
 	}
 	if res.Interrupted && o.progress != nil {
@@ -236,8 +230,8 @@ func runEval(ctx context.Context, o evalOptions, out io.Writer) error {
 		writeEvalTable(out, sum)
 	}
 	var errs []error
-	if saveDir != nil {
-		if err := saveRecords(saveDir, res); err != nil {
+	if o.save != "" {
+		if err := saveRecords(o.save, o.tourneyOptions, res); err != nil {
 			errs = append(errs, err)
 		} else if !o.json {
 			fmt.Fprintf(out, "games saved to %s\n", o.save)
@@ -329,10 +323,26 @@ func writeEvalCSV(path string, sum *eval.Summary) error {
 	return nil
 }
 
-// saveRecords writes game-NNNNN.json (a rules game record) for every game, after removing
-// the game files an earlier eval --save left in the directory (and nothing else).
-func saveRecords(d *rundir.Dir, res *eval.Result) error {
-	if err := d.RemoveFiles("game-*.json"); err != nil {
+// saveRecords writes game-NNNNN.json (a rules game record) for every game into dir, after
+// removing the game files an earlier eval --save left there for the same games: all of them,
+// or with --shard those of the shard's range (the other shards of the tournament may save
+// into the same directory; the directory is locked only while a run writes).
+func saveRecords(dir string, o tourneyOptions, res *eval.Result) error {
+	d, err := rundir.OpenWait(dir, rundir.EvalGames)
+	if err != nil {
+		return fmt.Errorf("eval: --save: %w", err)
+	}
+	defer d.Close()
+	var stale func(rel string) bool
+	if sh, err := o.tourneyShard(); err == nil && sh != nil {
+		first, end := sh.Range(o.games, o.batch)
+		stale = func(rel string) bool {
+			var i int
+			_, err := fmt.Sscanf(rel, "game-%d.json", &i)
+			return err == nil && i >= first && i < end
+		}
+	}
+	if err := d.RemoveFilesFunc([]string{"game-*.json"}, stale); err != nil {
 		return fmt.Errorf("eval: --save: %w", err)
 	}
 	for _, g := range res.Games {
@@ -343,7 +353,7 @@ func saveRecords(d *rundir.Dir, res *eval.Result) error {
 		if err != nil {
 			return fmt.Errorf("eval: game %d: %w", g.Index, err)
 		}
-		path := filepath.Join(d.Path, fmt.Sprintf("game-%05d.json", g.Index))
+		path := filepath.Join(dir, fmt.Sprintf("game-%05d.json", g.Index))
 		if err := atomicfile.Write(path, data); err != nil {
 			return fmt.Errorf("eval: --save: %w", err)
 		}

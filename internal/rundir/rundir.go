@@ -156,8 +156,15 @@ func Check(dir string, k *Kind) error {
 }
 
 // Open checks, creates and locks dir for kind k and writes its marker (see the package
-// comment). Close releases it.
-func Open(dir string, k *Kind) (*Dir, error) {
+// comment). Close releases it. A directory another process holds is refused (ErrBusy).
+func Open(dir string, k *Kind) (*Dir, error) { return open(dir, k, false) }
+
+// OpenWait is Open that waits for another process to release the directory instead of
+// refusing it: for commands whose runs may share a directory (eval --save of several
+// tournament shards) and hold it only while they write.
+func OpenWait(dir string, k *Kind) (*Dir, error) { return open(dir, k, true) }
+
+func open(dir string, k *Kind, wait bool) (*Dir, error) {
 	if dir == "" {
 		return nil, errors.New("no directory given")
 	}
@@ -181,7 +188,11 @@ func Open(dir string, k *Kind) (*Dir, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+	how := syscall.LOCK_EX | syscall.LOCK_NB
+	if wait {
+		how = syscall.LOCK_EX
+	}
+	if err := syscall.Flock(int(f.Fd()), how); err != nil {
 		f.Close()
 		return nil, fmt.Errorf("%s: %w (%s)", dir, ErrBusy, k.Command)
 	}
@@ -290,6 +301,12 @@ func (d *Dir) RemoveTemps() error {
 // RemoveFiles deletes the regular files whose relative slash path matches one of patterns;
 // each pattern must be one of the kind's own (a programming error otherwise).
 func (d *Dir) RemoveFiles(patterns ...string) error {
+	return d.RemoveFilesFunc(patterns, nil)
+}
+
+// RemoveFilesFunc is RemoveFiles that removes a matching file only when del (if not nil)
+// approves its relative slash path.
+func (d *Dir) RemoveFilesFunc(patterns []string, del func(rel string) bool) error {
 	for _, p := range patterns {
 		if !d.Kind.owns(p) {
 			return fmt.Errorf("rundir: %s does not write %q", d.Kind.Command, p)
@@ -298,7 +315,7 @@ func (d *Dir) RemoveFiles(patterns ...string) error {
 	return d.removeMatching(func(rel string) bool {
 		for _, p := range patterns {
 			if ok, _ := path.Match(p, rel); ok {
-				return true
+				return del == nil || del(rel)
 			}
 		}
 		return false

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 // userFiles writes files a user might keep in a directory and returns a check that they
@@ -234,5 +235,30 @@ func TestCheckFile(t *testing.T) {
 	os.WriteFile(p, []byte("OURS..."), 0o644)
 	if err := CheckFile(p, "ours", ours, false); err != nil {
 		t.Errorf("own file: %v", err)
+	}
+}
+
+func TestOpenWaitWaitsForTheOtherWriter(t *testing.T) {
+	dir := t.TempDir()
+	d, err := Open(dir, EvalGames)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make(chan error, 1)
+	go func() {
+		d2, err := OpenWait(dir, EvalGames)
+		if err == nil {
+			d2.Close()
+		}
+		got <- err
+	}()
+	select {
+	case err := <-got:
+		t.Fatalf("OpenWait returned (%v) while the directory was held", err)
+	case <-time.After(50 * time.Millisecond):
+	}
+	d.Close()
+	if err := <-got; err != nil {
+		t.Fatalf("OpenWait after the release: %v", err)
 	}
 }
