@@ -92,8 +92,8 @@ type Dir struct {
 }
 
 // ignorable entries do not make a directory "not empty": a lock left by a run that died
-// before writing its marker.
-func ignorable(name string) bool { return name == LockName }
+// before writing its marker, and the marker of another run being written at this moment.
+func ignorable(name string) bool { return name == LockName || isTemp(MarkerName, name) }
 
 // state classifies dir for kind k: ours (marker or legacy), empty, or an error.
 func state(dir string, k *Kind) (ours, empty bool, err error) {

@@ -262,3 +262,15 @@ func TestOpenWaitWaitsForTheOtherWriter(t *testing.T) {
 		t.Fatalf("OpenWait after the release: %v", err)
 	}
 }
+
+// Two runs starting at once into one new directory: the second may look while the first is
+// writing its marker (under atomicfile's temporary name). That is not a foreign file.
+func TestAMarkerBeingWrittenIsNotAForeignFile(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "."+MarkerName+".12345.tmp"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := Check(dir, EvalGames); err != nil {
+		t.Fatalf("a marker being written refused the directory: %v", err)
+	}
+}
