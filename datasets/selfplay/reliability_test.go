@@ -168,3 +168,35 @@ func TestResumeRefusesOtherCompressionAndAReexportedBotFile(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, res.Manifest.Complete())
 }
+
+// A start that fails before its first shard in a directory an earlier (abandoned) start
+// already marked leaves no manifest either, so the corrected command is not refused.
+func TestAFailedStartInAMarkedDirectoryLeavesNoManifest(t *testing.T) {
+	dir := t.TempDir()
+	d, err := rundir.Open(dir, rundir.Selfplay)
+	require.NoError(t, err)
+	d.Close()
+	cfg := testConfig(t, dir, 2, 1, datasets.Arrow)
+	cfg.Agents = []string{"random", "random", "broken-bot"}
+	_, err = Run(context.Background(), cfg)
+	require.Error(t, err)
+	_, err = os.Stat(filepath.Join(dir, datasets.ManifestName))
+	require.ErrorIs(t, err, os.ErrNotExist)
+	cfg.Agents = []string{"random", "random", "random"}
+	_, err = Run(context.Background(), cfg)
+	require.NoError(t, err)
+}
+
+// brokenBot plays an illegal action: the run fails in its first game.
+type brokenBot struct{}
+
+func (brokenBot) Name() string                    { return "broken-bot" }
+func (brokenBot) Act(_ *rules.State, _ []int) int { return -1 }
+
+func init() {
+	if err := bots.Register("broken-bot", "plays an illegal action (selfplay tests)", func(rules.Options, uint64) (bots.Bot, error) {
+		return brokenBot{}, nil
+	}); err != nil {
+		panic(err)
+	}
+}

@@ -308,7 +308,7 @@ func Run(ctx context.Context, c Config) (*Result, error) {
 	case errors.Is(err, datasets.ErrNoManifest):
 		fresh = true
 		if err := datasets.WriteManifest(c.Out, man); err != nil {
-			dir.Abandon(datasets.ManifestName)
+			abandon(dir)
 			return nil, err
 		}
 	default:
@@ -379,7 +379,7 @@ func Run(ctx context.Context, c Config) (*Result, error) {
 	wg.Wait()
 	if fresh && len(man.Shards) == 0 && firstErr != nil && outer.Err() == nil {
 		// A fresh run that failed before its first shard leaves nothing behind.
-		dir.Abandon(datasets.ManifestName)
+		abandon(dir)
 		return nil, firstErr
 	}
 	res := &Result{Manifest: man, Games: int(games.Load()), Steps: steps.Load(), Elapsed: time.Since(start)}
@@ -609,6 +609,13 @@ func endReason(s *rules.State, truncated bool) string {
 		return "turn-limit"
 	}
 	return "unknown"
+}
+
+// abandon undoes a start that wrote no shard: the manifest it wrote goes, and so do the
+// marker, the lock and the directory when Open made them.
+func abandon(dir *rundir.Dir) {
+	_ = dir.RemoveFiles(datasets.ManifestName)
+	dir.Abandon()
 }
 
 func partName(p *datasets.Part) string {
