@@ -101,8 +101,8 @@ func CollectSamples(teachers, record []string, games int, opts rules.Options, sc
 		}
 	}
 	all := &Samples{EncodingVersion: encoding.Version, Rules: opts,
-		Source: fmt.Sprintf("%d games of teachers %s (recorded: %s) from seed %d, reward %s", games,
-			strings.Join(teachers, ","), strings.Join(record, ","), seed, scheme), ObsDim: enc.Size(), NumActions: enc.NumActions(), ValueDim: P}
+		Source: fmt.Sprintf("%d games of teachers %s (learning from %s) from seed %d, reward %s", games,
+			strings.Join(teachers, ","), recordedSeats(record), seed, scheme), ObsDim: enc.Size(), NumActions: enc.NumActions(), ValueDim: P}
 	for _, p := range parts {
 		all.Obs = append(all.Obs, p.Obs...)
 		all.Mask = append(all.Mask, p.Mask...)
@@ -162,4 +162,11 @@ func playRecorded(g *rules.Game, enc *encoding.Encoder, teachers, record []strin
 		}
 	}
 	return out, nil
+}
+
+func recordedSeats(record []string) string {
+	if len(record) == 0 {
+		return "every seat"
+	}
+	return strings.Join(record, ",")
 }

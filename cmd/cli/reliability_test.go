@@ -85,7 +85,7 @@ func TestWritingCommandsRefuseTheUsersFiles(t *testing.T) {
 		assert.Equal(t, 1, code, "%s exit status", name)
 		assert.Empty(t, stdout, "%s: nothing is played or printed before the refusal", name)
 		assert.Equal(t, 1, strings.Count(stderr, "\n"), "%s: one line: %s", name, stderr)
-		assert.Regexp(t, "not empty and not written by|exists and was not written by", stderr, name)
+		assert.Regexp(t, "not empty and not written by|exists and is not", stderr, name)
 		p.unchanged(name)
 	}
 }

@@ -53,7 +53,7 @@ var (
 	// ErrBusy: another process has the directory open.
 	ErrBusy = errors.New("another run is writing this directory")
 	// ErrExists: a single-file output exists and is not recognisably ours.
-	ErrExists = errors.New("exists and was not written by")
+	ErrExists = errors.New("exists and is not")
 )
 
 // Kind describes what one command writes into its directory.
@@ -418,7 +418,7 @@ func Removable(dir string, k *Kind) error {
 // CheckFile checks that a command may write the single file path: its directory exists,
 // path is not a directory, and an existing file is one the command wrote (ours reports that
 // from the file's first bytes) unless force is set. what names the command's output for
-// messages ("a bot file written by container export").
+// messages ("a bot file").
 func CheckFile(p string, what string, ours func(head []byte) bool, force bool) error {
 	dir := filepath.Dir(p)
 	st, err := os.Stat(dir)
