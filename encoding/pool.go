@@ -15,13 +15,10 @@ type poolSlot struct {
 }
 
 // NewPool returns a pool of workers slots for the game's options (standard observation).
-func NewPool(g *rules.Game, workers int) *Pool { return NewPoolWith(g, workers, Options{}) }
-
-// NewPoolWith returns a pool of workers slots encoding the observation variant eo.
-func NewPoolWith(g *rules.Game, workers int, eo Options) *Pool {
+func NewPool(g *rules.Game, workers int) *Pool {
 	p := &Pool{slots: make([]poolSlot, max(workers, 1))}
 	for w := range p.slots {
-		e := NewEncoderWith(g, eo)
+		e := NewEncoder(g)
 		p.slots[w] = poolSlot{enc: e, obs: make([]float32, e.Size()), mask: make([]float32, e.NumActions())}
 	}
 	return p

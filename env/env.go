@@ -336,7 +336,10 @@ func (e *Env) Observe(seat int, dst []float32) error {
 	return e.enc.Observe(e.state, seat, dst)
 }
 
-// ObserveOracle writes the all-information encoding, rotated for seat, into dst.
+// ObserveOracle writes the all-information encoding, rotated for seat, into dst (length
+// ObsSize): the observation layout read from the unredacted state, so every scoring card,
+// sealed bid and player's cash is visible (version encoding.OracleVersion). It is for
+// centralised critics and analysis, never a policy's input.
 func (e *Env) ObserveOracle(seat int, dst []float32) error {
 	if e.state == nil {
 		return ErrNotReset

@@ -148,12 +148,6 @@ func (v *VecEnv) Env(i int) *Env { return v.envs[i] }
 // State returns game i's current position; bots decide from its redacted view.
 func (v *VecEnv) State(i int) *rules.State { return v.envs[i].state }
 
-// ObsSize is D.
-func (v *VecEnv) ObsSize() int { return v.D }
-
-// NumActions is A.
-func (v *VecEnv) NumActions() int { return v.A }
-
 // Spec returns the observation spec.
 func (v *VecEnv) Spec() *encoding.Spec { return v.envs[0].Spec() }
 

@@ -119,31 +119,40 @@ func writeContainer(w io.Writer, magic string, header any, tensors []rawTensor) 
 	return nil
 }
 
+// readHeader reads the preamble and the JSON header of a file written by writeContainer into
+// header, and nothing after them: the tensors and the checksum are left unread and unchecked.
+func readHeader(r io.Reader, magic string, header any) error {
+	var pre [12]byte
+	if _, err := io.ReadFull(r, pre[:]); err != nil {
+		return fmt.Errorf("%w: reading the preamble: %v", ErrCorrupt, err)
+	}
+	if string(pre[:8]) != magic {
+		return fmt.Errorf("%w: bad magic %q (want %q)", ErrCorrupt, pre[:8], magic)
+	}
+	n := binary.LittleEndian.Uint32(pre[8:])
+	if n > maxHeaderBytes {
+		return fmt.Errorf("%w: header size %d is over the limit %d", ErrCorrupt, n, maxHeaderBytes)
+	}
+	hdr, err := readAtMost(r, int64(n))
+	if err != nil {
+		return err
+	}
+	dec := json.NewDecoder(bytes.NewReader(hdr))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(header); err != nil {
+		return fmt.Errorf("%w: header: %v", ErrCorrupt, err)
+	}
+	return nil
+}
+
 // readContainer reads a file written by writeContainer. header must be a pointer to a struct
 // with a Tensors []tensorInfo field returned by tensorsOf. Memory use is bounded by the
 // bytes actually present in the input, never by sizes the header claims.
 func readContainer(r io.Reader, magic string, header any, tensorsOf func() []tensorInfo) ([]rawTensor, error) {
 	crc := crc32.NewIEEE()
 	tr := io.TeeReader(r, crc)
-	var pre [12]byte
-	if _, err := io.ReadFull(tr, pre[:]); err != nil {
-		return nil, fmt.Errorf("%w: reading the preamble: %v", ErrCorrupt, err)
-	}
-	if string(pre[:8]) != magic {
-		return nil, fmt.Errorf("%w: bad magic %q (want %q)", ErrCorrupt, pre[:8], magic)
-	}
-	n := binary.LittleEndian.Uint32(pre[8:])
-	if n > maxHeaderBytes {
-		return nil, fmt.Errorf("%w: header size %d is over the limit %d", ErrCorrupt, n, maxHeaderBytes)
-	}
-	hdr, err := readAtMost(tr, int64(n))
-	if err != nil {
+	if err := readHeader(tr, magic, header); err != nil {
 		return nil, err
-	}
-	dec := json.NewDecoder(bytes.NewReader(hdr))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(header); err != nil {
-		return nil, fmt.Errorf("%w: header: %v", ErrCorrupt, err)
 	}
 	infos := tensorsOf()
 	if len(infos) > 4096 {

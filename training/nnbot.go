@@ -246,15 +246,28 @@ var (
 	defaultErr   error
 )
 
+// defaultNames lists the embedded bot files, default.bot (4 players) first.
+func defaultNames() ([]string, error) {
+	names, err := fs.Glob(defaultFS, "default*.bot")
+	if err != nil || len(names) == 0 {
+		return nil, fmt.Errorf("training: this build has no embedded default bot")
+	}
+	slices.Sort(names) // default-3p.bot, default-5p.bot, ..., default.bot
+	if i := slices.Index(names, "default.bot"); i > 0 {
+		names = append(append([]string{"default.bot"}, names[:i]...), names[i+1:]...)
+	}
+	return names, nil
+}
+
 // DefaultBots returns every shipped trained bot file (embedded in the binary), 4 players first.
+// The files are read and checked on the first call, not when the program starts.
 func DefaultBots() ([]*BotFile, error) {
 	defaultOnce.Do(func() {
-		names, err := fs.Glob(defaultFS, "default*.bot")
-		if err != nil || len(names) == 0 {
-			defaultErr = fmt.Errorf("training: this build has no embedded default bot")
+		names, err := defaultNames()
+		if err != nil {
+			defaultErr = err
 			return
 		}
-		slices.Sort(names) // default-3p.bot, default-5p.bot, default.bot
 		for _, n := range names {
 			data, err := defaultFS.ReadFile(n)
 			if err != nil {
@@ -266,14 +279,32 @@ func DefaultBots() ([]*BotFile, error) {
 				defaultErr = fmt.Errorf("training: embedded %s: %w", n, err)
 				return
 			}
-			if n == "default.bot" {
-				defaultFiles = append([]*BotFile{f}, defaultFiles...)
-			} else {
-				defaultFiles = append(defaultFiles, f)
-			}
+			defaultFiles = append(defaultFiles, f)
 		}
 	})
 	return defaultFiles, defaultErr
+}
+
+// defaultHeaders reads only the headers of the shipped bot files, in DefaultBots' order: enough
+// to describe them without reading and checking megabytes of weights at every start.
+func defaultHeaders() ([]BotHeader, error) {
+	names, err := defaultNames()
+	if err != nil {
+		return nil, err
+	}
+	hs := make([]BotHeader, len(names))
+	for i, n := range names {
+		f, err := defaultFS.Open(n)
+		if err != nil {
+			return nil, fmt.Errorf("training: embedded %s: %w", n, err)
+		}
+		err = readHeader(f, botMagic, &hs[i])
+		f.Close()
+		if err != nil {
+			return nil, fmt.Errorf("training: embedded %s: %w", n, err)
+		}
+	}
+	return hs, nil
 }
 
 // DefaultBot returns the shipped trained bot file for 4-player base games, or an error when
@@ -316,11 +347,11 @@ func DefaultBotFor(opts rules.Options) (*BotFile, error) {
 
 // describeModels lists the games the models are for, grouped by rules and modules:
 // "base 3/4/5 players, classic 4 players, base + all modules 4 players".
-func describeModels(files []*BotFile) string {
+func describeModels(headers []BotHeader) string {
 	players := map[string][]int{}
 	var groups []string
-	for _, f := range files {
-		o := f.Header.Rules
+	for _, h := range headers {
+		o := h.Rules
 		g := o.Variant.String()
 		if o.Modules == rules.AllModules {
 			g += " + all modules"
@@ -349,11 +380,12 @@ func init() {
 	bots.RegisterFileLoader(func(path string, opts rules.Options, seed uint64) (bots.Bot, error) {
 		return LoadBotForGame(path, opts, seed)
 	})
-	files, err := DefaultBots()
+	// Only the headers are read here; the weights are read on the first game that uses them.
+	hs, err := defaultHeaders()
 	if err != nil {
 		return
 	}
-	_ = bots.Register(bots.DefaultName, "the shipped trained networks ("+files[0].Header.Training.Method+"), standard length, for "+describeModels(files),
+	_ = bots.Register(bots.DefaultName, "the shipped trained networks ("+hs[0].Training.Method+"), standard length, for "+describeModels(hs),
 		func(opts rules.Options, seed uint64) (bots.Bot, error) {
 			f, err := DefaultBotFor(opts)
 			if err != nil {

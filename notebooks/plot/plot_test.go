@@ -2,8 +2,11 @@ package plot
 
 import (
 	"encoding/xml"
+	"fmt"
 	"io"
 	"math"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -11,94 +14,170 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// wellFormed parses svg as XML and counts its elements by name.
-func wellFormed(t *testing.T, svg string) map[string]int {
+// chart is what a test reads back from an SVG document: its height, its text elements and its
+// paths' style attributes.
+type chart struct {
+	height float64
+	texts  []string
+	styles []string
+}
+
+// parse checks svg is a well-formed XML document with one <svg> element and reads it back.
+func parse(t *testing.T, svg string) chart {
 	t.Helper()
-	counts := map[string]int{}
+	var c chart
+	svgs := 0
 	d := xml.NewDecoder(strings.NewReader(svg))
+	inText := false
 	for {
 		tok, err := d.Token()
 		if err == io.EOF {
 			break
 		}
 		require.NoError(t, err, svg)
-		if se, ok := tok.(xml.StartElement); ok {
-			counts[se.Name.Local]++
+		switch tok := tok.(type) {
+		case xml.StartElement:
+			switch tok.Name.Local {
+			case "svg":
+				svgs++
+				for _, a := range tok.Attr {
+					if a.Name.Local == "height" {
+						h, err := strconv.ParseFloat(strings.TrimSuffix(a.Value, "pt"), 64)
+						require.NoError(t, err)
+						c.height = h
+					}
+				}
+			case "text":
+				inText = true
+			case "path":
+				for _, a := range tok.Attr {
+					if a.Name.Local == "style" {
+						c.styles = append(c.styles, a.Value)
+					}
+				}
+			}
+		case xml.CharData:
+			if inText {
+				c.texts = append(c.texts, string(tok))
+			}
+		case xml.EndElement:
+			inText = false
 		}
 	}
-	require.Equal(t, 1, counts["svg"])
-	return counts
+	require.Equal(t, 1, svgs, "one <svg> element")
+	require.True(t, strings.HasPrefix(svg, "<svg"), "no XML prolog before the element")
+	return c
 }
 
-func TestBarsDrawsOneRectPerValueAndEscapesText(t *testing.T) {
-	svg := Bars("wins <by> seat", "rate", []string{"0", "1", "2"},
+// hex spells the i-th palette colour as the SVG writer does.
+func hex(i int) string {
+	r, g, b, _ := Colour(i).RGBA()
+	return fmt.Sprintf("#%02X%02X%02X", r>>8, g>>8, b>>8)
+}
+
+// fills counts the filled paths (bars, legend swatches) of the i-th palette colour.
+func (c chart) fills(i int) int {
+	n := 0
+	for _, s := range c.styles {
+		if strings.Contains(s, "fill:"+hex(i)) {
+			n++
+		}
+	}
+	return n
+}
+
+// strokes counts the paths drawn with the given stroke colour and width.
+func (c chart) strokes(colour, width string) int {
+	n := 0
+	for _, s := range c.styles {
+		if strings.Contains(s, "stroke:"+colour+";stroke-width:"+width) {
+			n++
+		}
+	}
+	return n
+}
+
+func TestBarsDrawsOneBarPerValueAndALegendForSeveralSeries(t *testing.T) {
+	svg := Bars("wins <by> seat", "rate", []string{"seat 0", "seat 1", "seat 2"},
 		Series{Name: "a&b", Values: []float64{0.5, 0.25, 0.25}},
 		Series{Name: "c", Values: []float64{0.1, math.NaN(), 0.3}})
-	n := wellFormed(t, svg)
-	// background + 5 bars (the NaN is left out) + 2 legend swatches
-	assert.Equal(t, 1+5+2, n["rect"])
-	assert.Contains(t, svg, "wins &lt;by&gt; seat")
-	assert.Contains(t, svg, "a&amp;b")
+	c := parse(t, svg)
+	assert.Equal(t, 3+1, c.fills(0), "3 bars and a legend swatch")
+	assert.Equal(t, 3+1, c.fills(1), "3 bars (the NaN one of zero height) and a legend swatch")
+	assert.Contains(t, c.texts, "wins <by> seat")
+	assert.Contains(t, svg, "wins &lt;by&gt; seat", "text is escaped")
+	assert.Contains(t, svg, "font-family:'Liberation Sans',Arial,Helvetica,sans-serif;")
+	assert.Subset(t, c.texts, []string{"a&b", "c", "seat 0", "seat 1", "seat 2", "rate"})
+
+	one := parse(t, Bars("one", "n", []string{"x", "y"}, Series{Name: "only", Values: []float64{1, 2}}))
+	assert.Equal(t, 2, one.fills(0), "a single series has no legend")
+	assert.NotContains(t, one.texts, "only")
 }
 
-func TestHistogramCountsEveryValueOnce(t *testing.T) {
-	counts, edges := Bin([]float64{1, 2, 2, 3, 4, 10, math.NaN()}, 3)
-	assert.Equal(t, []int{4, 1, 1}, counts)
-	assert.Equal(t, []float64{1, 4, 7, 10}, edges)
-	n := wellFormed(t, Histogram("lengths", "decisions", []float64{1, 2, 3}, 4))
-	assert.Equal(t, 1+4, n["rect"])
-}
-
-func TestBinHandlesDegenerateInput(t *testing.T) {
-	c, e := Bin(nil, 5)
-	assert.Nil(t, c)
-	assert.Nil(t, e)
-	c, _ = Bin([]float64{7, 7, 7}, 2)
-	assert.Equal(t, []int{3, 0}, c, "equal values fall in the first bin")
-	wellFormed(t, Histogram("empty", "x", nil, 5))
-}
-
-func TestLinesDrawsOnePolylinePerSeries(t *testing.T) {
-	n := wellFormed(t, Lines("loss", "step", "loss", []float64{0, 10, 20},
-		Series{Name: "train", Values: []float64{2, 1, 0.5}},
-		Series{Name: "valid", Values: []float64{2.1, math.NaN(), 0.7}}))
-	assert.Equal(t, 2, n["polyline"])
-	wellFormed(t, Lines("empty", "x", "y", nil))
-}
-
-func TestTicksAreRoundAndInsideTheRange(t *testing.T) {
-	assert.Equal(t, []float64{0, 0.2, 0.4, 0.6, 0.8, 1}, Ticks(0, 1, 5))
-	assert.Equal(t, []float64{20, 40, 60, 80}, Ticks(13, 87, 4))
-	assert.Equal(t, []float64{3}, Ticks(3, 3, 4))
-	assert.Equal(t, 50.0, niceCeil(41))
-	assert.Equal(t, 1.0, niceCeil(0))
-}
-
-func TestCountsHasOneBarPerWholeNumberInTheRange(t *testing.T) {
-	n := wellFormed(t, Counts("bids", "dollars", []float64{0, 2, 2, 3}))
-	// background + bars for 0, 2, 2's count, 3 (1 is an empty slot drawn with zero height)
-	assert.Equal(t, 1+4, n["rect"])
-	wellFormed(t, Counts("none", "dollars", nil))
-}
-
-func TestBarsWithManyLabelsGrowsToFitThem(t *testing.T) {
-	labels := make([]string, 14)
+func TestBarsWithManyLabelsWritesThemVerticallyOnATallerChart(t *testing.T) {
+	short := parse(t, Bars("phases", "n", []string{"a", "b"}, Series{Values: []float64{1, 2}}))
+	labels := make([]string, verticalLabels)
 	for i := range labels {
 		labels[i] = "bank-container-bid"
 	}
-	svg := Bars("phases", "n", labels, Series{Values: make([]float64, 14)})
-	wellFormed(t, svg)
-	assert.NotContains(t, svg, `height="320"`, "the chart is taller than the default")
+	svg := Bars("phases", "n", labels, Series{Values: make([]float64, len(labels))})
+	assert.Greater(t, parse(t, svg).height, short.height)
+	assert.Contains(t, svg, `rotate(90)`)
 }
 
-func TestIntervalBarsDrawsAWhiskerPerInterval(t *testing.T) {
-	n := wellFormed(t, IntervalBars("win rate", "rate", []string{"a", "b", "c"},
-		[]float64{0.5, 0.2, 0.1}, []float64{0.4, 0.1, math.NaN()}, []float64{0.6, 0.3, math.NaN()}))
-	assert.Equal(t, 2, n["g"], "no whisker for the NaN interval")
-	assert.Equal(t, 1+3, n["rect"])
+func TestHistogramDrawsOneBarPerBinAndSkipsNaN(t *testing.T) {
+	c := parse(t, Histogram("lengths", "decisions", []float64{1, 2, 2, 3, 4, 10, math.NaN(), math.Inf(1)}, 3))
+	assert.Equal(t, 3, c.fills(0))
+	assert.Contains(t, c.texts, "decisions")
+	assert.Equal(t, 4.0, histogramPlot("lengths", "decisions", []float64{1, 2, 2, 3, 10}, 3).Y.Max,
+		"1, 2, 2 and 3 fall in the first of the bins [1,4) [4,7) [7,10]")
 }
 
-func TestIntervalBarsAxisCoversTheWhiskers(t *testing.T) {
-	svg := IntervalBars("r", "rate", []string{"a"}, []float64{0.1}, []float64{0.05}, []float64{0.9})
-	assert.Contains(t, svg, ">1</text>", "the axis reaches 1 so the whisker to 0.9 fits")
+func TestLinesDrawsOneLinePerSeriesLeavingOutNaN(t *testing.T) {
+	svg := Lines("loss", "step", "loss", []float64{0, 10, 20},
+		Series{Name: "train", Values: []float64{2, 1, 0.5}},
+		Series{Name: "valid", Values: []float64{2.1, math.NaN(), 0.7}})
+	c := parse(t, svg)
+	// One line per series plus its legend thumbnail.
+	assert.Equal(t, 2, c.strokes(hex(0), "1.5"))
+	assert.Equal(t, 2, c.strokes(hex(1), "1.5"))
+	assert.Regexp(t, regexp.MustCompile(`d="M[0-9.]+,[0-9.]+L[0-9.]+,[0-9.]+" style="fill:none;stroke:`+hex(1)), svg,
+		"the valid line has 2 points: its NaN is left out")
+	assert.Subset(t, c.texts, []string{"train", "valid", "step", "loss"})
+}
+
+func TestCountsHasOneBarPerWholeNumberInTheRange(t *testing.T) {
+	c := parse(t, Counts("bids", "dollars", []float64{0, 2, 2, 3.2}))
+	assert.Equal(t, 4, c.fills(0), "bars for 0, 1 (an empty slot), 2 and 3")
+	assert.Subset(t, c.texts, []string{"0", "1", "2", "3"})
+	p, _ := countsPlot("bids", "dollars", []float64{0, 2, 2, 3.2})
+	assert.Equal(t, 2.0, p.Y.Max, "2 occurs twice")
+}
+
+func TestIntervalBarsDrawsAWhiskerPerIntervalAndItsAxisCoversThem(t *testing.T) {
+	c := parse(t, IntervalBars("win rate", "rate", []string{"a", "b", "c"},
+		[]float64{0.5, 0.2, 0.1}, []float64{0.4, 0.1, math.NaN()}, []float64{0.6, 0.95, math.NaN()}))
+	assert.Equal(t, 3, c.fills(0))
+	// Each whisker is a vertical line and two caps; the NaN interval has none.
+	assert.Equal(t, 2*3, c.strokes("#000000", "1.5"))
+	p, _ := intervalPlot("win rate", "rate", []string{"a"}, []float64{0.1}, []float64{0.05}, []float64{0.95})
+	assert.Equal(t, 0.95, p.Y.Max, "the axis reaches the whisker's top, above the bar")
+}
+
+func TestEmptyAndDegenerateInputsGiveAChart(t *testing.T) {
+	for name, svg := range map[string]func() string{
+		"no bars":            func() string { return Bars("e", "n", nil) },
+		"series longer":      func() string { return Bars("e", "n", []string{"a"}, Series{Values: []float64{1, 2, 3}}) },
+		"no histogram":       func() string { return Histogram("e", "x", nil, 5) },
+		"one value":          func() string { return Histogram("e", "x", []float64{7, 7, 7}, 2) },
+		"no bins":            func() string { return Histogram("e", "x", []float64{1}, 0) },
+		"no lines":           func() string { return Lines("e", "x", "y", nil) },
+		"x shorter":          func() string { return Lines("e", "x", "y", []float64{1}, Series{Values: []float64{1, 2}}) },
+		"no counts":          func() string { return Counts("e", "x", []float64{math.NaN()}) },
+		"no intervals":       func() string { return IntervalBars("e", "y", []string{"a"}, nil, nil, nil) },
+		"all NaN":            func() string { return Bars("e", "n", []string{"a"}, Series{Values: []float64{math.NaN()}}) },
+		"negative and large": func() string { return Bars("e", "n", []string{"a", "b"}, Series{Values: []float64{-3, 1e12}}) },
+	} {
+		t.Run(name, func(t *testing.T) { parse(t, svg()) })
+	}
 }
