@@ -41,7 +41,7 @@ func (s *State) isLegal(m Move) bool {
 		return ok && m == (Move{Kind: Amount, Amount: m.Amount}) && m.Amount >= lo && m.Amount <= hi
 	}
 	var buf [128]Move
-	k := sink{s: s, moves: buf[:0]}
+	k := sink{s: s, moves: buf[:0], noAmounts: true}
 	s.generate(&k)
 	for _, l := range k.moves {
 		if l == m {

@@ -101,7 +101,10 @@ func (s *State) Redact(seat int, dst *State) {
 	}
 	// Hidden is decided from public facts only (who has bid), never from the values.
 	m := &dst.Machine
-	others := uint8(1<<s.n()-1) &^ (1 << seat)
+	others := uint8(1<<s.n() - 1)
+	if seat >= 0 && seat < s.n() {
+		others &^= 1 << seat
+	} // any other seat (-1 once the game is over) sees no one's sealed values
 	m.Hidden = false
 	if !m.Revealed {
 		m.Hidden = m.Hidden || m.HasBid&others != 0

@@ -9,6 +9,8 @@ type sink struct {
 	ids    []int
 	moves  []Move
 	useIDs bool
+	// noAmounts leaves Amount moves out (isLegal checks an amount by its range).
+	noAmounts bool
 }
 
 func (k *sink) add(m Move) {
@@ -23,9 +25,12 @@ func (k *sink) add(m Move) {
 
 // amounts adds Amount moves lo..hi (ids only up to MaxAmountID).
 func (k *sink) amounts(lo, hi int32) {
+	if k.noAmounts {
+		return
+	}
 	if k.useIDs {
 		first, _ := KindBase(Amount)
-		for a := lo; a <= hi && a <= MaxAmountID; a++ {
+		for a := max(lo, 0); a <= hi && a <= MaxAmountID; a++ {
 			k.ids = append(k.ids, first+int(a))
 		}
 		return

@@ -65,7 +65,7 @@ func (s *State) validateMachine() error {
 	if cf := s.CashFlow(); cf.InPlay != cf.Start+cf.FromSupply-cf.ToSupply {
 		return fmt.Errorf("%w: machine: cash in play $%d is not the start $%d + $%d from the supply - $%d to it", ErrBadPosition, cf.InPlay, cf.Start, cf.FromSupply, cf.ToSupply)
 	}
-	return nil
+	return s.validateMachineFields() // position_validate_machine.go
 }
 
 // bidInProgress reports whether the machine is making a bid on the auction of kind (the tile
