@@ -5,6 +5,8 @@ import (
 	"io"
 
 	"github.com/spf13/cobra"
+
+	"github.com/container-rl/container/env/rules"
 )
 
 func newLegalCmd() *cobra.Command {
@@ -48,18 +50,11 @@ func runLegal(path string, board bool, out io.Writer) error {
 	for _, id := range ids {
 		fmt.Fprintf(out, "%5d  %s\n", id, s.ActionToMove(id))
 	}
-	var noID, lo, hi int
-	for _, m := range s.LegalMoves(nil) {
-		if _, ok := s.MoveToAction(m); !ok {
-			if noID == 0 || int(m.Amount) < lo {
-				lo = int(m.Amount)
-			}
-			hi = max(hi, int(m.Amount))
-			noID++
-		}
-	}
-	if noID > 0 {
-		fmt.Fprintf(out, "    -  $%d..$%d (%d amounts without an action id)\n", lo, hi, noID)
+	// Amounts above the id cap are summarised from the decision's range (listing them could
+	// mean a million moves).
+	if d.MaxAmount > rules.MaxAmountID {
+		lo := max(d.MinAmount, rules.MaxAmountID+1)
+		fmt.Fprintf(out, "    -  $%d..$%d (%d amounts without an action id)\n", lo, d.MaxAmount, d.MaxAmount-lo+1)
 	}
 	return nil
 }

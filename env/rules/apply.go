@@ -6,14 +6,18 @@ import "fmt"
 func (s *State) Apply(id int) { s.ApplyMove(s.ActionToMove(id)) }
 
 // ApplyChecked applies id if it is legal; otherwise it returns an error wrapping
-// ErrIllegalAction and leaves the state untouched.
-func (s *State) ApplyChecked(id int) error {
+// ErrIllegalAction and leaves the state untouched. It never panics: should the engine fail
+// on a state it could not have produced (one changed behind Validate's back), the state is
+// restored and the failure returned as an error wrapping ErrBadPosition.
+func (s *State) ApplyChecked(id int) (err error) {
 	if s.Ended != NotEnded {
 		return fmt.Errorf("%w: action %d: the game is over", ErrIllegalAction, id)
 	}
 	if id < 0 || id >= NumDistinctActions() {
 		return fmt.Errorf("%w: action %d is outside 0..%d", ErrIllegalAction, id, NumDistinctActions()-1)
 	}
+	saved := *s
+	defer s.recoverApply(&saved, &err)
 	m := s.ActionToMove(id)
 	if !s.isLegal(m) {
 		return fmt.Errorf("%w: action %d (%s) in phase %s of seat p%d", ErrIllegalAction, id, m, s.Machine.Phase, s.Machine.Decider+1)
@@ -23,15 +27,26 @@ func (s *State) ApplyChecked(id int) error {
 }
 
 // ApplyMoveChecked is ApplyChecked for a Move.
-func (s *State) ApplyMoveChecked(m Move) error {
+func (s *State) ApplyMoveChecked(m Move) (err error) {
 	if s.Ended != NotEnded {
 		return fmt.Errorf("%w: move %s: the game is over", ErrIllegalAction, m)
 	}
+	saved := *s
+	defer s.recoverApply(&saved, &err)
 	if !s.isLegal(m) {
 		return fmt.Errorf("%w: move %s in phase %s of seat p%d", ErrIllegalAction, m, s.Machine.Phase, s.Machine.Decider+1)
 	}
 	s.ApplyMove(m)
 	return nil
+}
+
+// recoverApply turns a panic of a checked apply into an error and restores the state saved
+// before it (the second line of defence behind Validate).
+func (s *State) recoverApply(saved *State, err *error) {
+	if r := recover(); r != nil {
+		*s = *saved
+		*err = fmt.Errorf("%w: the engine cannot continue from this position (phase %s, seat p%d): %v", ErrBadPosition, s.Machine.Phase, s.Machine.Decider+1, r)
+	}
 }
 
 // isLegal reports whether m is one of the legal moves (amounts by range, others by list).
@@ -40,15 +55,9 @@ func (s *State) isLegal(m Move) bool {
 		lo, hi, ok := s.amountRange()
 		return ok && m == (Move{Kind: Amount, Amount: m.Amount}) && m.Amount >= lo && m.Amount <= hi
 	}
-	var buf [128]Move
-	k := sink{s: s, moves: buf[:0], noAmounts: true}
+	k := sink{s: s, noAmounts: true, matching: true, want: m}
 	s.generate(&k)
-	for _, l := range k.moves {
-		if l == m {
-			return true
-		}
-	}
-	return false
+	return k.found
 }
 
 // ApplyMove applies a legal move without checking it.

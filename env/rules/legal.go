@@ -11,6 +11,9 @@ type sink struct {
 	useIDs bool
 	// noAmounts leaves Amount moves out (isLegal checks an amount by its range).
 	noAmounts bool
+	// matching only looks for want (found), storing nothing (isLegal).
+	matching, found bool
+	want            Move
 }
 
 func (k *sink) add(m Move) {
@@ -18,6 +21,10 @@ func (k *sink) add(m Move) {
 		if id, ok := k.s.MoveToAction(m); ok {
 			k.ids = append(k.ids, id)
 		}
+		return
+	}
+	if k.matching {
+		k.found = k.found || m == k.want
 		return
 	}
 	k.moves = append(k.moves, m)

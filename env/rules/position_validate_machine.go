@@ -993,8 +993,7 @@ func (s *State) checkHasLegalMove() error {
 	if lo, hi, ok := s.amountRange(); ok && lo <= hi {
 		return nil
 	}
-	var buf [64]Move
-	k := sink{s: s, moves: buf[:0], noAmounts: true}
+	k := sink{s: s, noAmounts: true}
 	s.generate(&k)
 	if len(k.moves) == 0 {
 		return machineErr("phase", "%s of seat %d has no legal move", s.Machine.Phase, s.Machine.Decider)
