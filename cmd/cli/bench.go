@@ -192,6 +192,14 @@ func (o benchOptions) rulesOptions() (rules.Options, error) {
 }
 
 func runBench(o benchOptions, out io.Writer) error {
+	flags := []intFlag{{"games", o.games, 1, maxFlagMemGames}, workersFlag(o.workers, false), turnLimitFlag(o.turnLimit)}
+	if o.train {
+		flags = append(flags, intFlag{"batch", o.batch, 1, maxFlagBatch}, intFlag{"steps", o.steps, 1, maxFlagSteps},
+			intFlag{"width", o.width, 1, training.MaxWidth})
+	}
+	if err := checkIntFlags(flags...); err != nil {
+		return fmt.Errorf("%w: %w", ErrBenchOptions, err)
+	}
 	ro, err := o.rulesOptions()
 	if err != nil {
 		return err

@@ -65,6 +65,9 @@ recorded with an observation encoding this build does not know is refused.`,
 func init() { register(newDatasetCmd) }
 
 func runDatasetStats(dir string, o datasetOptions, out io.Writer) error {
+	if err := checkIntFlags(intFlag{"top", o.top, 0, maxFlagRows}); err != nil {
+		return fmt.Errorf("%w: %w", ErrDatasetOptions, err)
+	}
 	if o.top < 0 {
 		return fmt.Errorf("%w: --top %d is negative", ErrDatasetOptions, o.top)
 	}
@@ -162,6 +165,9 @@ func sortedKeys[V any](m map[string]V) []string {
 }
 
 func runDatasetHead(dir string, o datasetOptions, out io.Writer) error {
+	if err := checkIntFlags(intFlag{"rows", o.rows, 0, maxFlagRows}); err != nil {
+		return fmt.Errorf("%w: %w", ErrDatasetOptions, err)
+	}
 	if o.rows < 0 {
 		return fmt.Errorf("%w: --rows %d is negative", ErrDatasetOptions, o.rows)
 	}

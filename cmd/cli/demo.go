@@ -149,6 +149,10 @@ func demoSteps(o demoOptions) []demoStep {
 func shardGames(games int) int { return max(1, (games+3)/4) }
 
 func (o demoOptions) validate() error {
+	if err := checkIntFlags(intFlag{"games", o.games, 1, maxFlagMemGames}, intFlag{"eval-games", o.evalGames, 1, maxFlagMemGames},
+		intFlag{"train-steps", o.trainSteps, 1, maxFlagSteps}); err != nil {
+		return fmt.Errorf("demo: %w", err)
+	}
 	switch {
 	case o.out == "":
 		return errors.New("demo: --out is empty")

@@ -79,6 +79,11 @@ func tourneyConfig(o tourneyOptions) (eval.Config, error) {
 	if len(cfg.Agents) > rules.MaxPlayers {
 		return cfg, bad("--agents names %d bots; at most %d", len(cfg.Agents), rules.MaxPlayers)
 	}
+	if err := checkIntFlags(intFlag{"games", o.games, 1, maxFlagGames}, workersFlag(o.workers, true),
+		intFlag{"batch", o.batch, 0, maxFlagBatch}, turnLimitFlag(o.turnLimit),
+		intFlag{"players", o.players, 0, rules.MaxPlayers}); err != nil {
+		return cfg, fmt.Errorf("%w: %w", ErrEvalOptions, err)
+	}
 	if o.games < 1 {
 		return cfg, bad("--games %d is less than 1", o.games)
 	}

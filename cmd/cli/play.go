@@ -98,8 +98,8 @@ func playSetup(o playOptions) (rules.Options, []string, error) {
 	if err := parseGameFlags(&opts, o.variant, o.length, o.modules); err != nil {
 		return opts, nil, fmt.Errorf("play: %w", err)
 	}
-	if o.turnLimit < 0 {
-		return opts, nil, fmt.Errorf("play: --turn-limit %d is negative", o.turnLimit)
+	if err := checkIntFlags(turnLimitFlag(o.turnLimit), intFlag{"players", o.players, 3, rules.MaxPlayers}); err != nil {
+		return opts, nil, fmt.Errorf("play: %w", err)
 	}
 	if err := opts.Validate(); err != nil {
 		return opts, nil, fmt.Errorf("play: %w", err)

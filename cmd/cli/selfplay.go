@@ -131,6 +131,18 @@ func selfplayConfig(o selfplayOptions) (selfplay.Config, error) {
 			agents = append(agents, a)
 		}
 	}
+	shards := 0
+	if o.shardGames > 0 {
+		shards = (o.games + o.shardGames - 1) / o.shardGames
+	}
+	if err := checkIntFlags(intFlag{"games", o.games, 1, maxFlagGames}, workersFlag(o.workers, true),
+		intFlag{"shard-games", o.shardGames, 1, maxFlagGames}, turnLimitFlag(o.turnLimit),
+		intFlag{"players", o.players, 0, rules.MaxPlayers}); err != nil {
+		return c, fmt.Errorf("%w: %w", ErrSelfplayOptions, err)
+	}
+	if shards > maxFlagShards {
+		return c, bad("--games %d in shards of --shard-games %d makes %d shards; at most %d", o.games, o.shardGames, shards, maxFlagShards)
+	}
 	switch {
 	case len(agents) == 0:
 		return c, bad("--agents is required (for example --agents random,random,random,random)")
@@ -186,6 +198,7 @@ func selfplayConfig(o selfplayOptions) (selfplay.Config, error) {
 	if c.Workers == 0 {
 		c.Workers = runtime.NumCPU()
 	}
+	c.Workers = min(c.Workers, shards) // a worker plays whole shards
 	c.GamesPerShard = o.shardGames
 	if c.Part, c.Out, err = selfplayPart(o.shard, o.out); err != nil {
 		return c, fmt.Errorf("%w: %w", ErrSelfplayOptions, err)

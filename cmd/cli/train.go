@@ -37,6 +37,12 @@ func addNetFlags(cmd *cobra.Command, o *netFlags) {
 }
 
 func (o netFlags) check() error {
+	if err := checkIntFlags(intFlag{"width", o.width, 1, training.MaxWidth}, intFlag{"depth", o.depth, 1, training.MaxDepth}); err != nil {
+		return fmt.Errorf("%w: %w", ErrTrainOptions, err)
+	}
+	if err := checkFloatFlags(floatFlag{"lr", o.lr, 0, maxFlagLR, true}, floatFlag{"value-coef", o.valueCoef, 0, maxFlagCoef, false}); err != nil {
+		return fmt.Errorf("%w: %w", ErrTrainOptions, err)
+	}
 	if o.width < 1 || o.width > training.MaxWidth || o.depth < 0 || o.depth > training.MaxDepth {
 		return fmt.Errorf("%w: --width %d / --depth %d outside 1..%d / 0..%d", ErrTrainOptions, o.width, o.depth, training.MaxWidth, training.MaxDepth)
 	}
@@ -134,6 +140,11 @@ func runTrainBC(o trainBCOptions, out io.Writer) error {
 	if err := o.netFlags.check(); err != nil {
 		return err
 	}
+	if err := checkIntFlags(intFlag{"steps", o.steps, 1, maxFlagSteps}, intFlag{"batch", o.batch, 1, maxFlagBatch},
+		intFlag{"log-every", o.logEvery, 1, maxFlagSteps}, intFlag{"checkpoint-every", o.checkpointEvery, 1, maxFlagSteps},
+		intFlag{"val-percent", o.valPercent, 0, 50}); err != nil {
+		return fmt.Errorf("%w: %w", ErrTrainOptions, err)
+	}
 	// Refuse a directory that is not a behaviour-cloning run before loading any data.
 	if err := rundir.Check(o.out, rundir.TrainBC); err != nil {
 		return fmt.Errorf("train bc: --out: %w", err)
@@ -151,8 +162,8 @@ func runTrainBC(o trainBCOptions, out io.Writer) error {
 		data, err = training.LoadSamples(o.data)
 	} else {
 		teachers := splitList(o.teachers)
-		if o.games < 1 {
-			return fmt.Errorf("%w: --games %d is less than 1", ErrTrainOptions, o.games)
+		if err := checkIntFlags(intFlag{"games", o.games, 1, maxFlagMemGames}); err != nil {
+			return fmt.Errorf("%w: %w", ErrTrainOptions, err)
 		}
 		data, err = training.CollectSamples(teachers, splitList(o.record), o.games, rules.DefaultOptions(), env.Rank, o.seed, 0)
 	}

@@ -100,6 +100,17 @@ func runTrainPPO(o trainPPOOptions, out io.Writer) error {
 	if err := o.netFlags.check(); err != nil {
 		return err
 	}
+	if err := checkIntFlags(intFlag{"iterations", o.iterations, 1, maxFlagSteps}, intFlag{"games", o.games, 1, maxFlagBatch},
+		intFlag{"epochs", o.epochs, 1, maxFlagEpochs}, intFlag{"minibatch", o.minibatch, 1, maxFlagBatch},
+		intFlag{"pool-every", o.poolEvery, 0, maxFlagSteps}, intFlag{"eval-every", o.evalEvery, 0, maxFlagSteps},
+		intFlag{"eval-games", o.evalGames, 1, maxFlagMemGames}, intFlag{"checkpoint-every", o.checkpointEvery, 1, maxFlagSteps},
+		intFlag{"players", o.players, 3, rules.MaxPlayers},
+		intFlag{"max-steps", o.maxSteps, 0, rules.MaxTurnLimit * rules.MaxStepsPerTurn}); err != nil {
+		return fmt.Errorf("%w: %w", ErrTrainOptions, err)
+	}
+	if err := checkFloatFlags(floatFlag{"entropy-coef", o.entropy, 0, maxFlagCoef, false}); err != nil {
+		return fmt.Errorf("%w: %w", ErrTrainOptions, err)
+	}
 	if err := rundir.Check(o.out, rundir.TrainPPO); err != nil {
 		return fmt.Errorf("train ppo: --out: %w", err)
 	}

@@ -151,6 +151,10 @@ type Options struct {
 // dozen turns; the limit only stops degenerate play (bots that never produce).
 const DefaultTurnLimit = 1000
 
+// MaxTurnLimit bounds Options.TurnLimit, so Game.MaxGameLength (about MaxStepsPerTurn
+// decisions per turn) stays far from overflowing and a record's length stays bounded.
+const MaxTurnLimit = 100_000
+
 // DefaultOptions returns a standard-length 4-player game on the 10th Anniversary rules.
 func DefaultOptions() Options { return Options{Players: 4} }
 
@@ -195,8 +199,8 @@ func (o Options) Validate() error {
 	if o.FactoriesPerColour < 0 || o.FactoriesPerColour > MaxPlayers {
 		return bad("factories_per_colour", "%d is outside 0..%d", o.FactoriesPerColour, MaxPlayers)
 	}
-	if o.TurnLimit < 0 {
-		return bad("turn_limit", "%d is negative", o.TurnLimit)
+	if o.TurnLimit < 0 || o.TurnLimit > MaxTurnLimit {
+		return bad("turn_limit", "%d is outside 0..%d", o.TurnLimit, MaxTurnLimit)
 	}
 	return nil
 }

@@ -250,6 +250,9 @@ func checkPlayable(s *State) error {
 func TestPositionMachineMutations(t *testing.T) {
 	full := os.Getenv("CONTAINER_MUTATION_FULL") != ""
 	games, perPhase, keep := 1, 1, 6
+	if testing.Short() {
+		keep = 2
+	}
 	if full {
 		games, perPhase, keep = 1, 1, 250
 	}
