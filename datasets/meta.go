@@ -7,6 +7,8 @@ import (
 	"strconv"
 
 	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/container-rl/container/env/rules"
 )
 
 // FormatVersion is the version of the table layout this package writes and reads. Readers
@@ -169,7 +171,7 @@ func metaFromSchema(md arrow.Metadata, table string) (*Meta, error) {
 		}
 		n, err := strconv.Atoi(s)
 		if err != nil {
-			return 0, fmt.Errorf("%w: schema metadata %s=%q is not an integer", ErrCorrupt, k, s)
+			return 0, fmt.Errorf("%w: schema metadata %s=%s is not an integer", ErrCorrupt, k, rules.Quote(s))
 		}
 		return n, nil
 	}
@@ -178,7 +180,7 @@ func metaFromSchema(md arrow.Metadata, table string) (*Meta, error) {
 		return nil, fmt.Errorf("%w (not a container dataset file?)", err)
 	}
 	if fv != strconv.Itoa(FormatVersion) {
-		return nil, fmt.Errorf("%w: file has version %q, this reader reads %d", ErrFormatVersion, fv, FormatVersion)
+		return nil, fmt.Errorf("%w: file has version %s, this reader reads %d", ErrFormatVersion, rules.Quote(fv), FormatVersion)
 	}
 	if t, err := get(KeyTable); err != nil {
 		return nil, err
@@ -188,7 +190,7 @@ func metaFromSchema(md arrow.Metadata, table string) (*Meta, error) {
 	if l, err := get(KeyMaskLayout); err != nil {
 		return nil, err
 	} else if l != MaskLayout {
-		return nil, fmt.Errorf("%w: mask layout %q (want %q)", ErrFormatVersion, l, MaskLayout)
+		return nil, fmt.Errorf("%w: mask layout %s (want %s)", ErrFormatVersion, rules.Quote(l), rules.Quote(MaskLayout))
 	}
 	m := &Meta{}
 	if m.EncodingVersion, err = get(KeyEncodingVersion); err != nil {
@@ -235,7 +237,7 @@ func metaFromSchema(md arrow.Metadata, table string) (*Meta, error) {
 			return nil, err
 		}
 		if *b.dst, err = strconv.ParseBool(s); err != nil {
-			return nil, fmt.Errorf("%w: schema metadata %s=%q is not a boolean", ErrCorrupt, b.key, s)
+			return nil, fmt.Errorf("%w: schema metadata %s=%s is not a boolean", ErrCorrupt, b.key, rules.Quote(s))
 		}
 	}
 	if err := m.Validate(); err != nil {

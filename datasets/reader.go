@@ -20,6 +20,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+
+	"github.com/container-rl/container/env/rules"
 )
 
 var (
@@ -91,7 +93,7 @@ func (c *openConfig) checkEncoding(v, where string) error {
 	if known == "" {
 		known = "none registered"
 	}
-	return fmt.Errorf("%w: %s was written with observation encoding %q; this reader knows %s", ErrEncodingVersion, where, v, known)
+	return fmt.Errorf("%w: %s was written with observation encoding %s; this reader knows %s", ErrEncodingVersion, where, rules.Quote(v), known)
 }
 
 // Dataset is an opened dataset directory. It holds no open files: every iteration opens

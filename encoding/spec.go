@@ -51,7 +51,7 @@ func OptionsForVersion(version string) (Options, error) {
 	case HiddenCashVersion:
 		return Options{HideOpponentCash: true}, nil
 	}
-	return Options{}, fmt.Errorf("%w: %q is not an observation this build encodes (it encodes %s)", ErrVersion, version, strings.Join(Versions(), ", "))
+	return Options{}, fmt.Errorf("%w: %s is not an observation this build encodes (it encodes %s)", ErrVersion, rules.Quote(version), strings.Join(Versions(), ", "))
 }
 
 // ErrBufferSize is wrapped by errors for a destination buffer of the wrong length.
@@ -132,7 +132,7 @@ func (s *Spec) Bounds() (low, high []float32) {
 // Loaders of datasets and bots call it with what the file recorded.
 func (s *Spec) Check(version string, size int) error {
 	if version != s.Version {
-		return fmt.Errorf("%w: recorded %q, this build encodes %q", ErrVersion, version, s.Version)
+		return fmt.Errorf("%w: recorded %s, this build encodes %s", ErrVersion, rules.Quote(version), rules.Quote(s.Version))
 	}
 	if size != s.Size {
 		return fmt.Errorf("%w: recorded %d features, this build encodes %d for these options", ErrVersion, size, s.Size)

@@ -42,7 +42,7 @@ func ParseRewardScheme(s string) (RewardScheme, error) {
 			return RewardScheme(i), nil
 		}
 	}
-	return 0, fmt.Errorf("%w: unknown reward scheme %q (want win-loss, rank or cash-margin)", ErrInvalidOptions, s)
+	return 0, fmt.Errorf("%w: unknown reward scheme %s (want win-loss, rank or cash-margin)", ErrInvalidOptions, rules.Quote(s))
 }
 
 // RewardSum is what the final rewards of one game add up to under the scheme.

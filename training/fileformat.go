@@ -9,6 +9,8 @@ import (
 	"hash/crc32"
 	"io"
 	"math"
+
+	"github.com/container-rl/container/env/rules"
 )
 
 // ErrCorrupt is wrapped by every error for a bot or checkpoint file that is truncated,
@@ -49,19 +51,19 @@ func dtypeSize(dt string) int {
 func (t tensorInfo) byteSize() (int64, error) {
 	es := dtypeSize(t.DType)
 	if es == 0 {
-		return 0, fmt.Errorf("%w: tensor %q has unknown dtype %q", ErrCorrupt, t.Name, t.DType)
+		return 0, fmt.Errorf("%w: tensor %s has unknown dtype %s", ErrCorrupt, rules.Quote(t.Name), rules.Quote(t.DType))
 	}
 	if len(t.Shape) > 8 {
-		return 0, fmt.Errorf("%w: tensor %q has %d dimensions", ErrCorrupt, t.Name, len(t.Shape))
+		return 0, fmt.Errorf("%w: tensor %s has %d dimensions", ErrCorrupt, rules.Quote(t.Name), len(t.Shape))
 	}
 	n := int64(es)
 	for _, d := range t.Shape {
 		if d < 0 || d > maxDataBytes {
-			return 0, fmt.Errorf("%w: tensor %q has dimension %d", ErrCorrupt, t.Name, d)
+			return 0, fmt.Errorf("%w: tensor %s has dimension %d", ErrCorrupt, rules.Quote(t.Name), d)
 		}
 		n *= int64(d)
 		if n > maxDataBytes {
-			return 0, fmt.Errorf("%w: tensor %q is larger than %d bytes", ErrCorrupt, t.Name, maxDataBytes)
+			return 0, fmt.Errorf("%w: tensor %s is larger than %d bytes", ErrCorrupt, rules.Quote(t.Name), maxDataBytes)
 		}
 	}
 	return n, nil
@@ -174,7 +176,7 @@ func readContainer(r io.Reader, magic string, header any, tensorsOf func() []ten
 		sz, _ := t.byteSize()
 		data, err := readAtMost(tr, sz)
 		if err != nil {
-			return nil, fmt.Errorf("%w (tensor %q)", err, t.Name)
+			return nil, fmt.Errorf("%w (tensor %s)", err, rules.Quote(t.Name))
 		}
 		out[i] = rawTensor{info: t, data: data}
 	}

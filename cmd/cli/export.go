@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/container-rl/container/env/rules"
 	"github.com/container-rl/container/internal/rundir"
 	"github.com/container-rl/container/training"
 )
@@ -52,7 +53,7 @@ func runExport(o exportOptions, out io.Writer) error {
 		return fmt.Errorf("%w: --run and --out are required", ErrExportOptions)
 	}
 	if !strings.HasSuffix(o.out, ".bot") {
-		return fmt.Errorf("%w: --out %q must end in .bot", ErrExportOptions, o.out)
+		return fmt.Errorf("%w: --out %s must end in .bot", ErrExportOptions, rules.Quote(o.out))
 	}
 	// An existing --out is replaced only when it is a bot file (or with --force).
 	if err := rundir.CheckFile(o.out, "a bot file", rundir.HasPrefix(rundir.BotMagic), o.force); err != nil {

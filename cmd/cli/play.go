@@ -310,13 +310,13 @@ func (p *playGame) parse(line string) (rules.Move, error) {
 	if rest, ok := strings.CutPrefix(line, "$"); ok {
 		n, err := strconv.Atoi(rest)
 		if err != nil || n < 0 {
-			return rules.Move{}, fmt.Errorf("%q is not an amount ($ and a whole number)", line)
+			return rules.Move{}, fmt.Errorf("%s is not an amount ($ and a whole number)", rules.Quote(line))
 		}
 		return rules.Move{Kind: rules.Amount, Amount: int32(n)}, nil
 	}
 	m, err := p.state.ParseMove(line)
 	if err != nil {
-		return rules.Move{}, fmt.Errorf("%q is neither a move number nor a move: %v", line, err)
+		return rules.Move{}, fmt.Errorf("%s is neither a move number nor a move: %v", rules.Quote(line), err)
 	}
 	return m, nil
 }

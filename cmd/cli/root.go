@@ -88,7 +88,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	strictCompletion(root)
 	err := root.Execute()
 	if err != nil {
-		fmt.Fprintf(stderr, "container: %v\n", err)
+		fmt.Fprintf(stderr, "container: %s\n", shortError(err.Error()))
 	}
 	return exitCode(err)
 }

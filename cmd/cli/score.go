@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"text/tabwriter"
 
 	"github.com/container-rl/container/env/rules"
@@ -90,7 +89,7 @@ func dollars(v int) string {
 // (container-game/1) or a binary game record, and returns the position it describes (a
 // record's final position) and the record (nil for a position).
 func loadStateFile(path string) (*rules.State, *rules.Record, error) {
-	data, err := os.ReadFile(path)
+	data, err := readFileLimited(path, rules.MaxRecordBytes)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -47,7 +47,7 @@ func (o netFlags) check() error {
 		return fmt.Errorf("%w: --width %d / --depth %d outside 1..%d / 0..%d", ErrTrainOptions, o.width, o.depth, training.MaxWidth, training.MaxDepth)
 	}
 	if o.norm != training.NormLayer && o.norm != training.NormNone {
-		return fmt.Errorf("%w: --norm %q (want layer or none)", ErrTrainOptions, o.norm)
+		return fmt.Errorf("%w: --norm %s (want layer or none)", ErrTrainOptions, rules.Quote(o.norm))
 	}
 	if !(o.lr > 0) || o.valueCoef < 0 {
 		return fmt.Errorf("%w: --lr %g must be positive and --value-coef %g not negative", ErrTrainOptions, o.lr, o.valueCoef)

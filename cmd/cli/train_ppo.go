@@ -196,7 +196,7 @@ func initWeights(src string, opts rules.Options) (*training.Weights, string, rul
 		return b.Weights, b.Header.EncodingVersion, b.Header.Rules, nil
 	}
 	if st, err := os.Stat(src); err != nil || !st.IsDir() {
-		return nil, "", opts, fmt.Errorf("%w: --init %q is not a run directory, a .bot file or \"default\"", ErrTrainOptions, src)
+		return nil, "", opts, fmt.Errorf("%w: --init %s is not a run directory, a .bot file or \"default\"", ErrTrainOptions, rules.Quote(src))
 	}
 	w, info, err := training.WeightsFromRun(src)
 	return w, info.EncodingVersion, info.Rules, err

@@ -36,7 +36,7 @@ const DefaultName = "default"
 // wrapping ErrDuplicateBot if the name is taken.
 func Register(name, description string, f Factory) error {
 	if name == "" || strings.ContainsAny(name, "/\\,@") || strings.HasSuffix(name, ".bot") {
-		return fmt.Errorf("bots: invalid bot name %q", name)
+		return fmt.Errorf("bots: invalid bot name %s", rules.Quote(name))
 	}
 	if f == nil {
 		return fmt.Errorf("bots: nil factory for %q", name)
@@ -102,7 +102,7 @@ func Resolve(name string) error {
 		l := fileLoader
 		regMu.RUnlock()
 		if l == nil {
-			return fmt.Errorf("%w: %q is a bot file but no file loader is registered (the training package provides it)", ErrUnknownBot, name)
+			return fmt.Errorf("%w: %s is a bot file but no file loader is registered (the training package provides it)", ErrUnknownBot, rules.Quote(name))
 		}
 		return nil
 	}
@@ -121,7 +121,7 @@ func unknown(name string) error {
 	if name == DefaultName {
 		hint = "; the default trained bot is registered by the training package"
 	}
-	return fmt.Errorf("%w: %q (known: %s, or a path/to/file.bot)%s", ErrUnknownBot, name, strings.Join(names, ", "), hint)
+	return fmt.Errorf("%w: %s (known: %s, or a path/to/file.bot)%s", ErrUnknownBot, rules.Quote(name), strings.Join(names, ", "), hint)
 }
 
 // New makes the bot called name for games with opts: a registered bot (its factory gets opts
@@ -141,10 +141,10 @@ func New(spec string, opts rules.Options, seed uint64) (Bot, error) {
 	}
 	ts, ok := b.(TemperatureSetter)
 	if !ok {
-		return nil, fmt.Errorf("%w: %q: %q always plays by its own rules; a temperature (@T) applies to trained bots only", ErrBadSpec, spec, name)
+		return nil, fmt.Errorf("%w: %s: %s always plays by its own rules; a temperature (@T) applies to trained bots only", ErrBadSpec, rules.Quote(spec), rules.Quote(name))
 	}
 	if err := ts.SetTemperature(temp); err != nil {
-		return nil, fmt.Errorf("%w: %q: %v", ErrBadSpec, spec, err)
+		return nil, fmt.Errorf("%w: %s: %v", ErrBadSpec, rules.Quote(spec), err)
 	}
 	return b, nil
 }
@@ -169,7 +169,7 @@ func SplitTemperature(spec string) (name string, temp float64, sampled bool, err
 	name, t := spec[:i], spec[i+1:]
 	v, perr := strconv.ParseFloat(t, 64)
 	if name == "" || perr != nil || math.IsNaN(v) || v < 0 || v > MaxTemperature {
-		return "", 0, false, fmt.Errorf("%w: %q: want NAME@T with a temperature T from 0 to %d after the @ (e.g. default@0.5)", ErrBadSpec, spec, MaxTemperature)
+		return "", 0, false, fmt.Errorf("%w: %s: want NAME@T with a temperature T from 0 to %d after the @ (e.g. default@0.5)", ErrBadSpec, rules.Quote(spec), MaxTemperature)
 	}
 	return name, v, true, nil
 }
@@ -184,7 +184,7 @@ func newBot(name string, opts rules.Options, seed uint64) (Bot, error) {
 		}
 		b, err := l(name, opts, seed)
 		if err != nil {
-			return nil, fmt.Errorf("bots: loading %q: %w", name, err)
+			return nil, fmt.Errorf("bots: loading %s: %w", rules.Quote(name), err)
 		}
 		return b, nil
 	}
@@ -194,7 +194,7 @@ func newBot(name string, opts rules.Options, seed uint64) (Bot, error) {
 	}
 	b, err := i.Factory(opts, seed)
 	if err != nil {
-		return nil, fmt.Errorf("bots: making %q: %w", name, err)
+		return nil, fmt.Errorf("bots: making %s: %w", rules.Quote(name), err)
 	}
 	return b, nil
 }

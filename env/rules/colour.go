@@ -50,7 +50,7 @@ func ParseColour(s string) (Colour, error) {
 	case "o":
 		return Gold, nil
 	}
-	return 0, fmt.Errorf("rules: unknown colour %q", s)
+	return 0, fmt.Errorf("rules: unknown colour %s", Quote(s))
 }
 
 // Counts holds a number of containers per colour.

@@ -166,7 +166,7 @@ var ErrBadNotation = errors.New("rules: bad move notation")
 func (s *State) ParseMove(text string) (Move, error) {
 	m, err := parseMove(strings.TrimSpace(strings.ToLower(text)), s.n())
 	if err != nil {
-		return Move{}, fmt.Errorf("%w %q: %v", ErrBadNotation, text, err)
+		return Move{}, fmt.Errorf("%w %s: %v", ErrBadNotation, Quote(text), err)
 	}
 	return m, nil
 }
@@ -175,24 +175,24 @@ func parseMove(t string, players int) (Move, error) {
 	f := strings.Split(t, ":")
 	seat := func(x string) (int8, error) {
 		if len(x) < 2 || x[0] != 'p' {
-			return 0, fmt.Errorf("want a seat p1..p%d, got %q", players, x)
+			return 0, fmt.Errorf("want a seat p1..p%d, got %s", players, Quote(x))
 		}
 		v, err := strconv.Atoi(x[1:])
 		if err != nil || v < 1 || v > players {
-			return 0, fmt.Errorf("want a seat p1..p%d, got %q", players, x)
+			return 0, fmt.Errorf("want a seat p1..p%d, got %s", players, Quote(x))
 		}
 		return int8(v - 1), nil
 	}
 	num := func(x string, lo, hi int) (int, error) {
 		v, err := strconv.Atoi(x)
 		if err != nil || v < lo || v > hi {
-			return 0, fmt.Errorf("want a number %d..%d, got %q", lo, hi, x)
+			return 0, fmt.Errorf("want a number %d..%d, got %s", lo, hi, Quote(x))
 		}
 		return v, nil
 	}
 	price := func(x string, lo, hi int) (uint8, error) {
 		if !strings.HasPrefix(x, "$") {
-			return 0, fmt.Errorf("want a price $%d..$%d, got %q", lo, hi, x)
+			return 0, fmt.Errorf("want a price $%d..$%d, got %s", lo, hi, Quote(x))
 		}
 		v, err := num(x[1:], lo, hi)
 		return uint8(v), err
@@ -204,7 +204,7 @@ func parseMove(t string, players int) (Move, error) {
 		case "harbor":
 			return uint8(HarborDistrict), nil
 		}
-		return 0, fmt.Errorf("want factory or harbor, got %q", x)
+		return 0, fmt.Errorf("want factory or harbor, got %s", Quote(x))
 	}
 	nargs := func(k int) error {
 		if len(f) != k {
@@ -309,7 +309,7 @@ func parseMove(t string, players int) (Move, error) {
 		case "cash-lot":
 			return Move{Kind: CallBankStart, Index: uint8(BankLots + v - 1)}, nil
 		}
-		return m, fmt.Errorf("want container-lot or cash-lot, got %q", f[2])
+		return m, fmt.Errorf("want container-lot or cash-lot, got %s", Quote(f[2]))
 	case "truck":
 		if err = nargs(4); err != nil || f[1] != "start" {
 			return m, fmt.Errorf("want truck:start:SEAT:cash|containers")
@@ -323,7 +323,7 @@ func parseMove(t string, players int) (Move, error) {
 		case "containers":
 			m.Index = 1
 		default:
-			return m, fmt.Errorf("want cash or containers, got %q", f[3])
+			return m, fmt.Errorf("want cash or containers, got %s", Quote(f[3]))
 		}
 		return m, nil
 	case "place":
@@ -367,7 +367,7 @@ func parseMove(t string, players int) (Move, error) {
 			m.Kind = map[string]MoveKind{"ship": PickShip, "holding": PickHolding, "island": PickIsland}[f[1]]
 			return m, nil
 		}
-		return m, fmt.Errorf("want pick:factory|harbor|ship|holding|island, got %q", f[1])
+		return m, fmt.Errorf("want pick:factory|harbor|ship|holding|island, got %s", Quote(f[1]))
 	}
-	return m, fmt.Errorf("unknown move %q", t)
+	return m, fmt.Errorf("unknown move %s", Quote(t))
 }

@@ -32,7 +32,7 @@ func ParseVariant(s string) (Variant, error) {
 	case "classic":
 		return Classic, nil
 	}
-	return 0, fmt.Errorf("rules: unknown rules variant %q (want base or classic)", s)
+	return 0, fmt.Errorf("rules: unknown rules variant %s (want base or classic)", Quote(s))
 }
 
 // Length is the game length, which sets the container supply.
@@ -64,7 +64,7 @@ func ParseLength(s string) (Length, error) {
 	case "extended":
 		return Extended, nil
 	}
-	return 0, fmt.Errorf("rules: unknown game length %q (want short, standard or extended)", s)
+	return 0, fmt.Errorf("rules: unknown game length %s (want short, standard or extended)", Quote(s))
 }
 
 // Modules is a set of More Containers modules.
@@ -121,7 +121,7 @@ func ParseModules(s string) (Modules, error) {
 			}
 		}
 		if !found {
-			return 0, fmt.Errorf("rules: unknown module %q (want trucks, player-loans, luxury or all)", p)
+			return 0, fmt.Errorf("rules: unknown module %s (want trucks, player-loans, luxury or all)", Quote(p))
 		}
 	}
 	return m, nil

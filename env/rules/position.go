@@ -32,7 +32,7 @@ func ParseCounts(s string) (Counts, error) {
 		switch {
 		case ch == ' ' || ch == ',' || (ch == '-' && len(strings.TrimSpace(s)) == 1):
 			if n >= 0 {
-				return c, fmt.Errorf("%w: containers %q: count %d without a colour", ErrBadPosition, s, n)
+				return c, fmt.Errorf("%w: containers %s: count %d without a colour", ErrBadPosition, Quote(s), n)
 			}
 		case ch >= '0' && ch <= '9':
 			if n < 0 {
@@ -40,7 +40,7 @@ func ParseCounts(s string) (Counts, error) {
 			}
 			n = n*10 + int(ch-'0')
 			if n > 255 {
-				return c, fmt.Errorf("%w: containers %q: count too large", ErrBadPosition, s)
+				return c, fmt.Errorf("%w: containers %s: count too large", ErrBadPosition, Quote(s))
 			}
 		default:
 			col := -1
@@ -50,20 +50,20 @@ func ParseCounts(s string) (Counts, error) {
 				}
 			}
 			if col < 0 {
-				return c, fmt.Errorf("%w: containers %q: unknown colour letter %q (want w g r b y o)", ErrBadPosition, s, ch)
+				return c, fmt.Errorf("%w: containers %s: unknown colour letter %q (want w g r b y o)", ErrBadPosition, Quote(s), ch)
 			}
 			if n < 0 {
 				n = 1
 			}
 			if int(c[col])+n > 255 {
-				return c, fmt.Errorf("%w: containers %q: count too large", ErrBadPosition, s)
+				return c, fmt.Errorf("%w: containers %s: count too large", ErrBadPosition, Quote(s))
 			}
 			c[col] += uint8(n)
 			n = -1
 		}
 	}
 	if n >= 0 {
-		return c, fmt.Errorf("%w: containers %q: count %d without a colour", ErrBadPosition, s, n)
+		return c, fmt.Errorf("%w: containers %s: count %d without a colour", ErrBadPosition, Quote(s), n)
 	}
 	return c, nil
 }
@@ -238,7 +238,7 @@ func ParseShipPos(s string) (ShipPos, error) {
 			return ShipPos{Where: AtHarbor, Seat: int8(n)}, nil
 		}
 	}
-	return ShipPos{}, fmt.Errorf("%w: ship position %q (want ocean, island, bank or harbor N)", ErrBadPosition, s)
+	return ShipPos{}, fmt.Errorf("%w: ship position %s (want ocean, island, bank or harbor N)", ErrBadPosition, Quote(s))
 }
 
 // factoriesJSON is the set of a player's factory colours as letters ("wg").
@@ -266,11 +266,11 @@ func (f *factoriesJSON) UnmarshalJSON(data []byte) error {
 	var v factoriesJSON
 	for col, n := range c {
 		if n > 1 {
-			return fmt.Errorf("%w: factories %q: two factories of the same colour (%s)", ErrBadPosition, s, Colour(col))
+			return fmt.Errorf("%w: factories %s: two factories of the same colour (%s)", ErrBadPosition, Quote(s), Colour(col))
 		}
 		if n == 1 {
 			if Colour(col) == Gold {
-				return fmt.Errorf("%w: factories %q: there are no gold factories", ErrBadPosition, s)
+				return fmt.Errorf("%w: factories %s: there are no gold factories", ErrBadPosition, Quote(s))
 			}
 			v |= 1 << uint(col)
 		}
@@ -456,6 +456,9 @@ func (s *State) MarshalPosition() ([]byte, error) {
 // LoadPosition reads a position (docs/POSITION.md), fills in the fields left out and
 // validates it. The returned state has an empty history.
 func LoadPosition(data []byte) (*State, error) {
+	if len(data) > MaxPositionBytes { // record_load.go
+		return nil, fmt.Errorf("%w: %d bytes; a position is at most %d", ErrBadPosition, len(data), MaxPositionBytes)
+	}
 	var pj positionJSON
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
@@ -463,7 +466,7 @@ func LoadPosition(data []byte) (*State, error) {
 		return nil, fmt.Errorf("%w: %v", ErrBadPosition, unwrapBad(err))
 	}
 	if pj.Format != "" && pj.Format != PositionFormat {
-		return nil, fmt.Errorf("%w: format %q (want %q)", ErrBadPosition, pj.Format, PositionFormat)
+		return nil, fmt.Errorf("%w: format %s (want %s)", ErrBadPosition, Quote(pj.Format), Quote(PositionFormat))
 	}
 	o, err := pj.Options.options()
 	if err != nil {
@@ -568,7 +571,7 @@ func LoadPosition(data []byte) (*State, error) {
 			}
 		}
 		if k < 0 {
-			return nil, fmt.Errorf("%w: auction kind %q (want container-lot, cash-lot or truck)", ErrBadPosition, a.Kind)
+			return nil, fmt.Errorf("%w: auction kind %s (want container-lot, cash-lot or truck)", ErrBadPosition, Quote(a.Kind))
 		}
 		if s.Auctions[k].Active {
 			return nil, fmt.Errorf("%w: two %s auctions", ErrBadPosition, a.Kind)
@@ -614,7 +617,7 @@ func LoadPosition(data []byte) (*State, error) {
 	for name, v := range pj.FactorySupply {
 		c, err := ParseColour(name)
 		if err != nil || c >= NumNormalColours {
-			return nil, fmt.Errorf("%w: factory_supply: unknown colour %q", ErrBadPosition, name)
+			return nil, fmt.Errorf("%w: factory_supply: unknown colour %s", ErrBadPosition, Quote(name))
 		}
 		if v < 0 || v > 255 {
 			return nil, fmt.Errorf("%w: factory_supply: %d %s factories", ErrBadPosition, v, name)
@@ -643,7 +646,7 @@ func LoadPosition(data []byte) (*State, error) {
 		}
 	}
 	if !found {
-		return nil, fmt.Errorf("%w: ended %q (want \"\", two-colours or turn-limit)", ErrBadPosition, pj.Ended)
+		return nil, fmt.Errorf("%w: ended %s (want \"\", two-colours or turn-limit)", ErrBadPosition, Quote(pj.Ended))
 	}
 	// The machine starts from the turn-menu defaults; fields given in "machine" override them.
 	s.resetMachineForPosition()
@@ -679,7 +682,7 @@ func fillLots(lots []Counts, j lotsJSON, firstPrice int, field string, seat int)
 		price, err := strconv.Atoi(strings.TrimPrefix(k, "$"))
 		idx := price - firstPrice
 		if err != nil || idx < 0 || idx >= len(lots) {
-			return fmt.Errorf("%w: player %d: %s: no lot priced %q (want $%d..$%d)", ErrBadPosition, seat, field, k, firstPrice, firstPrice+len(lots)-1)
+			return fmt.Errorf("%w: player %d: %s: no lot priced %s (want $%d..$%d)", ErrBadPosition, seat, field, Quote(k), firstPrice, firstPrice+len(lots)-1)
 		}
 		v := Counts(j[k])
 		lots[idx].Add(&v)

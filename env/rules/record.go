@@ -7,8 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
-	"strconv"
-	"strings"
 )
 
 // Game records: options + seed + the moves determine a game completely, so a record stores
@@ -128,66 +126,6 @@ func (r *Record) MarshalRecord() ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// LoadRecord reads a JSON record, replays it (parsing each move in the position it applies
-// to) and verifies the checksum. It returns the record and the final position.
-func LoadRecord(data []byte) (*Record, *State, error) {
-	// The format first, so a record of another version says so rather than failing on a
-	// field this version does not know.
-	var head struct {
-		Format string `json:"format"`
-	}
-	if err := json.Unmarshal(data, &head); err == nil && head.Format != RecordFormat {
-		if v, ok := strings.CutPrefix(head.Format, "container-game/"); ok {
-			if _, err := strconv.ParseUint(v, 10, 32); err != nil {
-				v = fmt.Sprintf("%.20q", v)
-			}
-			return nil, nil, fmt.Errorf("%w: unsupported record format %s (this build reads %s)", ErrBadRecord, v, RecordFormat)
-		}
-		return nil, nil, fmt.Errorf("%w: format %.40q (want %q)", ErrBadRecord, head.Format, RecordFormat)
-	}
-	var j recordJSON
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&j); err != nil {
-		return nil, nil, fmt.Errorf("%w: %v", ErrBadRecord, err)
-	}
-	if j.Format != RecordFormat {
-		return nil, nil, fmt.Errorf("%w: format %q (want %q)", ErrBadRecord, j.Format, RecordFormat)
-	}
-	o, err := j.Options.options()
-	if err != nil {
-		return nil, nil, fmt.Errorf("%w: options: %w", ErrBadRecord, err)
-	}
-	sum, err := strconv.ParseUint(j.Checksum, 16, 64)
-	if err != nil {
-		return nil, nil, fmt.Errorf("%w: checksum %q is not 16 hex digits", ErrBadRecord, j.Checksum)
-	}
-	o.Seed = j.Seed
-	g, err := NewGame(o)
-	if err != nil {
-		return nil, nil, fmt.Errorf("%w: options: %w", ErrBadRecord, err)
-	}
-	r := &Record{Options: g.Options(), Seed: j.Seed, Moves: make([]Move, 0, len(j.Moves)), Checksum: sum}
-	s := g.NewInitialStateSeed(j.Seed)
-	for i, text := range j.Moves {
-		if s.IsTerminal() {
-			return nil, nil, fmt.Errorf("%w: move %d (%q): the game is already over", ErrBadRecord, i, text)
-		}
-		m, err := s.ParseMove(text)
-		if err != nil {
-			return nil, nil, fmt.Errorf("%w: move %d (%q): %w", ErrBadRecord, i, text, err)
-		}
-		if err := s.ApplyMoveChecked(m); err != nil {
-			return nil, nil, fmt.Errorf("%w: move %d (%q): %w", ErrBadRecord, i, text, err)
-		}
-		r.Moves = append(r.Moves, m)
-	}
-	if h := s.Hash(); h != sum {
-		return nil, nil, fmt.Errorf("%w: checksum %016x does not match the replayed position's %016x (after %d moves)", ErrBadRecord, sum, h, len(r.Moves))
-	}
-	return r, s, nil
-}
-
 var recordMagic = []byte("CTNR")
 
 const recordBinaryVersion = 1
@@ -216,6 +154,9 @@ func (r *Record) MarshalBinary() ([]byte, error) {
 func (r *Record) UnmarshalBinary(data []byte) error {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("%w: binary: %s", ErrBadRecord, fmt.Sprintf(format, args...))
+	}
+	if len(data) > MaxRecordBytes {
+		return bad("%d bytes; a record is at most %d", len(data), MaxRecordBytes)
 	}
 	if len(data) < len(recordMagic)+5+8+4 || !bytes.Equal(data[:len(recordMagic)], recordMagic) {
 		return bad("not a Container game record (magic)")
@@ -263,6 +204,9 @@ func (r *Record) UnmarshalBinary(data []byte) error {
 	g, err := NewGame(o)
 	if err != nil {
 		return fmt.Errorf("%w: options: %w", ErrBadRecord, err)
+	}
+	if count > uint64(g.MaxGameLength()) {
+		return bad("%d moves; a game of these options has at most %d decisions", count, g.MaxGameLength())
 	}
 	s := g.NewInitialStateSeed(seed)
 	moves := make([]Move, 0, count)

@@ -1,0 +1,122 @@
+package rules
+
+import (
+	"bytes"
+	"encoding/binary"
+	"hash/crc32"
+	"errors"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+func TestQuoteCutsLongInput(t *testing.T) {
+	if got := Quote("wxg"); got != `"wxg"` {
+		t.Errorf("Quote(short) = %s", got)
+	}
+	long := strings.Repeat("é", 100) // 200 bytes, cut at a character boundary
+	got := Quote(long)
+	if !strings.HasSuffix(got, "... (200 bytes)") || len(got) > MaxQuoted+30 || !strings.HasPrefix(got, `"éé`) {
+		t.Errorf("Quote(long) = %s", got)
+	}
+}
+
+// TestHugeStringGivesShortError (issue 18, item 9): a position whose ship is a 50 MB string
+// of bad letters, a record whose move is one, and a 50 MB variant name give errors of a few
+// hundred bytes, not 50 MB.
+func TestHugeStringGivesShortError(t *testing.T) {
+	huge := strings.Repeat("x", 50<<20)
+	pos := `{"options": {"players": 3}, "players": [{"factories": "w", "ship": "` + huge[:MaxPositionBytes/2] + `"}, {"factories": "g"}, {"factories": "r"}]}`
+	_, err := LoadPosition([]byte(pos))
+	if !errors.Is(err, ErrBadPosition) || len(err.Error()) > 500 {
+		t.Errorf("position: %d-byte error %.200v", len(err.Error()), err)
+	}
+	_, err = LoadPosition([]byte(`{"format": "` + huge + `"}`))
+	if !errors.Is(err, ErrBadPosition) || len(err.Error()) > 500 {
+		t.Errorf("50 MB position: %d-byte error", len(err.Error()))
+	}
+	rec := `{"format": "container-game/1", "options": {"players": 3}, "seed": 1, "moves": ["` + huge[:MaxRecordBytes/2] + `"], "checksum": "0000000000000000"}`
+	_, _, err = LoadRecord([]byte(rec))
+	if !errors.Is(err, ErrBadRecord) || len(err.Error()) > 500 {
+		t.Errorf("record: %d-byte error %.200v", len(err.Error()), err)
+	}
+	if _, err := ParseVariant(huge); err == nil || len(err.Error()) > 500 {
+		t.Errorf("variant: %d-byte error", len(err.Error()))
+	}
+	if _, err := ParseCounts(huge); err == nil || len(err.Error()) > 500 {
+		t.Errorf("counts: %d-byte error", len(err.Error()))
+	}
+}
+
+// TestHugeRecordRefusedWithoutHugeAllocation (issue 18, item 9): a JSON record of 10
+// million moves (60 MB; before issue 18 it allocated 0.9 GB before its error) is refused by
+// size before decoding; one of 4 million moves (24 MB, under MaxRecordBytes) is refused at
+// the first move past the game's end without holding its moves as strings.
+func TestHugeRecordRefusedWithoutHugeAllocation(t *testing.T) {
+	record := func(n int) []byte {
+		var b bytes.Buffer
+		b.WriteString(`{"format": "container-game/1", "options": {"players": 3, "turn_limit": 5}, "seed": 1, "moves": [`)
+		for i := 0; i < n; i++ {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(`"end"`)
+		}
+		b.WriteString(`], "checksum": "0000000000000000"}`)
+		return b.Bytes()
+	}
+	var m0, m1 runtime.MemStats
+	data := record(10_000_000)
+	runtime.ReadMemStats(&m0)
+	_, _, err := LoadRecord(data)
+	runtime.ReadMemStats(&m1)
+	if !errors.Is(err, ErrBadRecord) || !strings.Contains(err.Error(), "a record is at most") {
+		t.Fatalf("10M-move record: %v", err)
+	}
+	if alloc := m1.TotalAlloc - m0.TotalAlloc; alloc > 1<<20 {
+		t.Errorf("10M-move record: %d bytes allocated before refusing it", alloc)
+	}
+	data = record(4_000_000)
+	runtime.ReadMemStats(&m0)
+	_, _, err = LoadRecord(data)
+	runtime.ReadMemStats(&m1)
+	if !errors.Is(err, ErrBadRecord) || !strings.Contains(err.Error(), "the game is already over") {
+		t.Fatalf("4M-move record: %v", err)
+	}
+	if alloc := m1.TotalAlloc - m0.TotalAlloc; alloc > 4*uint64(len(data)) {
+		t.Errorf("4M-move record: %d bytes allocated for %d bytes of input", alloc, len(data))
+	}
+	big := make([]byte, MaxRecordBytes+1)
+	var r Record
+	if err := r.UnmarshalBinary(big); !errors.Is(err, ErrBadRecord) || !strings.Contains(err.Error(), "at most") {
+		t.Errorf("oversized binary record: %v", err)
+	}
+	if _, err := LoadPosition(big[:MaxPositionBytes+1]); !errors.Is(err, ErrBadPosition) || !strings.Contains(err.Error(), "at most") {
+		t.Errorf("oversized position: %v", err)
+	}
+}
+
+// TestRecordMoveCountBoundedByGameLength: MaxGameLength is the documented bound, and a
+// binary record claiming more moves than it is refused before its moves are allocated.
+func TestRecordMoveCountBoundedByGameLength(t *testing.T) {
+	g, _ := NewGame(Options{Players: 3, TurnLimit: 1})
+	if got := g.MaxGameLength(); got != MaxStepsPerTurn+maxEndSteps {
+		t.Fatalf("MaxGameLength %d", got)
+	}
+	if g2, _ := NewGame(Options{Players: 4}); g2.MaxGameLength() != 322_039 {
+		t.Fatalf("default MaxGameLength %d, docs say 322,039", g2.MaxGameLength())
+	}
+	// A binary record of 3 players, turn limit 1, claiming 1000 moves (ids "end").
+	b := append([]byte{}, recordMagic...)
+	b = append(b, recordBinaryVersion, 3, 0, 0, 0)
+	for _, v := range []uint64{0, 0, 0, 0, 1, 7, 1000} {
+		b = binary.AppendUvarint(b, v)
+	}
+	b = append(b, bytes.Repeat([]byte{1}, 1000)...)
+	b = binary.LittleEndian.AppendUint64(b, 0)
+	b = binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(b))
+	var r Record
+	if err := r.UnmarshalBinary(b); !errors.Is(err, ErrBadRecord) || !strings.Contains(err.Error(), "at most 361 decisions") {
+		t.Fatalf("binary record of 1000 moves: %v", err)
+	}
+}

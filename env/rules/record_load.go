@@ -1,0 +1,115 @@
+package rules
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Input size limits: a reader refuses larger input with one line before decoding it, so a
+// corrupt or hostile file cannot make it allocate without bound.
+const (
+	// MaxPositionBytes bounds a JSON position. A full position with its machine, indented,
+	// is about 6 KB; hand-written ones are smaller.
+	MaxPositionBytes = 1 << 20
+	// MaxRecordBytes bounds a game record (JSON or binary). The longest game at the default
+	// turn limit has Game.MaxGameLength() = 1000 x MaxStepsPerTurn (322) + 39 = 322,039
+	// decisions, each at most about 40 bytes in a JSON record ("pick:harbor:yellow:$6",
+	// quotes, comma, indent): 13 MB. Real games have a few thousand decisions (tens of KB).
+	// Reading a record allocates at most about 4 times its size.
+	MaxRecordBytes = 32 << 20
+)
+
+// recordHeaderJSON is a JSON record with its moves left undecoded: they are parsed one at a
+// time, against the move count the options allow, never held as a list of strings.
+type recordHeaderJSON struct {
+	Format   string          `json:"format"`
+	Options  optionsJSON     `json:"options"`
+	Seed     uint64          `json:"seed"`
+	Moves    json.RawMessage `json:"moves"`
+	Checksum string          `json:"checksum"`
+}
+
+// LoadRecord reads a JSON record, replays it (parsing each move in the position it applies
+// to) and verifies the checksum. It returns the record and the final position. A record
+// above MaxRecordBytes, or with more moves than a game of its options can have
+// (Game.MaxGameLength), is refused before its moves are read.
+func LoadRecord(data []byte) (*Record, *State, error) {
+	if len(data) > MaxRecordBytes {
+		return nil, nil, fmt.Errorf("%w: %d bytes; a record is at most %d", ErrBadRecord, len(data), MaxRecordBytes)
+	}
+	// The format first, so a record of another version says so rather than failing on a
+	// field this version does not know.
+	var head struct {
+		Format string `json:"format"`
+	}
+	if err := json.Unmarshal(data, &head); err == nil && head.Format != RecordFormat {
+		if v, ok := strings.CutPrefix(head.Format, "container-game/"); ok {
+			if _, err := strconv.ParseUint(v, 10, 32); err != nil {
+				v = Quote(v)
+			}
+			return nil, nil, fmt.Errorf("%w: unsupported record format %s (this build reads %s)", ErrBadRecord, v, RecordFormat)
+		}
+		return nil, nil, fmt.Errorf("%w: format %s (want %s)", ErrBadRecord, Quote(head.Format), Quote(RecordFormat))
+	}
+	var j recordHeaderJSON
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&j); err != nil {
+		return nil, nil, fmt.Errorf("%w: %v", ErrBadRecord, err)
+	}
+	if j.Format != RecordFormat {
+		return nil, nil, fmt.Errorf("%w: format %s (want %s)", ErrBadRecord, Quote(j.Format), Quote(RecordFormat))
+	}
+	o, err := j.Options.options()
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w: options: %w", ErrBadRecord, err)
+	}
+	sum, err := strconv.ParseUint(j.Checksum, 16, 64)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w: checksum %s is not 16 hex digits", ErrBadRecord, Quote(j.Checksum))
+	}
+	o.Seed = j.Seed
+	g, err := NewGame(o)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w: options: %w", ErrBadRecord, err)
+	}
+	limit := g.MaxGameLength()
+	r := &Record{Options: g.Options(), Seed: j.Seed, Checksum: sum}
+	s := g.NewInitialStateSeed(j.Seed)
+	md := json.NewDecoder(bytes.NewReader(j.Moves))
+	if len(bytes.TrimSpace(j.Moves)) > 0 && !bytes.Equal(bytes.TrimSpace(j.Moves), []byte("null")) {
+		if tok, err := md.Token(); err != nil || tok != json.Delim('[') {
+			return nil, nil, fmt.Errorf("%w: moves must be a list of move strings", ErrBadRecord)
+		}
+		for i := 0; md.More(); i++ {
+			if i >= limit {
+				return nil, nil, fmt.Errorf("%w: more than %d moves; a game of these options has at most %d decisions", ErrBadRecord, limit, limit)
+			}
+			var text string
+			if err := md.Decode(&text); err != nil {
+				return nil, nil, fmt.Errorf("%w: move %d: %v", ErrBadRecord, i, err)
+			}
+			if s.IsTerminal() {
+				return nil, nil, fmt.Errorf("%w: move %d (%s): the game is already over", ErrBadRecord, i, Quote(text))
+			}
+			m, err := s.ParseMove(text)
+			if err != nil {
+				return nil, nil, fmt.Errorf("%w: move %d (%s): %w", ErrBadRecord, i, Quote(text), err)
+			}
+			if err := s.ApplyMoveChecked(m); err != nil {
+				return nil, nil, fmt.Errorf("%w: move %d (%s): %w", ErrBadRecord, i, Quote(text), err)
+			}
+			r.Moves = append(r.Moves, m)
+		}
+	}
+	if h := s.Hash(); h != sum {
+		return nil, nil, fmt.Errorf("%w: checksum %016x does not match the replayed position's %016x (after %d moves)", ErrBadRecord, sum, h, len(r.Moves))
+	}
+	if r.Moves == nil {
+		r.Moves = []Move{}
+	}
+	return r, s, nil
+}
