@@ -3,8 +3,8 @@ package rules
 import (
 	"bytes"
 	"encoding/binary"
-	"hash/crc32"
 	"errors"
+	"hash/crc32"
 	"runtime"
 	"strings"
 	"testing"
