@@ -51,24 +51,24 @@ func (d *dataDir) resolve(rel string) (string, error) {
 		return "", errorf(http.StatusBadRequest, "empty path")
 	}
 	if strings.ContainsRune(rel, 0) || len(rel) > 4096 {
-		return "", errorf(http.StatusBadRequest, "path %q is not a usable file name", rel)
+		return "", errorf(http.StatusBadRequest, "path %s is not a usable file name", rules.Quote(rel))
 	}
 	if filepath.IsAbs(rel) || strings.HasPrefix(rel, "/") || strings.HasPrefix(rel, `\`) || filepath.VolumeName(rel) != "" {
-		return "", errorf(http.StatusBadRequest, "path %q is absolute; give a path relative to the data directory", rel)
+		return "", errorf(http.StatusBadRequest, "path %s is absolute; give a path relative to the data directory", rules.Quote(rel))
 	}
 	clean := filepath.Clean(filepath.FromSlash(rel))
 	if clean == ".." || strings.HasPrefix(clean, ".."+string(filepath.Separator)) {
-		return "", errorf(http.StatusBadRequest, "path %q leaves the data directory", rel)
+		return "", errorf(http.StatusBadRequest, "path %s leaves the data directory", rules.Quote(rel))
 	}
 	real, err := filepath.EvalSymlinks(filepath.Join(d.root, clean))
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return "", errorf(http.StatusNotFound, "no file %q in the data directory", rel)
+			return "", errorf(http.StatusNotFound, "no file %s in the data directory", rules.Quote(rel))
 		}
-		return "", errorf(http.StatusBadRequest, "path %q: %v", rel, err)
+		return "", errorf(http.StatusBadRequest, "path %s: %v", rules.Quote(rel), err)
 	}
 	if real != d.root && !strings.HasPrefix(real, d.root+string(filepath.Separator)) {
-		return "", errorf(http.StatusForbidden, "path %q leads outside the data directory (symbolic link)", rel)
+		return "", errorf(http.StatusForbidden, "path %s leads outside the data directory (symbolic link)", rules.Quote(rel))
 	}
 	return real, nil
 }
@@ -77,15 +77,15 @@ func (d *dataDir) resolve(rel string) (string, error) {
 func readLimited(path, rel string, limit int64) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, errorf(http.StatusNotFound, "cannot open %q: %v", rel, err)
+		return nil, errorf(http.StatusNotFound, "cannot open %s: %v", rules.Quote(rel), err)
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil || !st.Mode().IsRegular() {
-		return nil, errorf(http.StatusBadRequest, "%q is not a regular file", rel)
+		return nil, errorf(http.StatusBadRequest, "%s is not a regular file", rules.Quote(rel))
 	}
 	if st.Size() > limit {
-		return nil, errorf(http.StatusRequestEntityTooLarge, "%q has %d bytes; the limit is %d", rel, st.Size(), limit)
+		return nil, errorf(http.StatusRequestEntityTooLarge, "%s has %d bytes; the limit is %d", rules.Quote(rel), st.Size(), limit)
 	}
 	return io.ReadAll(io.LimitReader(f, limit))
 }

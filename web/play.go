@@ -145,7 +145,7 @@ func (s *Server) resolveBot(spec string) (string, string, error) {
 		return real, filepath.Base(spec), nil
 	}
 	if _, ok := bots.Lookup(name); !ok {
-		return "", "", errorf(http.StatusBadRequest, "unknown bot %q (GET /api/bots lists them)", name)
+		return "", "", errorf(http.StatusBadRequest, "unknown bot %s (GET /api/bots lists them)", rules.Quote(name))
 	}
 	return spec, spec, nil
 }
@@ -490,7 +490,7 @@ func (s *Server) handleMove(w http.ResponseWriter, r *http.Request, p *playSessi
 		return
 	}
 	if err := p.apply(m); err != nil {
-		reply(w, nil, errorf(http.StatusBadRequest, "%q is not a legal move now: %v", req.Move, err))
+		reply(w, nil, errorf(http.StatusBadRequest, "%s is not a legal move now: %v", rules.Quote(req.Move), err))
 		return
 	}
 	if err := p.runBots(); err != nil {

@@ -335,7 +335,7 @@ func intParam(v, what string, def int) (int, error) {
 	}
 	n, err := strconv.Atoi(v)
 	if err != nil {
-		return 0, errorf(http.StatusBadRequest, "%s %q is not a whole number", what, v)
+		return 0, errorf(http.StatusBadRequest, "%s %s is not a whole number", what, rules.Quote(v))
 	}
 	return n, nil
 }

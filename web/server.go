@@ -15,6 +15,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/container-rl/container/env/rules"
 )
 
 //go:embed static
@@ -222,7 +224,7 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 // trailing data.
 func decodeBody(w http.ResponseWriter, r *http.Request, limit int64, v any) error {
 	if ct := r.Header.Get("Content-Type"); ct != "" && !strings.HasPrefix(ct, "application/json") {
-		return errorf(http.StatusUnsupportedMediaType, "request body must be JSON (Content-Type application/json), not %q", ct)
+		return errorf(http.StatusUnsupportedMediaType, "request body must be JSON (Content-Type application/json), not %s", rules.Quote(ct))
 	}
 	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, limit))
 	dec.DisallowUnknownFields()
@@ -299,7 +301,7 @@ func (s *Server) withGame(h func(http.ResponseWriter, *http.Request, *playSessio
 		g := s.games[id]
 		s.mu.Unlock()
 		if g == nil {
-			httpError(w, http.StatusNotFound, "no game %q (finished games expire after %v idle, and games end when the server restarts)", id, s.cfg.Expiry)
+			httpError(w, http.StatusNotFound, "no game %s (finished games expire after %v idle, and games end when the server restarts)", rules.Quote(id), s.cfg.Expiry)
 			return
 		}
 		if err := authorize(r, &g.session); err != nil {
@@ -320,7 +322,7 @@ func (s *Server) withReplay(h func(http.ResponseWriter, *http.Request, *replaySe
 		x := s.replays[id]
 		s.mu.Unlock()
 		if x == nil {
-			httpError(w, http.StatusNotFound, "no replay %q (replays expire after %v idle); open the game again", id, s.cfg.Expiry)
+			httpError(w, http.StatusNotFound, "no replay %s (replays expire after %v idle); open the game again", rules.Quote(id), s.cfg.Expiry)
 			return
 		}
 		if err := authorize(r, &x.session); err != nil {

@@ -49,7 +49,7 @@ func ParseOptions(text string, base env.Options) (env.Options, error) {
 	var unknown []string
 	for k := range raw {
 		if !slices.Contains(optionKeys, k) {
-			unknown = append(unknown, fmt.Sprintf("%q", k))
+			unknown = append(unknown, fmt.Sprintf("%s", rules.Quote(k)))
 		}
 	}
 	if len(unknown) > 0 {
@@ -65,7 +65,7 @@ func ParseOptions(text string, base env.Options) (env.Options, error) {
 	for k, v := range raw {
 		one, _ := json.Marshal(map[string]json.RawMessage{k: v})
 		if err := json.Unmarshal(one, &j); err != nil {
-			return o, fmt.Errorf("%w: option %q: %s is not a valid value (%v)", env.ErrInvalidOptions, k, v, err)
+			return o, fmt.Errorf("%w: option %s: %s is not a valid value (%v)", env.ErrInvalidOptions, rules.Quote(k), v, err)
 		}
 	}
 	var err error

@@ -44,6 +44,9 @@ type intFlag struct {
 // checkIntFlags returns an error naming the first flag outside its range.
 func checkIntFlags(flags ...intFlag) error {
 	for _, f := range flags {
+		if f.v < 0 && f.min == 0 {
+			return fmt.Errorf("--%s %d is negative", f.name, f.v)
+		}
 		if f.v < f.min || f.v > f.max {
 			return fmt.Errorf("--%s %d is outside %d..%d", f.name, f.v, f.min, f.max)
 		}

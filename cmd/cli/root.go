@@ -10,6 +10,8 @@ import (
 	"sort"
 
 	"github.com/spf13/cobra"
+
+	"github.com/container-rl/container/env/rules"
 )
 
 // Version is the toolkit version recorded in datasets and bot files.
@@ -64,7 +66,7 @@ func strictCompletion(root *cobra.Command) {
 				if len(args) == 0 {
 					return cmd.Help()
 				}
-				return fmt.Errorf("completion: unknown shell %q (want bash, zsh, fish or powershell)", args[0])
+				return fmt.Errorf("completion: unknown shell %s (want bash, zsh, fish or powershell)", rules.Quote(args[0]))
 			}
 		}
 	}

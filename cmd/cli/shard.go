@@ -14,6 +14,7 @@ import (
 
 	"github.com/container-rl/container/datasets"
 	"github.com/container-rl/container/env/eval"
+	"github.com/container-rl/container/env/rules"
 	"github.com/container-rl/container/internal/atomicfile"
 	"github.com/spf13/cobra"
 )
@@ -32,7 +33,7 @@ func parseShard(s string) (index, count int, err error) {
 		return 0, 0, bad("want I/N (shard I of N, I from 0) or auto/N")
 	}
 	if count, err = strconv.Atoi(n); err != nil {
-		return 0, 0, bad("the shard count %q is not a number", n)
+		return 0, 0, bad("the shard count %s is not a number", rules.Quote(n))
 	}
 	if count < 1 {
 		return 0, 0, bad("the shard count must be at least 1")
@@ -49,7 +50,7 @@ func parseShard(s string) (index, count int, err error) {
 			}
 			k, err := strconv.Atoi(strings.TrimSpace(val))
 			if err != nil {
-				return 0, 0, bad("%s=%q is not a number", v, val)
+				return 0, 0, bad("%s=%s is not a number", v, rules.Quote(val))
 			}
 			if from != "" && k != index {
 				return 0, 0, bad("%s=%d and %s=%d disagree", from, index, v, k)
@@ -68,7 +69,7 @@ func parseShard(s string) (index, count int, err error) {
 		return index, count, nil
 	}
 	if index, err = strconv.Atoi(i); err != nil {
-		return 0, 0, bad("the index %q is not a number (or auto)", i)
+		return 0, 0, bad("the index %s is not a number (or auto)", rules.Quote(i))
 	}
 	if index < 0 || index >= count {
 		return 0, 0, bad("the index must be 0 to %d", count-1)
