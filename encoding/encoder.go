@@ -290,10 +290,11 @@ func (e *Encoder) encode(view *rules.State, observer int, d rules.Decision, dst 
 		dst[l.decDistrict] = 1
 	}
 	putCounts(dst[l.decPending:], &d.Pending, nc, heapScale)
-	dst[l.decMin] = clip(float32(d.MinAmount)/cashScale, maxCashFeature)
 	if !hideCash || d.Decider == observer {
-		// The largest legal amount is bounded by the decider's cash: hidden like the cash
-		// itself when another seat decides.
+		// The largest legal amount is bounded by the decider's cash, and the smallest can
+		// tell whether it has any (a Classic delivery bid is $1 unless the bidder is broke):
+		// both hidden like the cash itself when another seat decides.
+		dst[l.decMin] = clip(float32(d.MinAmount)/cashScale, maxCashFeature)
 		dst[l.decMax] = clip(float32(d.MaxAmount)/cashScale, maxCashFeature)
 	}
 	dst[l.decToBeat] = clip(float32(d.ToBeat)/smallCashScale, maxCashFeature)

@@ -93,6 +93,11 @@ func loadStateFile(path string) (*rules.State, *rules.Record, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	return loadStateData(path, data)
+}
+
+// loadStateData is loadStateFile for data already read (path names it in errors).
+func loadStateData(path string, data []byte) (*rules.State, *rules.Record, error) {
 	if bytes.HasPrefix(data, []byte("CTNR")) {
 		var r rules.Record
 		if err := r.UnmarshalBinary(data); err != nil {

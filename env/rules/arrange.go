@@ -27,7 +27,7 @@ func (s *State) canProduce(seat int) bool {
 		return false
 	}
 	_, n := s.producible(seat)
-	return n > 0
+	return n > 0 && (!s.noTrigger() || s.produceAvoidsEnd(seat))
 }
 
 // produce pays the wage to the right-hand player and takes the new containers from the
@@ -166,14 +166,26 @@ func (s *State) freightFee(buyer int) int {
 	return 1
 }
 
+// companyAuctioned reports whether seat's Truck Company is the target of the open truck
+// auction.
+func (s *State) companyAuctioned(seat int) bool {
+	a := &s.Auctions[TruckAuction]
+	return a.Active && int(a.Target) == seat
+}
+
 // factoryPurchase starts buying from seller's factory lots.
 func (s *State) factoryPurchase(buyer, seller int) {
 	m := &s.Machine
 	if fee := s.freightFee(buyer); fee > 0 {
 		s.Players[buyer].Cash -= int32(fee)
-		if o := s.Companies[buyer].Owner; o >= 0 {
+		switch o := s.Companies[buyer].Owner; {
+		case o >= 0:
 			s.Players[o].Cash += int32(fee)
-		} else {
+		case s.companyAuctioned(buyer):
+			// Nothing may be added to a lot being auctioned (company auctions follow the
+			// Bank-lot rules, More, Truck Company Auctions): the fee goes to the supply.
+			s.Machine.ToSupply += int64(fee)
+		default:
 			s.Companies[buyer].Pile += int32(fee)
 		}
 	}
@@ -217,9 +229,33 @@ func (s *State) buyFromFactory(c Colour, i int) {
 	s.Players[s.Active].Cash -= price
 	m.Pending[c]++
 	m.Bought++
-	if !s.anyFactoryBuy() {
+	if !s.anyFactoryBuy() && !(s.canLoan(int(s.Active)) && s.factoryStockLeft()) {
 		s.startPlace()
 	}
+}
+
+// factoryStockLeft reports whether the seller still has a container the buyer has harbor
+// space for, whatever its price: with a loan still possible the purchase stays open (a
+// loan may be requested at any decision point, CLARIFICATIONS, Loans).
+func (s *State) factoryStockLeft() bool {
+	m := &s.Machine
+	if s.harborSpace(int(s.Active))-m.Pending.Total() <= 0 {
+		return false
+	}
+	for i := range s.Players[m.Counterpart].FactoryLots {
+		if s.Players[m.Counterpart].FactoryLots[i].Total() > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// harborStockLeft reports whether seat's ship, docked at an opponent's harbor, has room and
+// the harbor holds a container, whatever its price (see factoryStockLeft).
+func (s *State) harborStockLeft(seat int) bool {
+	p := &s.Players[seat]
+	return p.ShipAt.Where == AtHarbor && p.Ship.Total() < ShipCapacity &&
+		minPrice(s.Players[p.ShipAt.Seat].HarborLots[:], HarborDistrict) > 0
 }
 
 // canBuyHarbor reports whether seat's ship, docked at an opponent's harbor, can buy one
@@ -272,7 +308,7 @@ func (s *State) buyFromHarbor(c Colour, i int) {
 	p.Cash -= price
 	p.Ship[c]++
 	m.Bought++
-	if !s.anyHarborBuy() {
+	if !s.anyHarborBuy() && !(s.canLoan(int(s.Active)) && s.harborStockLeft(int(s.Active))) {
 		s.toMenu()
 	}
 }

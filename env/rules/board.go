@@ -125,14 +125,17 @@ func minPrice(lots []Counts, d District) int {
 }
 
 // emptyColours counts the supply colours that have run out (gold only with Luxury).
-func (s *State) emptyColours() int {
+func (s *State) emptyColours() int { return s.emptyIn(&s.Supply) }
+
+// emptyIn counts the colours of the supply sup that have run out (gold only with Luxury).
+func (s *State) emptyIn(sup *Counts) int {
 	e := 0
 	for c := 0; c < NumNormalColours; c++ {
-		if s.Supply[c] == 0 {
+		if sup[c] == 0 {
 			e++
 		}
 	}
-	if s.game.opts.Modules.Has(Luxury) && s.Supply[Gold] == 0 {
+	if s.game.opts.Modules.Has(Luxury) && sup[Gold] == 0 {
 		e++
 	}
 	return e

@@ -44,8 +44,10 @@ func (g *Game) NumDistinctActions() int { return NumDistinctActions() }
 //   - Acquire Luxury: 4; EndTurn: 1.
 const MaxStepsPerTurn = 48 + 187 + 2 + 2*40 + 4 + 1
 
-// maxEndSteps bounds the decisions after the last turn (open auctions won: colour choices).
-const maxEndSteps = 3 * 13
+// maxEndSteps bounds the decisions after the last turn: open auctions won (colour
+// choices), and loan requests the choosers may make at those decisions (at most the 187 of
+// a turn, the same counters still apply).
+const maxEndSteps = 3*13 + 187
 
 // MaxGameLength is an upper bound on the number of decisions in one game.
 func (g *Game) MaxGameLength() int {

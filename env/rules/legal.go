@@ -117,6 +117,9 @@ func (s *State) generate(k *sink) {
 			}
 		}
 	case PhaseLuxuryPick:
+		if s.canLoan(d) {
+			k.add(Move{Kind: TakeLoan})
+		}
 		kind := PickFactory
 		if m.District == HarborDistrict {
 			kind = PickHarbor
@@ -199,15 +202,45 @@ func (s *State) generateActions(k *sink, d int) {
 	}
 }
 
+// loanAt reports whether the decider of a phase other than the turn menu and the luxury
+// pick may request a loan (CLARIFICATIONS, Loans: at any decision point of that player):
+// every phase but the loan request's own decisions, which cannot hold a second request.
+func loanAt(ph Phase) bool {
+	switch ph {
+	case PhaseLoanOffer, PhaseIncentiveBid, PhaseLoanTie, PhaseLoanAccept, PhaseTerminal:
+		return false
+	}
+	return true
+}
+
+// doneFirst reports whether a phase offers Done, whose id is below TakeLoan's.
+func doneFirst(ph Phase) bool {
+	switch ph {
+	case PhaseRearrange, PhaseBuyFactory, PhaseBuyHarbor, PhaseLoadBank, PhaseBankContainerBid:
+		return true
+	}
+	return false
+}
+
 func (s *State) generateRest(k *sink, d int) {
 	m := &s.Machine
 	p := &s.Players[d]
 	n := s.n()
+	loan := loanAt(m.Phase) && s.canLoan(d)
+	if loan && !doneFirst(m.Phase) {
+		k.add(Move{Kind: TakeLoan})
+	}
+	// Phases listed by doneFirst add TakeLoan after their Done.
+	addLoan := func() {
+		if loan {
+			k.add(Move{Kind: TakeLoan})
+		}
+	}
 	switch m.Phase {
 	case PhaseProduceColour:
 		cands, _ := s.producible(d)
 		for c := Colour(0); c < NumColours; c++ {
-			if cands[c] > 0 && m.Pending[c] == 0 {
+			if cands[c] > 0 && m.Pending[c] == 0 && (!s.noTrigger() || s.producePickAvoidsEnd(c)) {
 				k.add(Move{Kind: PickColour, Colour: c})
 			}
 		}
@@ -221,6 +254,7 @@ func (s *State) generateRest(k *sink, d int) {
 		}
 	case PhaseRearrange:
 		k.add(Move{Kind: Done})
+		addLoan()
 		kind := PickFactory
 		if m.District == HarborDistrict {
 			kind = PickHarbor
@@ -237,6 +271,7 @@ func (s *State) generateRest(k *sink, d int) {
 		if m.Bought > 0 {
 			k.add(Move{Kind: Done})
 		}
+		addLoan()
 		for c := Colour(0); c < NumColours; c++ {
 			for i := 0; i < FactoryPrices; i++ {
 				if s.canBuyFromFactory(c, i) {
@@ -248,6 +283,7 @@ func (s *State) generateRest(k *sink, d int) {
 		if m.Bought > 0 || m.Free {
 			k.add(Move{Kind: Done})
 		}
+		addLoan()
 		for c := Colour(0); c < NumColours; c++ {
 			for i := 0; i < HarborPrices; i++ {
 				if s.canBuyFromHarbor(c, i) {
@@ -257,15 +293,13 @@ func (s *State) generateRest(k *sink, d int) {
 		}
 	case PhaseLoadBank:
 		k.add(Move{Kind: Done})
+		addLoan()
 		for c := Colour(0); c < NumColours; c++ {
 			if p.Holding[c] > 0 {
 				k.add(Move{Kind: PickHolding, Colour: c})
 			}
 		}
 	case PhaseDeliveryBid, PhaseRunoffBid:
-		if s.canLoan(d) {
-			k.add(Move{Kind: TakeLoan})
-		}
 		lo, hi, _ := s.amountRange()
 		k.amounts(lo, hi)
 	case PhaseDeliveryTie:
@@ -275,9 +309,6 @@ func (s *State) generateRest(k *sink, d int) {
 			}
 		}
 	case PhaseDeliveryAccept:
-		if s.canLoan(d) {
-			k.add(Move{Kind: TakeLoan})
-		}
 		k.add(Move{Kind: Yes})
 		if p.Cash >= s.winningBid() {
 			k.add(Move{Kind: No})
@@ -290,6 +321,7 @@ func (s *State) generateRest(k *sink, d int) {
 		if bidHalves(a) > m.ToBeat {
 			k.add(Move{Kind: Done})
 		}
+		addLoan()
 		for c := Colour(0); c < NumColours; c++ {
 			for i := 0; i < FactoryPrices; i++ {
 				if p.FactoryLots[i][c] > 0 {

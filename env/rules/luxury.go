@@ -12,10 +12,22 @@ func (s *State) canAcquireLuxury(seat int, d District) bool {
 		return false
 	}
 	p := &s.Players[seat]
-	if d == FactoryDistrict {
-		return p.factoryCount() >= 2
+	if d == FactoryDistrict && p.factoryCount() < 2 || d == HarborDistrict && p.harborCount() < 2 {
+		return false
 	}
-	return p.harborCount() >= 2
+	if !s.noTrigger() {
+		return true
+	}
+	// After a Call Bank this turn: only with a pair whose return keeps the end untriggered.
+	lots := p.lots(d)
+	for c := Colour(0); c < NumColours; c++ {
+		for i := range lots {
+			if lots[i][c] > 0 && s.luxuryFirstAvoidsEnd(d, c, i) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (s *State) acquireLuxury(d District) {
@@ -38,7 +50,11 @@ func (s *State) canLuxuryPick(c Colour, i int) bool {
 		return false
 	}
 	if m.LuxFirst != 0 {
-		return luxuryPickIndex(c, i) >= m.LuxFirst-1
+		return luxuryPickIndex(c, i) >= m.LuxFirst-1 &&
+			(!s.noTrigger() || !s.luxuryTriggers(s.Supply, c))
+	}
+	if s.noTrigger() {
+		return s.luxuryFirstAvoidsEnd(m.District, c, i)
 	}
 	// A first pick must leave a second container at the same or a later index.
 	if lots[i][c] >= 2 {

@@ -26,6 +26,9 @@ type Machine struct {
 	// until the turn ends). LoanRejected has a bit per seat for the same (Player Loans).
 	LoansBlocked bool  `json:"loans_blocked,omitempty"`
 	LoanRejected uint8 `json:"loan_rejected,omitempty"`
+	// LoanOffered has a bit per seat that an opponent offered a player loan this turn (Player
+	// Loans): that seat may not take a Bank loan until the turn ends.
+	LoanOffered uint8 `json:"loan_offered,omitempty"`
 	// LuxFirst is 1 + the canonical index of the first container returned by Acquire Luxury
 	// (0 before the first pick).
 	LuxFirst uint8 `json:"lux_first,omitempty"`

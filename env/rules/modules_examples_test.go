@@ -185,29 +185,37 @@ func TestMoreContainersCompetingPlayerLoanOffersIncentiveWinsAndIsRepaid(t *test
 	}
 }
 
-// More Containers, Player Loans, game end: an unpaid player loan costs its amount + $1 at
-// final scoring and the lender collects all of it, the shortfall coming from the supply when
-// the borrower cannot pay (the borrower's cash does not cap what the lender gets).
-func TestMoreContainersUnpaidPlayerLoanAtGameEndCostsAmountPlusOne(t *testing.T) {
+// More Containers, Player Loans, Interest and Repayment / Repaying Incentives: a player loan
+// still open at the game end costs its amount plus $1 (Blue owes Orange $14 on a $13 loan).
+// A borrower who can pay it in full pays it all; one who cannot pays what it has scored and
+// the lender collects the rest from the supply, so the lender always receives the full $14
+// and the borrower's total does not drop below $0 for it. A Bank loan still costs $11
+// (after the player loans) and nobody collects it.
+func TestMoreContainersUnpaidPlayerLoanAtGameEndLenderCollectsShortfallFromSupply(t *testing.T) {
 	s := newTestState(t, Options{Players: 4, Modules: PlayerLoans})
 	p := &s.Players[0]
+	p.Island, p.Ship, p.Holding, p.HarborLots = Counts{}, Counts{}, Counts{}, [HarborPrices]Counts{}
 	p.NumLoans = 1
 	p.Loans[0] = Loan{Lender: 2, Amount: 13}
 	s.Players[2].LoanCards--
-	p.Cash = 3
+	p.Cash = 20
 	sc := s.Scores()
-	if sc[0].Loans != -14 || sc[2].Loans != 14 {
-		t.Fatalf("loans at scoring: borrower %d lender %d, want -14 and +14", sc[0].Loans, sc[2].Loans)
+	if sc[0].Loans != -14 || sc[0].Total != 6 || sc[2].Loans != 14 {
+		t.Fatalf("affordable: borrower loans %d total %d, lender %d; want -14, 6, +14", sc[0].Loans, sc[0].Total, sc[2].Loans)
+	}
+	p.Cash = 3
+	sc = s.Scores()
+	if sc[0].Loans != -3 || sc[0].Total != 0 || sc[2].Loans != 14 {
+		t.Fatalf("short: borrower loans %d total %d, lender %d; want -3, 0, +14", sc[0].Loans, sc[0].Total, sc[2].Loans)
 	}
 	if sc[2].Total != sc[2].Cash+sc[2].Island+sc[2].Leftover+14 {
 		t.Fatalf("lender total %d does not include the full $14", sc[2].Total)
 	}
-	// A Bank loan still costs $11 and nobody collects it.
 	p.NumLoans = 2
 	p.Loans[1] = Loan{Lender: -1, Amount: LoanAmount}
 	sc = s.Scores()
-	if sc[0].Loans != -25 || sc[2].Loans != 14 || sc[1].Loans != 0 || sc[3].Loans != 0 {
-		t.Fatalf("loans at scoring %d %d %d %d", sc[0].Loans, sc[1].Loans, sc[2].Loans, sc[3].Loans)
+	if sc[0].Loans != -14 || sc[0].Total != -11 || sc[2].Loans != 14 || sc[1].Loans != 0 || sc[3].Loans != 0 {
+		t.Fatalf("loans at scoring %d (total %d) %d %d %d", sc[0].Loans, sc[0].Total, sc[1].Loans, sc[2].Loans, sc[3].Loans)
 	}
 }
 
@@ -344,5 +352,38 @@ func TestMoreContainersAcquireLuxuryBetweenActionsAndSecondEmptyColourEndsTurn(t
 	play(t, s, "end")
 	if !s.IsTerminal() {
 		t.Fatalf("the game did not end with the turn: phase %s", s.Machine.Phase)
+	}
+}
+
+// More Containers, Truck Company Auctions: company auctions follow the Bank-lot auction
+// rules, under which nothing is added to a lot while it is auctioned. A freight fee owed to
+// an independent company that is being auctioned therefore does not go on its pile (the
+// winner takes the pile as it stood) but to the supply; once the auction is over (here:
+// another company's), fees feed the pile again.
+func TestMoreContainersFreightFeeDuringCompanyAuctionGoesToSupply(t *testing.T) {
+	s := newTestState(t, Options{Players: 4, Modules: Trucks})
+	s.Companies[0] = Company{Owner: -1, Pile: 2}
+	s.Auctions[TruckAuction] = Auction{Active: true, Target: 0, Bidder: 3, Cash: 2}
+	s.Players[3].Cash -= 2
+	s.Players[1].FactoryLots[0][Green] = 1
+	s.Players[0].Warehouses = 3
+	before := s.CashFlow()
+	play(t, s, "buy-factory:p2", "pick:factory:green:$1")
+	if s.Companies[0].Pile != 2 || s.Players[0].Cash != 18 {
+		t.Fatalf("pile $%d buyer $%d, want the pile unchanged at $2 and the buyer at $18", s.Companies[0].Pile, s.Players[0].Cash)
+	}
+	if after := s.CashFlow(); after.ToSupply != before.ToSupply+1 || after.InPlay != before.InPlay-1 {
+		t.Fatalf("the fee did not go to the supply: %+v -> %+v", before, after)
+	}
+	// The auction of another company: seat 0's own pile takes the fee.
+	s2 := newTestState(t, Options{Players: 4, Modules: Trucks})
+	s2.Companies[0] = Company{Owner: -1}
+	s2.Auctions[TruckAuction] = Auction{Active: true, Target: 2, Bidder: 3, Cash: 2}
+	s2.Players[3].Cash -= 2
+	s2.Players[1].FactoryLots[0][Green] = 1
+	s2.Players[0].Warehouses = 3
+	play(t, s2, "buy-factory:p2", "pick:factory:green:$1")
+	if s2.Companies[0].Pile != 1 {
+		t.Fatalf("pile $%d, want $1", s2.Companies[0].Pile)
 	}
 }

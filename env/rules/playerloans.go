@@ -8,6 +8,11 @@ package rules
 // make sealed incentive bids, the highest wins (the borrower breaks ties), and the borrower
 // accepts (receiving $10 plus the incentive, owed back in full) or rejects (no loan of any
 // kind for the rest of the active player's turn).
+//
+// "This turn" is the whole turn: once any opponent has offered a seat a loan, that seat may
+// not take a Bank loan until the active player's turn ends (Machine.LoanOffered). A later
+// request that draws no offer then gives nothing, and the seat may not request again that
+// turn (it was left to accept a player loan or take none; the block also keeps turns finite).
 
 // freeCash is seat's cash in hand less what it has committed to an unresolved delivery bid.
 func (s *State) freeCash(seat int) int32 {
@@ -50,8 +55,23 @@ func (s *State) requestLoan(borrower int, resume uint8) bool {
 			}
 		}
 	}
-	s.takeBankLoan(borrower)
+	s.bankLoanOrNothing(borrower)
 	return false
+}
+
+// bankLoanOrNothing ends a request that drew no offer: a Bank loan, unless an opponent
+// offered the borrower a loan earlier this turn; then no loan, and no further request this
+// turn.
+func (s *State) bankLoanOrNothing(borrower int) {
+	m := &s.Machine
+	if m.LoanOffered&(1<<borrower) == 0 {
+		s.takeBankLoan(borrower)
+		return
+	}
+	m.LoanRejected |= 1 << borrower
+	if borrower == int(s.Active) {
+		m.LoansBlocked = true
+	}
 }
 
 // loanDone returns to what the loan request interrupted.
@@ -91,9 +111,12 @@ func (s *State) loanOffer(yes bool) {
 			return
 		}
 	}
+	if m.Offers != 0 {
+		m.LoanOffered |= 1 << b
+	}
 	switch {
 	case m.Offers == 0:
-		s.takeBankLoan(b)
+		s.bankLoanOrNothing(b)
 		s.loanDone()
 	case m.Offers&(m.Offers-1) == 0:
 		s.toLoanAccept(s.nextAfter(b, m.Offers))

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"sort"
 	"strconv"
 	"strings"
@@ -463,7 +464,10 @@ func LoadPosition(data []byte) (*State, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&pj); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrBadPosition, unwrapBad(err))
+		return nil, badOnce(unwrapBad(err))
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, fmt.Errorf("%w: data after the position's JSON object (offset %d)", ErrBadPosition, dec.InputOffset())
 	}
 	if pj.Format != "" && pj.Format != PositionFormat {
 		return nil, fmt.Errorf("%w: format %s (want %s)", ErrBadPosition, Quote(pj.Format), Quote(PositionFormat))
@@ -595,10 +599,10 @@ func LoadPosition(data []byte) (*State, error) {
 	} else {
 		placed := s.containersOutsideSupply()
 		for c := range totals {
-			if int(placed[c]) > totals[c] {
-				return nil, fmt.Errorf("%w: %d %s containers placed but only %d exist", ErrBadPosition, placed[c], Colour(c), totals[c])
+			if int(placed[c])+int(s.Removed[c]) > totals[c] {
+				return nil, fmt.Errorf("%w: %d %s containers placed and %d removed but only %d exist", ErrBadPosition, placed[c], Colour(c), s.Removed[c], totals[c])
 			}
-			s.Supply[c] = uint8(totals[c] - int(placed[c]))
+			s.Supply[c] = uint8(totals[c] - int(placed[c]) - int(s.Removed[c]))
 		}
 	}
 	facTotal := factoriesPerColour(opts)
@@ -654,13 +658,22 @@ func LoadPosition(data []byte) (*State, error) {
 		md := json.NewDecoder(bytes.NewReader(pj.Machine))
 		md.DisallowUnknownFields()
 		if err := md.Decode(&s.Machine); err != nil {
-			return nil, fmt.Errorf("%w: machine: %v", ErrBadPosition, err)
+			return nil, fmt.Errorf("%w: machine: %v", ErrBadPosition, unwrapBad(err))
 		}
 	}
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
 	return s, nil
+}
+
+// badOnce wraps err in ErrBadPosition unless it already is one, so the prefix is never
+// repeated.
+func badOnce(err error) error {
+	if errors.Is(err, ErrBadPosition) {
+		return err
+	}
+	return fmt.Errorf("%w: %v", ErrBadPosition, err)
 }
 
 // unwrapBad keeps a position error's own message when json wraps it.

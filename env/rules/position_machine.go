@@ -12,7 +12,7 @@ import "fmt"
 func (s *State) machineContainers() Counts {
 	m := &s.Machine
 	var t Counts
-	if m.Phase != PhaseBuyHarbor {
+	if ph, _ := s.interrupted(); ph != PhaseBuyHarbor {
 		t.Add(&m.Pending)
 	}
 	t.Add(&m.ReturnFactory)
@@ -68,11 +68,22 @@ func (s *State) validateMachine() error {
 	return s.validateMachineFields() // position_validate_machine.go
 }
 
+// interrupted returns the decision a loan request interrupted (a loan may be requested at
+// any decision point, and that decision's bid or containers are still part of the position)
+// with its decider, or the pending decision and decider when no request is open.
+func (s *State) interrupted() (Phase, int8) {
+	m := &s.Machine
+	if m.Phase >= PhaseLoanOffer && m.Phase <= PhaseLoanAccept && m.LoanResume == resumeDecision {
+		return m.LoanReturnPhase, m.LoanReturnDecider
+	}
+	return m.Phase, m.Decider
+}
+
 // bidInProgress reports whether the machine is making a bid on the auction of kind (the tile
 // may hold a partial bid, or none yet).
 func (s *State) bidInProgress(kind AuctionKind) bool {
 	m := &s.Machine
-	switch m.Phase {
+	switch ph, _ := s.interrupted(); ph {
 	case PhaseBankCashBid, PhaseBankContainerBid, PhaseReturnBid:
 		return m.BidKind == kind
 	}
@@ -84,9 +95,9 @@ func (s *State) bidInProgress(kind AuctionKind) bool {
 // player's returned bid), so scoring "as if the game ended now" counts them there.
 func (s *State) machineDistrictContainers(add func(seat int, d District, c *Counts)) {
 	m := &s.Machine
-	switch m.Phase {
+	switch ph, decider := s.interrupted(); ph {
 	case PhasePlace, PhaseReturnBid:
-		add(int(m.Decider), m.District, &m.Pending)
+		add(int(decider), m.District, &m.Pending)
 	case PhaseProduceColour, PhaseBuyFactory:
 		add(int(s.Active), m.District, &m.Pending)
 	}

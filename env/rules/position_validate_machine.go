@@ -215,7 +215,7 @@ func (s *State) checkMachineRanges() error {
 // checkTurnCounters checks the active turn's counters against the phase.
 func (s *State) checkTurnCounters() error {
 	m := &s.Machine
-	if m.Phase == PhaseTerminal || (m.Phase == PhaseBankPayColour && m.PayResume == resumeGameEnd) {
+	if ph, _ := s.underPhase(); ph == PhaseTerminal || (ph == PhaseBankPayColour && m.PayResume == resumeGameEnd) {
 		return nil // the last turn's counters, kept
 	}
 	if m.CalledBank && (s.classic() || m.ActionsUsed == 0) {
@@ -231,10 +231,9 @@ func (s *State) checkTurnCounters() error {
 		if m.ActionsUsed != 0 || m.Produced || m.CalledBank || m.Repays != 0 || m.LuxuryUsed {
 			return machineErr("actions_used", "the turn start (%s) comes before any action, repayment or Acquire Luxury", m.Phase)
 		}
-		if m.LoanRejected&^(1<<s.Active) != 0 {
-			return machineErr("loan_rejected", "only the active seat can have rejected a loan at the turn start")
-		}
-		if m.WonAuction && !(m.Phase == PhaseBankPayColour && m.Stage == stageWin) {
+		// Any seat deciding at the turn start (a lender seizing, the defaulter's right-hand
+		// player choosing) may have asked for a loan there, so loan_rejected is not bounded.
+		if m.WonAuction && !(under == PhaseBankPayColour && m.Stage == stageWin) {
 			return machineErr("won_auction", "auctions are won after the interest and default, paying for them (%s)", m.Phase)
 		}
 	}
@@ -475,7 +474,8 @@ func (s *State) checkActionInProgress() error {
 		if int(m.Bought) != pend {
 			return machineErr("bought", "%d, but %d containers are pending", m.Bought, pend)
 		}
-		if !s.anyFactoryBuy() {
+		// A purchase stays open while a loan could still pay for more (arrange.go).
+		if !s.anyFactoryBuy() && !(s.canLoan(int(s.Active)) && s.factoryStockLeft()) {
 			return machineErr("phase", "a Factory Purchase with nothing left to buy continues to placing")
 		}
 	default:
@@ -489,7 +489,7 @@ func (s *State) checkActionInProgress() error {
 		if int(m.Bought) > p.Ship.Total() {
 			return machineErr("bought", "%d bought but %d containers on the ship", m.Bought, p.Ship.Total())
 		}
-		if !s.anyHarborBuy() {
+		if !s.anyHarborBuy() && !(s.canLoan(int(s.Active)) && s.harborStockLeft(int(s.Active))) {
 			return machineErr("phase", "a Harbor Purchase with nothing left to buy returns to the turn menu")
 		}
 	case (under == PhasePlace || under == PhaseRearrange) && m.Action == FactoryPurchase:
@@ -653,7 +653,10 @@ func (s *State) checkTurnStart() error {
 	a := int(s.Active)
 	p := &s.Players[a]
 	wantStage := stageMenu
-	switch m.Phase {
+	// A loan requested at a turn-start decision (loans at any decision point) keeps that
+	// decision's stage.
+	ph, _ := s.underPhase()
+	switch ph {
 	case PhaseInterestChoice, PhaseLenderChoice:
 		wantStage = stageLenders
 	case PhaseSeize:
@@ -673,7 +676,7 @@ func (s *State) checkTurnStart() error {
 	if m.Stage != wantStage {
 		return machineErr("stage", "%d during %s (want %d)", m.Stage, m.Phase, wantStage)
 	}
-	if m.Phase == PhaseSeize && m.SeizeAt != seizeAnywhere {
+	if ph == PhaseSeize && m.SeizeAt != seizeAnywhere {
 		if m.Unpaid == 0 || int(m.Unpaid)+m.Seized.Total() > MaxLoans {
 			return machineErr("unpaid", "%d loans unpaid + %d containers seized during a default", m.Unpaid, m.Seized.Total())
 		}
@@ -685,7 +688,7 @@ func (s *State) checkTurnStart() error {
 			return machineErr("unpaid", "%d unpaid loans and %q seized outside a Bank default", m.Unpaid, m.Seized.Letters())
 		}
 	}
-	if m.Phase == PhaseSeize && m.SeizeAt == seizeAnywhere || m.Phase == PhaseLenderChoice {
+	if ph == PhaseSeize && m.SeizeAt == seizeAnywhere || ph == PhaseLenderChoice {
 		if s.seizeLocation(a) == seizeNothing {
 			return machineErr("phase", "%s with nothing of the active seat to seize", m.Phase)
 		}
@@ -702,12 +705,12 @@ func (s *State) checkTurnStart() error {
 	} else if m.UnpaidLoans != 0 {
 		return machineErr("unpaid_loans", "%#x outside the lenders' turn to seize", m.UnpaidLoans)
 	}
-	if m.Phase == PhaseInterestChoice {
+	if ph == PhaseInterestChoice {
 		if m.InterestDue != 2 || p.NumLoans != 2 || p.Cash != 1 || p.Loans[0].Lender == p.Loans[1].Lender || m.UnpaidLoans != 0 {
 			return machineErr("interest_due", "choosing which interest to pay needs two loans due from different lenders and $1 in hand")
 		}
 	}
-	gameEnd := m.Phase == PhaseTerminal || (m.Phase == PhaseBankPayColour && m.PayResume == resumeGameEnd)
+	gameEnd := ph == PhaseTerminal || (ph == PhaseBankPayColour && m.PayResume == resumeGameEnd)
 	if !gameEnd && m.Ending != NotEnded {
 		return machineErr("ending", "the game is ending (%d) during %s", m.Ending, m.Phase)
 	}
@@ -740,7 +743,7 @@ func (s *State) checkTurnStart() error {
 // checkBankPayment checks containers being paid to the Bank's container lots.
 func (s *State) checkBankPayment() error {
 	m := &s.Machine
-	if m.Phase != PhaseBankPayColour {
+	if ph, _ := s.underPhase(); ph != PhaseBankPayColour {
 		if m.Pay.Total() != 0 {
 			return machineErr("pay", "%q being paid outside %s", m.Pay.Letters(), PhaseBankPayColour)
 		}
@@ -898,15 +901,11 @@ func (s *State) checkLoanRequest() error {
 		if !s.loanRequestable(m.LoanReturnPhase) {
 			return machineErr("loan_return_phase", "no loan may be requested during %s", m.LoanReturnPhase)
 		}
-		switch active := m.LoanReturnDecider == s.Active; m.LoanReturnPhase {
-		case PhaseDeliveryBid, PhaseRunoffBid:
-			if active {
-				return machineErr("loan_return_decider", "the deliverer (active seat %d) does not bid", s.Active)
-			}
-		default:
-			if !active {
-				return machineErr("loan_return_decider", "%d, but the active seat %d decides %s", m.LoanReturnDecider, s.Active, m.LoanReturnPhase)
-			}
+		// Loans are requested at any decision of the borrower (CLARIFICATIONS, Loans), and
+		// several of those decisions belong to a non-active seat (bids, re-placing outbid
+		// containers, a default's choices); only the deliverer never bids.
+		if m.LoanReturnDecider == s.Active && (m.LoanReturnPhase == PhaseDeliveryBid || m.LoanReturnPhase == PhaseRunoffBid) {
+			return machineErr("loan_return_decider", "the deliverer (active seat %d) does not bid", s.Active)
 		}
 	}
 	// asked(x) is the set of seats from the borrower's left up to, not including, x.
@@ -977,13 +976,7 @@ func (s *State) checkLoanRequest() error {
 
 // loanRequestable reports whether a loan may be requested during phase p (where TakeLoan is
 // one of the legal moves).
-func (s *State) loanRequestable(p Phase) bool {
-	switch p {
-	case PhaseTurn, PhaseDeliveryBid, PhaseRunoffBid, PhaseDeliveryAccept:
-		return true
-	}
-	return false
-}
+func (s *State) loanRequestable(p Phase) bool { return loanAt(p) }
 
 // checkHasLegalMove: a game that is not over has a decision with at least one legal move.
 func (s *State) checkHasLegalMove() error {

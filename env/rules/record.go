@@ -18,6 +18,10 @@ import (
 //	{"format": "container-game/1", "options": {...}, "seed": 7,
 //	 "moves": ["produce", "place w $2", ...], "checksum": "1a2b3c4d5e6f7081"}
 //
+// A record may instead start from a position (docs/POSITION.md): "position": {...} replaces
+// "options" and "seed". The checksum may be left out (nothing is verified then); when given,
+// it is checked.
+//
 // Binary form (MarshalBinary): magic "CTNR", version byte, options, seed, move count, then
 // per move uvarint(id+1), or 0 followed by the move's fields for a move without an id (an
 // amount above MaxAmountID), then the checksum and a CRC-32 of everything before it.
@@ -34,6 +38,33 @@ type Record struct {
 	Seed     uint64
 	Moves    []Move
 	Checksum uint64 // State.Hash of the position after the last move
+	// From is the position the moves start from; nil means the seeded setup.
+	From *State
+	// NoChecksum: the record carries no checksum, so Verify and LoadRecord check nothing.
+	NoChecksum bool
+}
+
+// NewRecordFrom records the moves applied to s since the position from, which s was cloned
+// from (a loaded position has an empty history, so s.History() holds exactly those moves).
+func NewRecordFrom(from, s *State) *Record {
+	h := s.History()[len(from.History()):]
+	r := &Record{Options: s.Game().Options(), Moves: make([]Move, len(h)), Checksum: s.Hash(), From: from.Clone()}
+	copy(r.Moves, h)
+	return r
+}
+
+// start returns the state the record's moves apply to.
+func (r *Record) start() (*State, error) {
+	if r.From != nil {
+		return r.From.Clone(), nil
+	}
+	o := r.Options
+	o.Seed = r.Seed
+	g, err := NewGame(o)
+	if err != nil {
+		return nil, fmt.Errorf("%w: options: %w", ErrBadRecord, err)
+	}
+	return g.NewInitialStateSeed(r.Seed), nil
 }
 
 // NewRecord records the game that led to s: its options, the setup seed it was started from
@@ -50,13 +81,10 @@ func NewRecord(s *State, seed uint64) *Record {
 // position it applies to (step must not modify it), and returns the final position. An
 // illegal move is an error naming its index; the checksum is not verified (see Verify).
 func (r *Record) Replay(step func(i int, s *State, m Move)) (*State, error) {
-	o := r.Options
-	o.Seed = r.Seed
-	g, err := NewGame(o)
+	s, err := r.start()
 	if err != nil {
-		return nil, fmt.Errorf("%w: options: %w", ErrBadRecord, err)
+		return nil, err
 	}
-	s := g.NewInitialStateSeed(r.Seed)
 	for i, m := range r.Moves {
 		if s.IsTerminal() {
 			return nil, fmt.Errorf("%w: move %d (%s): the game is already over", ErrBadRecord, i, m)
@@ -77,40 +105,44 @@ func (r *Record) Verify() (*State, error) {
 	if err != nil {
 		return nil, err
 	}
-	if h := s.Hash(); h != r.Checksum {
+	if h := s.Hash(); !r.NoChecksum && h != r.Checksum {
 		return nil, fmt.Errorf("%w: checksum %016x does not match the replayed position's %016x (after %d moves)", ErrBadRecord, r.Checksum, h, len(r.Moves))
 	}
 	return s, nil
-}
-
-type recordJSON struct {
-	Format   string      `json:"format"`
-	Options  optionsJSON `json:"options"`
-	Seed     uint64      `json:"seed"`
-	Moves    []string    `json:"moves"`
-	Checksum string      `json:"checksum"`
 }
 
 // MarshalRecord writes the record as JSON, the moves in the text notation (Move.String).
 func (r *Record) MarshalRecord() ([]byte, error) {
 	o := r.Options
 	o.Seed = 0
-	j := recordJSON{Format: RecordFormat, Options: optionsToJSON(o), Seed: r.Seed,
-		Moves: make([]string, len(r.Moves)), Checksum: fmt.Sprintf("%016x", r.Checksum)}
+	moves := make([]string, len(r.Moves))
 	for i, m := range r.Moves {
-		j.Moves[i] = m.String()
+		moves[i] = m.String()
 	}
 	var b bytes.Buffer
 	b.WriteString("{\n")
-	head, err := json.Marshal(j.Format)
+	head, err := json.Marshal(RecordFormat)
 	if err != nil {
 		return nil, err
 	}
-	opts, err := json.Marshal(j.Options)
-	if err != nil {
-		return nil, err
+	if r.From != nil {
+		pos, err := r.From.MarshalPosition()
+		if err != nil {
+			return nil, err
+		}
+		var c bytes.Buffer
+		if err := json.Compact(&c, pos); err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(&b, "  \"format\": %s,\n  \"position\": %s,\n  \"moves\": [", head, c.Bytes())
+	} else {
+		opts, err := json.Marshal(optionsToJSON(o))
+		if err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(&b, "  \"format\": %s,\n  \"options\": %s,\n  \"seed\": %d,\n  \"moves\": [", head, opts, r.Seed)
 	}
-	fmt.Fprintf(&b, "  \"format\": %s,\n  \"options\": %s,\n  \"seed\": %d,\n  \"moves\": [", head, opts, j.Seed)
+	j := struct{ Moves []string }{moves}
 	for i, m := range j.Moves {
 		if i > 0 {
 			b.WriteString(",")
@@ -122,7 +154,11 @@ func (r *Record) MarshalRecord() ([]byte, error) {
 	if len(j.Moves) > 0 {
 		b.WriteString("\n  ")
 	}
-	fmt.Fprintf(&b, "],\n  \"checksum\": %q\n}\n", j.Checksum)
+	if r.NoChecksum {
+		b.WriteString("]\n}\n")
+	} else {
+		fmt.Fprintf(&b, "],\n  \"checksum\": \"%016x\"\n}\n", r.Checksum)
+	}
 	return b.Bytes(), nil
 }
 
@@ -133,6 +169,9 @@ const recordBinaryVersion = 1
 // MarshalBinary writes the compact binary form. It replays the record to turn moves into
 // action ids (ids are relative to each move's decider), so an illegal record is an error.
 func (r *Record) MarshalBinary() ([]byte, error) {
+	if r.From != nil {
+		return nil, fmt.Errorf("%w: a record that starts from a position has no binary form (write it as JSON)", ErrBadRecord)
+	}
 	o := r.Options
 	b := make([]byte, 0, 64+2*len(r.Moves))
 	b = append(b, recordMagic...)
@@ -142,11 +181,15 @@ func (r *Record) MarshalBinary() ([]byte, error) {
 	}
 	b = binary.AppendUvarint(b, r.Seed)
 	b = binary.AppendUvarint(b, uint64(len(r.Moves)))
-	_, err := r.Replay(func(i int, s *State, m Move) { b = appendBinaryMove(b, s, m) })
+	final, err := r.Replay(func(i int, s *State, m Move) { b = appendBinaryMove(b, s, m) })
 	if err != nil {
 		return nil, err
 	}
-	b = binary.LittleEndian.AppendUint64(b, r.Checksum)
+	sum := r.Checksum
+	if r.NoChecksum {
+		sum = final.Hash() // the binary form always carries one
+	}
+	b = binary.LittleEndian.AppendUint64(b, sum)
 	return binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(b)), nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 )
@@ -15,7 +16,7 @@ const (
 	// is about 6 KB; hand-written ones are smaller.
 	MaxPositionBytes = 1 << 20
 	// MaxRecordBytes bounds a game record (JSON or binary). The longest game at the default
-	// turn limit has Game.MaxGameLength() = 1000 x MaxStepsPerTurn (322) + 39 = 322,039
+	// turn limit has Game.MaxGameLength() = 1000 x MaxStepsPerTurn (322) + 226 = 322,226
 	// decisions, each at most about 40 bytes in a JSON record ("pick:harbor:yellow:$6",
 	// quotes, comma, indent): 13 MB. Real games have a few thousand decisions (tens of KB).
 	// Reading a record allocates at most about 4 times its size.
@@ -26,14 +27,16 @@ const (
 // time, against the move count the options allow, never held as a list of strings.
 type recordHeaderJSON struct {
 	Format   string          `json:"format"`
-	Options  optionsJSON     `json:"options"`
-	Seed     uint64          `json:"seed"`
+	Options  *optionsJSON    `json:"options"`
+	Seed     *uint64         `json:"seed"`
+	Position json.RawMessage `json:"position"`
 	Moves    json.RawMessage `json:"moves"`
 	Checksum string          `json:"checksum"`
 }
 
 // LoadRecord reads a JSON record, replays it (parsing each move in the position it applies
-// to) and verifies the checksum. It returns the record and the final position. A record
+// to) and verifies the checksum when the record has one; a record may start from a position
+// instead of options and a seed. It returns the record and the final position. A record
 // above MaxRecordBytes, or with more moves than a game of its options can have
 // (Game.MaxGameLength), is refused before its moves are read.
 func LoadRecord(data []byte) (*Record, *State, error) {
@@ -63,22 +66,48 @@ func LoadRecord(data []byte) (*Record, *State, error) {
 	if j.Format != RecordFormat {
 		return nil, nil, fmt.Errorf("%w: format %s (want %s)", ErrBadRecord, Quote(j.Format), Quote(RecordFormat))
 	}
-	o, err := j.Options.options()
-	if err != nil {
-		return nil, nil, fmt.Errorf("%w: options: %w", ErrBadRecord, err)
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, nil, fmt.Errorf("%w: data after the record's JSON object", ErrBadRecord)
 	}
-	sum, err := strconv.ParseUint(j.Checksum, 16, 64)
-	if err != nil {
-		return nil, nil, fmt.Errorf("%w: checksum %s is not 16 hex digits", ErrBadRecord, Quote(j.Checksum))
+	r := &Record{NoChecksum: j.Checksum == ""}
+	if !r.NoChecksum {
+		sum, err := strconv.ParseUint(j.Checksum, 16, 64)
+		if err != nil || len(j.Checksum) != 16 {
+			return nil, nil, fmt.Errorf("%w: checksum %s is not 16 hex digits", ErrBadRecord, Quote(j.Checksum))
+		}
+		r.Checksum = sum
 	}
-	o.Seed = j.Seed
-	g, err := NewGame(o)
-	if err != nil {
-		return nil, nil, fmt.Errorf("%w: options: %w", ErrBadRecord, err)
+	var s *State
+	if len(j.Position) > 0 {
+		if j.Options != nil || j.Seed != nil {
+			return nil, nil, fmt.Errorf("%w: a record has either \"position\" or \"options\" and \"seed\", not both", ErrBadRecord)
+		}
+		from, err := LoadPosition(j.Position)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%w: position: %w", ErrBadRecord, err)
+		}
+		r.From, r.Options = from, from.Game().Options()
+		s = from.Clone()
+	} else {
+		if j.Options == nil {
+			return nil, nil, fmt.Errorf("%w: \"options\" (or \"position\") is required", ErrBadRecord)
+		}
+		o, err := j.Options.options()
+		if err != nil {
+			return nil, nil, fmt.Errorf("%w: options: %w", ErrBadRecord, err)
+		}
+		if j.Seed != nil {
+			r.Seed = *j.Seed
+		}
+		o.Seed = r.Seed
+		g, err := NewGame(o)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%w: options: %w", ErrBadRecord, err)
+		}
+		r.Options = g.Options()
+		s = g.NewInitialStateSeed(r.Seed)
 	}
-	limit := g.MaxGameLength()
-	r := &Record{Options: g.Options(), Seed: j.Seed, Checksum: sum}
-	s := g.NewInitialStateSeed(j.Seed)
+	limit := s.Game().MaxGameLength()
 	md := json.NewDecoder(bytes.NewReader(j.Moves))
 	if len(bytes.TrimSpace(j.Moves)) > 0 && !bytes.Equal(bytes.TrimSpace(j.Moves), []byte("null")) {
 		if tok, err := md.Token(); err != nil || tok != json.Delim('[') {
@@ -105,8 +134,8 @@ func LoadRecord(data []byte) (*Record, *State, error) {
 			r.Moves = append(r.Moves, m)
 		}
 	}
-	if h := s.Hash(); h != sum {
-		return nil, nil, fmt.Errorf("%w: checksum %016x does not match the replayed position's %016x (after %d moves)", ErrBadRecord, sum, h, len(r.Moves))
+	if h := s.Hash(); !r.NoChecksum && h != r.Checksum {
+		return nil, nil, fmt.Errorf("%w: checksum %016x does not match the replayed position's %016x (after %d moves)", ErrBadRecord, r.Checksum, h, len(r.Moves))
 	}
 	if r.Moves == nil {
 		r.Moves = []Move{}

@@ -108,7 +108,7 @@ var playthroughConfigs = []struct {
 	{"4p-classic-seed2", Options{Players: 4, Variant: Classic, TurnLimit: 8}, 2},
 	{"5p-base-short-seed3", Options{Players: 5, Length: Short, TurnLimit: 6}, 3},
 	// All modules: the seed shows a truck auction won, a player-loan offer and Acquire Luxury.
-	{"4p-all-modules-seed79", Options{Players: 4, Modules: AllModules, TurnLimit: 8}, 79},
+	{"4p-all-modules-seed11", Options{Players: 4, Modules: AllModules, TurnLimit: 8}, 11},
 }
 
 // writePlaythrough plays a seeded random game and writes every step: the decider and

@@ -203,8 +203,9 @@ func (s *State) resolveAuctionsForScoring(players *[MaxPlayers]Player) {
 // is dropped), containers a pending decision holds for a district (being placed, or an
 // outbid player's returned bid) count in that district, then each seat discards its most common island
 // colour, scores its island with its card, scores leftovers ($3 ship and holding area, $2
-// harbor, $0 factory), and pays $11 per open Bank loan (a player loan costs its amount plus
-// $1, which its lender collects). The winner has the highest total; ties go to the most
+// harbor, $0 factory), and repays its loans: a player loan costs its amount plus $1, paid
+// from the borrower's total so far (never below $0), and its lender collects the full sum,
+// any shortfall from the supply; then $11 per open Bank loan. The winner has the highest total; ties go to the most
 // containers in the factory district; still tied, the win is shared (every tied seat has
 // rank 1 and Winner set).
 func (s *State) Scores() []Score {
@@ -241,11 +242,22 @@ func (s *State) Scores() []Score {
 		sc.FactoryContainers = factory
 		sc.Leftover = LeftoverShipValue*(p.Ship.Total()+p.Holding.Total()) +
 			LeftoverHarborValue*harbor + LeftoverFactoryValue*factory
+		// Step 4, repay loans: player loans first (as in a default, More, Defaulting on
+		// Multiple Loans), each from what the borrower has scored so far; the lender
+		// collects any shortfall from the supply (More, Interest and Repayment). Then $11
+		// per Bank loan, which may take the total below zero.
+		have := sc.Cash + sc.Island + sc.Leftover
 		for l := 0; l < int(p.NumLoans) && l < MaxLoans; l++ {
-			loan := p.Loans[l]
-			sc.Loans -= loanCost(loan)
-			if loan.Lender >= 0 && int(loan.Lender) < n {
+			if loan := p.Loans[l]; loan.Lender >= 0 && int(loan.Lender) < n {
+				paid := min(loanCost(loan), max(have, 0))
+				have -= paid
+				sc.Loans -= paid
 				out[loan.Lender].Loans += loanCost(loan)
+			}
+		}
+		for l := 0; l < int(p.NumLoans) && l < MaxLoans; l++ {
+			if loan := p.Loans[l]; loan.Lender < 0 || int(loan.Lender) >= n {
+				sc.Loans -= loanCost(loan)
 			}
 		}
 	}

@@ -179,12 +179,13 @@ func TestFinalScoring_OpenCashLotAuction(t *testing.T) {
 }
 
 // TestFinalScoring_PlayerLoanRepaidToLender: an open player loan costs its amount + $1 and
-// the lender collects it (More Containers "Interest and repayment").
+// the lender collects all of it (More Containers "Interest and repayment"); the borrower pays
+// from its $2 and the lender takes the other $12 from the supply; the Bank loan's $11 follows.
 func TestFinalScoring_PlayerLoanRepaidToLender(t *testing.T) {
 	borrower := Player{Cash: 2, NumLoans: 2, Loans: [MaxLoans]Loan{{Lender: 2, Amount: 13}, {Lender: -1, Amount: 10}}}
 	got := scoringState(Player{}, borrower, Player{Cash: 1}).Scores()
-	if got[1].Loans != -14-11 || got[1].Total != 2-25 {
-		t.Errorf("borrower loans %d total %d, want -25 and -23", got[1].Loans, got[1].Total)
+	if got[1].Loans != -2-11 || got[1].Total != 2-13 {
+		t.Errorf("borrower loans %d total %d, want -13 and -11", got[1].Loans, got[1].Total)
 	}
 	if got[2].Loans != 14 || got[2].Total != 15 {
 		t.Errorf("lender loans %d total %d, want 14 and 15", got[2].Loans, got[2].Total)

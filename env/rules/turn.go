@@ -9,7 +9,7 @@ import "math/bits"
 func (s *State) startTurn() {
 	m := &s.Machine
 	m.ActionsUsed, m.Produced, m.CalledBank, m.WonAuction = 0, false, false, false
-	m.Repays, m.LuxuryUsed, m.LoansBlocked, m.LoanRejected = 0, false, false, 0
+	m.Repays, m.LuxuryUsed, m.LoansBlocked, m.LoanRejected, m.LoanOffered = 0, false, false, 0, 0
 	m.Stage = stageInterest
 	m.Action = EndTurn // no action in progress (a finished delivery no longer commits bids)
 	s.runTurnStart()
@@ -165,7 +165,8 @@ func (s *State) buildWarehouse(seat int) {
 // sailHarbor moves seat's ship to owner's harbor and offers the free Harbor Purchase.
 func (s *State) sailHarbor(seat, owner int) {
 	s.Players[seat].ShipAt = ShipPos{Where: AtHarbor, Seat: int8(owner)}
-	if s.canBuyHarbor(seat) {
+	// Offered also when only a loan would pay for a container (loans at any decision point).
+	if s.canBuyHarbor(seat) || s.canLoan(seat) && s.harborStockLeft(seat) {
 		m := &s.Machine
 		m.Action = HarborPurchase
 		m.Phase = PhaseBuyHarbor
