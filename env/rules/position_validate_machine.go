@@ -474,10 +474,6 @@ func (s *State) checkActionInProgress() error {
 		if int(m.Bought) != pend {
 			return machineErr("bought", "%d, but %d containers are pending", m.Bought, pend)
 		}
-		// A purchase stays open while a loan could still pay for more (arrange.go).
-		if !s.anyFactoryBuy() && !(s.canLoan(int(s.Active)) && s.factoryStockLeft()) {
-			return machineErr("phase", "a Factory Purchase with nothing left to buy continues to placing")
-		}
 	default:
 		if pend != 0 {
 			return machineErr("pending", "%q during %s, which places nothing", m.Pending.Letters(), m.Phase)
@@ -488,9 +484,6 @@ func (s *State) checkActionInProgress() error {
 	case under == PhaseBuyHarbor:
 		if int(m.Bought) > p.Ship.Total() {
 			return machineErr("bought", "%d bought but %d containers on the ship", m.Bought, p.Ship.Total())
-		}
-		if !s.anyHarborBuy() && !(s.canLoan(int(s.Active)) && s.harborStockLeft(int(s.Active))) {
-			return machineErr("phase", "a Harbor Purchase with nothing left to buy returns to the turn menu")
 		}
 	case (under == PhasePlace || under == PhaseRearrange) && m.Action == FactoryPurchase:
 		if m.Bought == 0 {
@@ -901,11 +894,14 @@ func (s *State) checkLoanRequest() error {
 		if !s.loanRequestable(m.LoanReturnPhase) {
 			return machineErr("loan_return_phase", "no loan may be requested during %s", m.LoanReturnPhase)
 		}
-		// Loans are requested at any decision of the borrower (CLARIFICATIONS, Loans), and
-		// several of those decisions belong to a non-active seat (bids, re-placing outbid
-		// containers, a default's choices); only the deliverer never bids.
-		if m.LoanReturnDecider == s.Active && (m.LoanReturnPhase == PhaseDeliveryBid || m.LoanReturnPhase == PhaseRunoffBid) {
-			return machineErr("loan_return_decider", "the deliverer (active seat %d) does not bid", s.Active)
+		// Loans are requested at any decision of the borrower (CLARIFICATIONS, Loans): the
+		// borrower must be the seat that decides the interrupted decision.
+		ph, dec := m.Phase, m.Decider
+		m.Phase, m.Decider = m.LoanReturnPhase, m.LoanReturnDecider
+		err := s.checkDecider()
+		m.Phase, m.Decider = ph, dec
+		if err != nil {
+			return machineErr("loan_return_decider", "%d does not decide the interrupted %s", m.LoanReturnDecider, m.LoanReturnPhase)
 		}
 	}
 	// asked(x) is the set of seats from the borrower's left up to, not including, x.
