@@ -181,7 +181,16 @@ var ErrNoManifest = errors.New("datasets: no manifest")
 
 // ReadManifest reads and validates dir's manifest.
 func ReadManifest(dir string) (*Manifest, error) {
-	b, err := os.ReadFile(filepath.Join(dir, ManifestName))
+	name := filepath.Join(dir, ManifestName)
+	// A named pipe or device called manifest.json would block the read (or never end).
+	st, err := os.Stat(name)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("%w in %s", ErrNoManifest, dir)
+	}
+	if err == nil && !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%w: %s is not a regular file", ErrCorrupt, name)
+	}
+	b, err := os.ReadFile(name)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("%w in %s", ErrNoManifest, dir)
 	}

@@ -1,0 +1,48 @@
+package web
+
+import (
+	"net/http"
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestNamedPipesInDataDirDoNotHang checks that a named pipe under --data, whether named as a
+// record, a bot file or a dataset's manifest, is refused at once instead of blocking the
+// request (opening a pipe waits for a writer forever) or the file listing.
+func TestNamedPipesInDataDirDoNotHang(t *testing.T) {
+	data := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(data, "ds"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"pipe.json", "pipe.bot", "ds/manifest.json"} {
+		if err := syscall.Mkfifo(filepath.Join(data, p), 0o644); err != nil {
+			t.Skipf("no named pipes here: %v", err)
+		}
+	}
+	if err := os.Mkdir(filepath.Join(data, "dir.bot"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	c := newTestServer(t, Config{DataDir: data})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		c.wantStatus(http.StatusBadRequest, "POST", "/api/replays", "", OpenReplayRequest{Path: "pipe.json"})
+		c.wantStatus(http.StatusBadRequest, "POST", "/api/games", "", NewGameRequest{Players: 3, Opponents: []string{"pipe.bot"}})
+		c.wantStatus(http.StatusBadRequest, "POST", "/api/games", "", NewGameRequest{Players: 3, Opponents: []string{"dir.bot"}})
+		game := uint64(0)
+		c.wantStatus(http.StatusBadRequest, "POST", "/api/replays", "", OpenReplayRequest{Dataset: "ds", Game: &game})
+		var files FileList
+		c.ok("GET", "/api/files", "", nil, &files)
+		if len(files.Records)+len(files.Datasets)+len(files.Bots) != 0 {
+			t.Errorf("pipes listed as files: %+v", files)
+		}
+	}()
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		t.Fatal("a request on a named pipe under --data blocked")
+	}
+}
