@@ -219,7 +219,7 @@ function renderLog(ol, items, current) {
 }
 
 function renderScores(table, scores) {
-  const head = el('tr', {}, ...['seat', 'cash', 'island', 'leftover', 'loans', 'total', 'rank'].map((h) => el('th', {}, h)));
+  const head = el('tr', {}, ...['seat', 'cash', 'island', 'left\u00adover', 'loans', 'total', 'rank'].map((h) => el('th', {}, h)));
   table.replaceChildren(head, ...scores.map((s) => el('tr', { class: s.winner ? 'winner' : '', 'data-seat': s.seat },
     el('td', {}, `p${s.seat + 1}${s.name ? ' ' + s.name : ''}`),
     ...[s.cash, s.island, s.leftover, s.loans, s.total, s.rank].map((v) => el('td', {}, String(v))))));
