@@ -174,8 +174,13 @@ func playTourney(ctx context.Context, o tourneyOptions, keepRecords bool, note i
 	var path string
 	if o.out != "" {
 		path = o.resultsPath(cfg)
-		// Refuse before playing if the file is someone else's.
-		if err := checkResultsTarget(path, eval.NewResultsFile(cfg, &eval.Result{Agents: cfg.Agents, Options: cfg.Options, Seed: cfg.Seed}, Version)); err != nil {
+		// Refuse before playing if the file is someone else's. The file holds the options as
+		// the game settles them (turn limit 0 becomes the default), so compare those.
+		opts := cfg.Options
+		if g, err := rules.NewGame(opts); err == nil {
+			opts = g.Options()
+		}
+		if err := checkResultsTarget(path, eval.NewResultsFile(cfg, &eval.Result{Agents: cfg.Agents, Options: opts, Seed: cfg.Seed}, Version)); err != nil {
 			return nil, err
 		}
 	}
