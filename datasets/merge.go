@@ -47,6 +47,9 @@ func Merge(out string, dirs []string, o MergeOptions) (*Manifest, error) {
 	if err != nil {
 		return nil, fmt.Errorf("datasets: %w", err)
 	}
+	if st, err := os.Stat(out); err == nil && !st.IsDir() {
+		return nil, bad("%s is a file, not a directory; name a new or merged dataset directory", out)
+	}
 	if old, err := ReadManifest(out); err == nil && len(old.MergedFrom) == 0 {
 		return nil, bad("%s already holds a dataset that merge did not write; merge into another directory", out)
 	} else if err != nil && !errors.Is(err, ErrNoManifest) {

@@ -49,4 +49,10 @@ func TestMergeCopyRefusesBeforeCopyingAnything(t *testing.T) {
 	require.ErrorContains(t, err, "truncated or overwritten")
 	_, err = os.Stat(out2)
 	require.ErrorIs(t, err, os.ErrNotExist, "the output directory is not even created")
+
+	// A file where the output directory should be is named as such and left alone.
+	file := filepath.Join(root, "notes.txt")
+	require.NoError(t, os.WriteFile(file, []byte("x"), 0o644))
+	_, err = datasets.Merge(file, dirs, datasets.MergeOptions{Copy: true})
+	require.ErrorContains(t, err, "notes.txt is a file, not a directory")
 }
