@@ -49,3 +49,13 @@ def test_bot_table_seats_must_be_names_or_none():
         with pytest.raises(crl.InvalidArgumentError, match="neither a bot name nor None"):
             crl.BotTable(vec, [None, object(), "random"])
         crl.BotTable(vec, iter([None, "random", "random"])).close()  # any iterable of seats
+
+
+def test_a_closed_env_does_not_serve_stale_observations():
+    env = crl.ContainerEnv(players=3)
+    env.reset(seed=1)
+    env.close()
+    with pytest.raises(crl.HandleError, match="closed already"):
+        env.last()
+    with pytest.raises(crl.HandleError, match="closed already"):
+        env.legal_actions()
