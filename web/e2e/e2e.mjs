@@ -161,6 +161,9 @@ try {
   await page.click('#tab-replay');
   await page.waitForSelector('#or-record option[value="played.json"]', { state: 'attached' });
   await page.selectOption('#or-record', 'played.json');
+  // No dataset under --data: the drop-down says so rather than standing blank.
+  const noDatasets = await page.locator('#or-dataset').textContent();
+  if (!noDatasets.includes('no datasets')) fail(`the empty dataset list reads ${JSON.stringify(noDatasets)}`);
   await page.click('#or-open-record');
   await page.waitForSelector('body[data-replay-step="0"]');
   const total = Number(await page.locator('#r-slider').getAttribute('max'));
