@@ -181,6 +181,9 @@ var ErrNoManifest = errors.New("datasets: no manifest")
 
 // ReadManifest reads and validates dir's manifest.
 func ReadManifest(dir string) (*Manifest, error) {
+	if st, err := os.Stat(dir); err == nil && !st.IsDir() {
+		return nil, fmt.Errorf("datasets: %s is a file, not a dataset directory", dir)
+	}
 	name := filepath.Join(dir, ManifestName)
 	// A named pipe or device called manifest.json would block the read (or never end).
 	st, err := os.Stat(name)

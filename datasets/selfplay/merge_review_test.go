@@ -55,4 +55,7 @@ func TestMergeCopyRefusesBeforeCopyingAnything(t *testing.T) {
 	require.NoError(t, os.WriteFile(file, []byte("x"), 0o644))
 	_, err = datasets.Merge(file, dirs, datasets.MergeOptions{Copy: true})
 	require.ErrorContains(t, err, "notes.txt is a file, not a directory")
+	// ... and as a part, or anywhere a dataset is read.
+	_, err = datasets.Merge(filepath.Join(root, "m"), []string{file}, datasets.MergeOptions{Copy: true})
+	require.ErrorContains(t, err, "notes.txt is a file, not a dataset directory")
 }
