@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -44,5 +45,20 @@ func TestNamedPipesInDataDirDoNotHang(t *testing.T) {
 	case <-done:
 	case <-time.After(20 * time.Second):
 		t.Fatal("a request on a named pipe under --data blocked")
+	}
+}
+
+// TestExpiredGameSaysWhy checks the answer for an expired game: a 404 that names the idle
+// time (it said only finished games expire, but every idle game does).
+func TestExpiredGameSaysWhy(t *testing.T) {
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	c := newTestServer(t, Config{Expiry: time.Hour, Now: func() time.Time { return now }})
+	var st GameState
+	c.ok("POST", "/api/games", "", NewGameRequest{Players: 3, Opponents: []string{"random"}, Length: "short", Seed: seedPtr(1)}, &st)
+	now = now.Add(2 * time.Hour)
+	c.srv.expire()
+	msg := c.wantStatus(http.StatusNotFound, "GET", "/api/games/"+st.ID, st.Token, nil)
+	if !strings.Contains(msg, "games expire after 1h0m0s idle") {
+		t.Errorf("expired game answer %q", msg)
 	}
 }
