@@ -181,7 +181,19 @@ var ErrNoManifest = errors.New("datasets: no manifest")
 
 // ReadManifest reads and validates dir's manifest.
 func ReadManifest(dir string) (*Manifest, error) {
-	b, err := os.ReadFile(filepath.Join(dir, ManifestName))
+	if st, err := os.Stat(dir); err == nil && !st.IsDir() {
+		return nil, fmt.Errorf("datasets: %s is a file, not a dataset directory", dir)
+	}
+	name := filepath.Join(dir, ManifestName)
+	// A named pipe or device called manifest.json would block the read (or never end).
+	st, err := os.Stat(name)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("%w in %s", ErrNoManifest, dir)
+	}
+	if err == nil && !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%w: %s is not a regular file", ErrCorrupt, name)
+	}
+	b, err := os.ReadFile(name)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("%w in %s", ErrNoManifest, dir)
 	}

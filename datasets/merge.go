@@ -33,7 +33,8 @@ type MergeOptions struct {
 // directories, shards held by none (naming the games missing and the part that should have
 // written them), and any file whose size or SHA-256 differs from its part's manifest. Nothing
 // is written before every check has passed, except copied files (each written under a
-// temporary name and renamed once verified). A manifest already in out is replaced only if
+// temporary name and renamed once verified); sizes, and files already in out where copies
+// would go, are checked before the first copy. A manifest already in out is replaced only if
 // an earlier Merge wrote it.
 func Merge(out string, dirs []string, o MergeOptions) (*Manifest, error) {
 	bad := func(format string, args ...any) error {
@@ -45,6 +46,9 @@ func Merge(out string, dirs []string, o MergeOptions) (*Manifest, error) {
 	outAbs, err := filepath.Abs(out)
 	if err != nil {
 		return nil, fmt.Errorf("datasets: %w", err)
+	}
+	if st, err := os.Stat(out); err == nil && !st.IsDir() {
+		return nil, bad("%s is a file, not a directory; name a new or merged dataset directory", out)
 	}
 	if old, err := ReadManifest(out); err == nil && len(old.MergedFrom) == 0 {
 		return nil, bad("%s already holds a dataset that merge did not write; merge into another directory", out)
@@ -148,6 +152,34 @@ func Merge(out string, dirs []string, o MergeOptions) (*Manifest, error) {
 			missing = append(missing[:8], fmt.Sprintf("and %d more ranges", len(missing)-8))
 		}
 		return nil, bad("%d of %d shards missing: %s", nMissing, n, strings.Join(missing, "; "))
+	}
+
+	// Cheap checks of every file before writing anything: a part's file of the wrong size,
+	// or a file in out of the wrong size where a copy would go, stops the merge before the
+	// first copy (the digests are checked while copying).
+	for _, p := range parts {
+		for _, s := range p.m.Shards {
+			for _, f := range []struct {
+				name string
+				size int64
+			}{{s.StepsFile, s.StepsBytes}, {s.GamesFile, s.GamesBytes}} {
+				src := filepath.Join(p.dir, f.name)
+				st, err := os.Stat(src)
+				if err != nil {
+					return nil, fmt.Errorf("%w: %w", ErrMerge, err)
+				}
+				if st.Size() != f.size {
+					return nil, bad("%s has %d bytes, its manifest says %d (truncated or overwritten)", src, st.Size(), f.size)
+				}
+				if !o.Copy {
+					continue
+				}
+				dst := filepath.Join(out, f.name)
+				if dt, err := os.Stat(dst); err == nil && (!dt.Mode().IsRegular() || dt.Size() != f.size) {
+					return nil, bad("%s exists and is not a copy of %s; not overwriting it", dst, src)
+				}
+			}
+		}
 	}
 
 	merged := &Manifest{

@@ -63,6 +63,9 @@ func saveCheckpoint(dir string, h checkpointHeader, t *Trainer) error {
 
 // loadCheckpoint reads dir's checkpoint; found is false when the run has none yet.
 func loadCheckpoint(dir string) (h checkpointHeader, vars map[string]*tensors.Tensor, found bool, err error) {
+	if st, err := os.Stat(dir); err == nil && !st.IsDir() {
+		return h, nil, false, fmt.Errorf("training: %s is a file, not a run directory", dir)
+	}
 	path := filepath.Join(dir, CheckpointFile)
 	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {

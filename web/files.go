@@ -73,8 +73,12 @@ func (d *dataDir) resolve(rel string) (string, error) {
 	return real, nil
 }
 
-// readFile reads a resolved regular file of at most limit bytes.
+// readLimited reads a resolved regular file of at most limit bytes.
 func readLimited(path, rel string, limit int64) ([]byte, error) {
+	// Stat before opening: opening a named pipe blocks until a writer comes, forever.
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
+		return nil, errorf(http.StatusBadRequest, "%q is not a regular file", rel)
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, errorf(http.StatusNotFound, "cannot open %s: %v", rules.Quote(rel), err)

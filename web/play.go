@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -138,6 +139,10 @@ func (s *Server) resolveBot(spec string) (string, string, error) {
 		real, err := s.data.resolve(name)
 		if err != nil {
 			return "", "", err
+		}
+		// A named pipe would block the loader forever, a directory fails obscurely.
+		if st, err := os.Stat(real); err != nil || !st.Mode().IsRegular() {
+			return "", "", errorf(http.StatusBadRequest, "%q is not a regular file", name)
 		}
 		if sampled {
 			real += spec[len(name):]

@@ -301,7 +301,7 @@ func (s *Server) withGame(h func(http.ResponseWriter, *http.Request, *playSessio
 		g := s.games[id]
 		s.mu.Unlock()
 		if g == nil {
-			httpError(w, http.StatusNotFound, "no game %s (finished games expire after %v idle, and games end when the server restarts)", rules.Quote(id), s.cfg.Expiry)
+			httpError(w, http.StatusNotFound, "no game %s (games expire after %v idle, and end when the server restarts)", rules.Quote(id), s.cfg.Expiry)
 			return
 		}
 		if err := authorize(r, &g.session); err != nil {

@@ -90,7 +90,18 @@ func selfplayPart(shard, out string) (*datasets.Part, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
+	if err := outIsDir(out); err != nil {
+		return nil, "", err
+	}
 	return &datasets.Part{Index: i, Count: n}, filepath.Join(out, shardName(i, n)), nil
+}
+
+// outIsDir refuses an --out that exists and is not a directory (a shard writes inside it).
+func outIsDir(out string) error {
+	if st, err := os.Stat(out); err == nil && !st.IsDir() {
+		return fmt.Errorf("--out %s is a file, not a directory; the shard's output goes inside --out", out)
+	}
+	return nil
 }
 
 // partGames is the number of games part p (nil: the whole run) plays.
@@ -148,6 +159,9 @@ func (o *shardOptions) tourneyShard() (*eval.Shard, error) {
 	if o.out == "" {
 		return nil, fmt.Errorf("%w: --shard needs --out DIR for the shard's results file", ErrEvalOptions)
 	}
+	if err := outIsDir(o.out); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrEvalOptions, err)
+	}
 	return &eval.Shard{Index: i, Count: n}, nil
 }
 
@@ -173,9 +187,17 @@ func playTourney(ctx context.Context, o tourneyOptions, keepRecords bool, note i
 	cfg.KeepRecords = keepRecords
 	var path string
 	if o.out != "" {
+		if err := outIsDir(o.out); err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrEvalOptions, err)
+		}
 		path = o.resultsPath(cfg)
-		// Refuse before playing if the file is someone else's.
-		if err := checkResultsTarget(path, eval.NewResultsFile(cfg, &eval.Result{Agents: cfg.Agents, Options: cfg.Options, Seed: cfg.Seed}, Version)); err != nil {
+		// Refuse before playing if the file is someone else's. The file holds the options as
+		// the game settles them (turn limit 0 becomes the default), so compare those.
+		opts := cfg.Options
+		if g, err := rules.NewGame(opts); err == nil {
+			opts = g.Options()
+		}
+		if err := checkResultsTarget(path, eval.NewResultsFile(cfg, &eval.Result{Agents: cfg.Agents, Options: opts, Seed: cfg.Seed}, Version)); err != nil {
 			return nil, err
 		}
 	}

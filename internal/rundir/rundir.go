@@ -101,7 +101,7 @@ func state(dir string, k *Kind) (ours, empty bool, err error) {
 	if err != nil {
 		return false, false, err
 	}
-	b, err := os.ReadFile(filepath.Join(dir, MarkerName))
+	b, err := readRegular(filepath.Join(dir, MarkerName))
 	switch {
 	case err == nil:
 		var m Marker
@@ -469,7 +469,7 @@ func HasPrefix(prefix string) func([]byte) bool {
 
 // FileHasPrefix reports whether the file name in dir starts with prefix (for Kind.Legacy).
 func FileHasPrefix(dir, name, prefix string) bool {
-	f, err := os.Open(filepath.Join(dir, name))
+	f, err := openRegular(filepath.Join(dir, name))
 	if err != nil {
 		return false
 	}
@@ -481,7 +481,7 @@ func FileHasPrefix(dir, name, prefix string) bool {
 
 // FileContains reports whether the first 4 KiB of the file name in dir contain s.
 func FileContains(dir, name, s string) bool {
-	f, err := os.Open(filepath.Join(dir, name))
+	f, err := openRegular(filepath.Join(dir, name))
 	if err != nil {
 		return false
 	}
@@ -489,4 +489,27 @@ func FileContains(dir, name, s string) bool {
 	head := make([]byte, 4096)
 	n, _ := io.ReadFull(f, head)
 	return strings.Contains(string(head[:n]), s)
+}
+
+// openRegular opens path for reading if it is a regular file: opening a named pipe would
+// wait for a writer forever, and a device need not end.
+func openRegular(path string) (*os.File, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", path)
+	}
+	return os.Open(path)
+}
+
+// readRegular reads path if it is a regular file (see openRegular).
+func readRegular(path string) ([]byte, error) {
+	f, err := openRegular(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(f)
 }

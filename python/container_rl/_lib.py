@@ -7,6 +7,7 @@ message. Nothing here knows the game: it only moves bytes across the boundary.
 
 import ctypes
 import json
+import operator
 import os
 
 ABI_VERSION = 1
@@ -174,10 +175,51 @@ def options_json(options):
         return b""
     if not isinstance(options, dict):
         raise InvalidArgumentError(f"options: want a dict, got {type(options).__name__}")
+    return dumps(options, "options")
+
+
+def _scalar(o):
+    # NumPy scalars (np.int64(4), np.float32(0.5), np.bool_) serialise as their Python value.
+    if getattr(o, "shape", None) == () and hasattr(o, "item"):
+        return o.item()
+    raise TypeError(f"Object of type {type(o).__name__} is not JSON serializable")
+
+
+def dumps(value, what):
+    """JSON for Go: NumPy scalars become numbers; NaN, infinities and other objects raise
+    InvalidArgumentError naming what."""
     try:
-        return json.dumps(options).encode()
+        return json.dumps(value, allow_nan=False, default=_scalar).encode()
     except (TypeError, ValueError) as e:
-        raise InvalidArgumentError(f"options: not JSON-serialisable: {e}") from None
+        raise InvalidArgumentError(f"{what}: not JSON-serialisable: {e}") from None
+
+
+def c_int(x, what):
+    """x as a 64-bit C integer: ints and NumPy integers only, never silently truncated or
+    wrapped (ctypes would wrap 2**64 to 0)."""
+    if isinstance(x, bool):
+        raise InvalidArgumentError(f"{what}: want an int, got bool")
+    try:
+        v = operator.index(x)
+    except TypeError:
+        raise InvalidArgumentError(f"{what}: want an int, got {type(x).__name__}") from None
+    if not -(1 << 63) <= v < 1 << 63:
+        raise InvalidArgumentError(f"{what}: {v} does not fit in a 64-bit integer")
+    return v
+
+
+def c_str(s, what):
+    """s as UTF-8 bytes for a C string: a NUL inside would silently cut it short."""
+    if isinstance(s, str):
+        try:
+            s = s.encode()
+        except UnicodeEncodeError as e:
+            raise InvalidArgumentError(f"{what}: not encodable as UTF-8: {e}") from None
+    if not isinstance(s, bytes):
+        raise InvalidArgumentError(f"{what}: want a str, got {type(s).__name__}")
+    if b"\0" in s:
+        raise InvalidArgumentError(f"{what}: contains a NUL character")
+    return s
 
 
 def ptr(a):
@@ -186,7 +228,7 @@ def ptr(a):
 
 
 def free(handle):
-    call(lib.ctr_free, handle)
+    call(lib.ctr_free, c_int(handle, "handle"))
 
 
 def open_handles():

@@ -156,6 +156,8 @@ class ContainerEnv:
     def last(self, observe=True):
         """(observation, reward since the agent last acted, terminated, truncated, info) of
         ``agent_selection``, as PettingZoo's ``last``."""
+        if not self._h:
+            raise _lib.HandleError("env: closed already (close() was called)")
         agent = self.agent_selection
         if agent is None:
             raise _lib.EpisodeOverError("env: no agent is selected; call reset")
@@ -265,6 +267,8 @@ class ContainerEnv:
 
     def legal_actions(self):
         """The selected agent's legal action ids (ascending; empty after the end)."""
+        if not self._h:
+            raise _lib.HandleError("env: closed already (close() was called)")
         if self._ended:
             return np.zeros(0, dtype=np.int32)
         return self._legal[:self._st[ST_NUM_LEGAL]].copy()

@@ -30,7 +30,7 @@ class BotPolicy:
         h = ctypes.c_int64(0)
         if not isinstance(name, str):
             raise _lib.InvalidArgumentError(f"bot name: want a str, got {type(name).__name__}")
-        _lib.call(lib.ctr_bot_new, name.encode(), _lib.options_json(options), _seed(seed), ctypes.byref(h))
+        _lib.call(lib.ctr_bot_new, _lib.c_str(name, "bot name"), _lib.options_json(options), _seed(seed), ctypes.byref(h))
         self._h = h.value
         self._out = ctypes.c_int64(0)
         self._outp = ctypes.addressof(self._out)
@@ -40,7 +40,7 @@ class BotPolicy:
         return self._out.value
 
     def act_vec(self, vec, i):
-        _lib.call(lib.ctr_bot_act_vec, self._h, vec._h, int(i), self._outp)
+        _lib.call(lib.ctr_bot_act_vec, self._h, vec._h, _lib.c_int(i, "game"), self._outp)
         return self._out.value
 
     def close(self):
@@ -65,12 +65,16 @@ class BotTable:
     array of those games; all games' bots decide in Go, across goroutines."""
 
     def __init__(self, vec, seats, seed=0):
+        seats = list(seats)
+        for s in seats:
+            if s is not None and not isinstance(s, str):
+                raise _lib.InvalidArgumentError(f"seats: {s!r} is neither a bot name nor None")
         if len(seats) != vec.num_players:
             raise _lib.InvalidArgumentError(
                 f"seats: {len(seats)} entries for {vec.num_players} seats (None for the seats you play)")
         specs = ["" if s is None else s for s in seats]
         h = ctypes.c_int64(0)
-        _lib.call(lib.ctr_table_new, vec._h, json.dumps(specs).encode(), _seed(seed), ctypes.byref(h))
+        _lib.call(lib.ctr_table_new, vec._h, _lib.dumps(specs, "seats"), _seed(seed), ctypes.byref(h))
         self._h = h.value
         self.vec = vec
         self.seats = list(seats)

@@ -32,7 +32,7 @@ def feature_columns(**options):
 
 def game_seed(base, game, episode):
     """Go's env.GameSeed: the seed of game ``game``'s episode ``episode`` in a vector env."""
-    return int(lib.ctr_game_seed(_seed(base), int(game), int(episode)))
+    return int(lib.ctr_game_seed(_seed(base), _lib.c_int(game, "game"), _lib.c_int(episode, "episode")))
 
 
 def _seed(seed):
@@ -46,11 +46,9 @@ def _seed(seed):
 
 def _text(position):
     if isinstance(position, dict):
-        return json.dumps(position).encode()
-    if isinstance(position, bytes):
-        return position
-    if isinstance(position, str):
-        return position.encode()
+        return _lib.dumps(position, "position")
+    if isinstance(position, (bytes, str)):
+        return _lib.c_str(position, "position")
     raise _lib.InvalidArgumentError(f"position: want a JSON string, bytes or dict, got {type(position).__name__}")
 
 
@@ -64,12 +62,17 @@ def score_position(position):
 def observe_position(position, seat, hide_opponent_cash=False):
     """Encode a position from ``seat``'s view: (observation float32 array, decider seat or -1)."""
     data = _text(position)
-    head = json.loads(data)
+    try:
+        head = json.loads(data)
+    except ValueError as e:
+        raise _lib.InvalidArgumentError(f"position: not JSON: {e}") from None
     opts = head.get("options", {}) if isinstance(head, dict) else {}
+    if not isinstance(opts, dict):
+        raise _lib.InvalidArgumentError("position: options is not a JSON object")
     size = spec(players=opts.get("players", 4), modules=opts.get("modules", ""),
                 rules=opts.get("variant", "base"))["size"]
     obs = np.zeros(size, dtype=np.float32)
     dec = ctypes.c_int64(0)
-    _lib.call(lib.ctr_observe_position, data, int(seat), int(bool(hide_opponent_cash)), _lib.ptr(obs), size,
+    _lib.call(lib.ctr_observe_position, data, _lib.c_int(seat, "seat"), int(bool(hide_opponent_cash)), _lib.ptr(obs), size,
               ctypes.byref(dec))
     return obs, dec.value

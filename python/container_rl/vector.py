@@ -53,7 +53,7 @@ class VectorEnv:
         self.num_legal = np.zeros(n, dtype=np.int32)
         self._err = _lib.ErrBuf()
         h = ctypes.c_int64(0)
-        _lib.call(lib.ctr_vec_new, n, self._opts, self.seed, int(workers), d, a, p,
+        _lib.call(lib.ctr_vec_new, n, self._opts, self.seed, _lib.c_int(workers, "workers"), d, a, p,
                   _lib.ptr(self.observations), _lib.ptr(self.action_masks_f32), _lib.ptr(self.rewards),
                   _lib.ptr(self.agents), _lib.ptr(self.terminated), _lib.ptr(self.truncated),
                   _lib.ptr(self.legal), _lib.ptr(self.num_legal), _lib.ptr(self.action_masks), ctypes.byref(h))
@@ -113,12 +113,12 @@ class VectorEnv:
 
     def game_info(self, i):
         """Game i: finished episodes, the current seed, the last finished episode's scores."""
-        return _lib.call_json(lib.ctr_vec_game, self._h, int(i))
+        return _lib.call_json(lib.ctr_vec_game, self._h, _lib.c_int(i, "game"))
 
     def observe(self, i, seat):
         """Seat ``seat``'s observation of game i (a copy)."""
         obs = np.empty(self.obs_size, dtype=np.float32)
-        _lib.call(lib.ctr_vec_observe, self._h, int(i), int(seat), _lib.ptr(obs), self.obs_size)
+        _lib.call(lib.ctr_vec_observe, self._h, _lib.c_int(i, "game"), _lib.c_int(seat, "seat"), _lib.ptr(obs), self.obs_size)
         return obs
 
     def close(self):

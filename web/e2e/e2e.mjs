@@ -27,6 +27,16 @@ function fail(msg) {
   console.error('FAIL: ' + msg);
 }
 
+// checkFits fails when the element sticks out of its panel (its last columns cut off) or the
+// page scrolls sideways.
+async function checkFits(page, sel, what) {
+  const m = await page.locator(sel).evaluate((e) => ({
+    right: e.getBoundingClientRect().right, panel: e.parentElement.getBoundingClientRect().right,
+    page: document.documentElement.scrollWidth, view: document.documentElement.clientWidth }));
+  if (m.right > m.panel + 0.5) fail(`${what} sticks out of its panel by ${Math.round(m.right - m.panel)}px`);
+  if (m.page > m.view) fail(`the page is ${m.page - m.view}px wider than the window`);
+}
+
 // startServer runs container serve on a free port and resolves with its URL.
 function startServer() {
   const proc = spawn(CONTAINER, ['serve', '--addr', '127.0.0.1:0', '--data', data], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -132,6 +142,7 @@ try {
   timings.click_to_board_p99_ms = moveTimes[Math.floor(moveTimes.length * 0.99)];
   console.log(`game over after ${clicks} decisions (${boardClicks} clicked on the board)`);
   await page.screenshot({ path: join(OUT, 'play-final.png'), fullPage: true });
+  await checkFits(page, '#g-scores', 'the final score table');
 
   // The score table against container score of the downloaded record.
   const shown = await page.locator('#g-scores tr[data-seat]').evaluateAll((rows) => rows.map((r) =>
@@ -150,6 +161,9 @@ try {
   await page.click('#tab-replay');
   await page.waitForSelector('#or-record option[value="played.json"]', { state: 'attached' });
   await page.selectOption('#or-record', 'played.json');
+  // No dataset under --data: the drop-down says so rather than standing blank.
+  const noDatasets = await page.locator('#or-dataset').textContent();
+  if (!noDatasets.includes('no datasets')) fail(`the empty dataset list reads ${JSON.stringify(noDatasets)}`);
   await page.click('#or-open-record');
   await page.waitForSelector('body[data-replay-step="0"]');
   const total = Number(await page.locator('#r-slider').getAttribute('max'));
@@ -181,6 +195,7 @@ try {
   const replayScores = await page.locator('#r-scores tr[data-seat]').evaluateAll((rows) => rows.map((r) =>
     [...r.querySelectorAll('td')].slice(1).map((td) => Number(td.textContent))));
   if (JSON.stringify(replayScores) !== JSON.stringify(want)) fail(`viewer's final scores ${JSON.stringify(replayScores)} differ from container score`);
+  await checkFits(page, '#r-scores', "the viewer's final score table");
   await page.screenshot({ path: join(OUT, 'replay-end.png'), fullPage: true });
   // A 4-player game between bots saved by container eval, opened from the data directory: the
   // board in the middle of the game, seen whole (docs/img/board.png comes from here).

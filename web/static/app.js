@@ -219,7 +219,7 @@ function renderLog(ol, items, current) {
 }
 
 function renderScores(table, scores) {
-  const head = el('tr', {}, ...['seat', 'cash', 'island', 'leftover', 'loans', 'total', 'rank'].map((h) => el('th', {}, h)));
+  const head = el('tr', {}, ...['seat', 'cash', 'island', 'left\u00adover', 'loans', 'total', 'rank'].map((h) => el('th', {}, h)));
   table.replaceChildren(head, ...scores.map((s) => el('tr', { class: s.winner ? 'winner' : '', 'data-seat': s.seat },
     el('td', {}, `p${s.seat + 1}${s.name ? ' ' + s.name : ''}`),
     ...[s.cash, s.island, s.leftover, s.loans, s.total, s.rank].map((v) => el('td', {}, String(v))))));
@@ -247,8 +247,11 @@ const replay = { id: null, token: null, info: null, step: 0, viewer: -1, busy: f
 
 async function loadFiles() {
   const f = await api('GET', '/api/files');
-  $('or-record').replaceChildren(...f.records.map((r) => el('option', { value: r }, r)));
-  $('or-dataset').replaceChildren(...f.datasets.map((d) => el('option', { value: d.path }, `${d.path} (${d.games} games)`)));
+  // An empty list says so instead of showing a blank, narrow drop-down.
+  const none = (what) => [el('option', { value: '' }, `(no ${what} under --data)`)];
+  $('or-record').replaceChildren(...(f.records.length ? f.records.map((r) => el('option', { value: r }, r)) : none('records')));
+  $('or-dataset').replaceChildren(...(f.datasets.length
+    ? f.datasets.map((d) => el('option', { value: d.path }, `${d.path} (${d.games} games)`)) : none('datasets')));
   $('or-open-record').disabled = f.records.length === 0;
   $('or-open-dataset').disabled = f.datasets.length === 0;
 }
