@@ -12,10 +12,10 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"text/tabwriter"
 	"time"
 
+	"github.com/container-rl/container/env/bots"
 	"github.com/container-rl/container/env/eval"
 	"github.com/container-rl/container/env/rules"
 	"github.com/container-rl/container/internal/atomicfile"
@@ -68,11 +68,7 @@ func tourneyConfig(o tourneyOptions) (eval.Config, error) {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("%w: %s", ErrEvalOptions, fmt.Sprintf(format, args...))
 	}
-	for _, a := range strings.Split(o.agents, ",") {
-		if a = strings.TrimSpace(a); a != "" {
-			cfg.Agents = append(cfg.Agents, a)
-		}
-	}
+	cfg.Agents = bots.SplitAgents(o.agents)
 	if len(cfg.Agents) == 0 {
 		return cfg, bad("--agents is required (for example --agents valuer,shipper,manufacturer,random)")
 	}

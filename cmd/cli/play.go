@@ -107,9 +107,9 @@ func playSetup(o playOptions) (rules.Options, []string, error) {
 	if o.seat < 0 || o.seat >= o.players {
 		return opts, nil, fmt.Errorf("play: --seat %d is outside 0..%d", o.seat, o.players-1)
 	}
-	names := strings.Split(o.opponents, ",")
-	for i := range names {
-		names[i] = strings.TrimSpace(names[i])
+	names := bots.SplitAgents(o.opponents)
+	if len(names) == 0 {
+		names = []string{""}
 	}
 	switch {
 	case len(names) == 1:

@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -16,6 +15,7 @@ import (
 	"github.com/container-rl/container/datasets"
 	"github.com/container-rl/container/datasets/selfplay"
 	"github.com/container-rl/container/env"
+	"github.com/container-rl/container/env/bots"
 	"github.com/container-rl/container/env/rules"
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
@@ -125,12 +125,7 @@ func selfplayConfig(o selfplayOptions) (selfplay.Config, error) {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("%w: %s", ErrSelfplayOptions, fmt.Sprintf(format, args...))
 	}
-	var agents []string
-	for _, a := range strings.Split(o.agents, ",") {
-		if a = strings.TrimSpace(a); a != "" {
-			agents = append(agents, a)
-		}
-	}
+	agents := bots.SplitAgents(o.agents)
 	shards := 0
 	if o.shardGames > 0 {
 		shards = (o.games + o.shardGames - 1) / o.shardGames

@@ -97,6 +97,9 @@ func Resolve(name string) error {
 	if err != nil {
 		return err
 	}
+	if handled, err := resolveParams(name); handled {
+		return err
+	}
 	if IsFileName(name) {
 		regMu.RLock()
 		l := fileLoader
@@ -175,6 +178,9 @@ func SplitTemperature(spec string) (name string, temp float64, sampled bool, err
 }
 
 func newBot(name string, opts rules.Options, seed uint64) (Bot, error) {
+	if b, handled, err := newParams(name, opts, seed); handled {
+		return b, err
+	}
 	if IsFileName(name) {
 		regMu.RLock()
 		l := fileLoader

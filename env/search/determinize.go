@@ -1,0 +1,82 @@
+package search
+
+import (
+	"math/rand/v2"
+
+	"github.com/container-rl/container/env/rules"
+)
+
+// Determinize writes into dst one full position consistent with view, the redacted view of
+// seat (rules.State.Redact): everything seat sees is copied, and what it cannot see is
+// sampled:
+//
+//   - the other seats' final scoring cards: the cards seat does not hold, shuffled and dealt
+//     to them (cards are dealt without repeats from all five, so any such deal is possible);
+//   - other seats' unrevealed sealed values (delivery bids, runoff additions, loan
+//     incentives): a value in the range the seat could have bid, drawn with a lean towards
+//     small values (the lower of two uniform draws), since bids are mostly a fraction of cash.
+//
+// It reads only view, so two true positions with the same view give the same
+// determinizations for the same random stream.
+func Determinize(view *rules.State, seat int, rng *rand.Rand, dst *rules.State) {
+	dst.CopyFrom(view)
+	n := view.Game().Options().Players
+	// Scoring cards.
+	var pool [rules.NumScoringCards]uint8
+	np := 0
+	var held [rules.NumScoringCards]bool
+	for i := 0; i < n; i++ {
+		if c := dst.Players[i].Card; int(c) < rules.NumScoringCards {
+			held[c] = true
+		}
+	}
+	for c := range held {
+		if !held[c] {
+			pool[np] = uint8(c)
+			np++
+		}
+	}
+	for i := 0; i < n; i++ {
+		if p := &dst.Players[i]; int(p.Card) >= rules.NumScoringCards && np > 0 {
+			k := rng.IntN(np)
+			p.Card = pool[k]
+			pool[k] = pool[np-1]
+			np--
+		}
+	}
+	// Sealed values.
+	m := &dst.Machine
+	for i := 0; i < n; i++ {
+		if i == seat {
+			continue
+		}
+		cash := dst.Players[i].Cash
+		if !m.Revealed && m.HasBid&(1<<i) != 0 {
+			lo := int32(0)
+			if view.Game().Options().Variant == rules.Classic && cash > 0 {
+				lo = 1 // Classic demands a $1 bid from a seat with cash (rules.minDeliveryBid)
+			}
+			m.Bids[i] = lowDraw(rng, lo, cash)
+		}
+		if !m.RunoffRevealed && m.HasRunoff&(1<<i) != 0 {
+			m.Runoff[i] = lowDraw(rng, 0, cash-m.Bids[i])
+		}
+		if !m.IncentiveRevealed && m.HasIncentive&(1<<i) != 0 {
+			free := cash
+			if m.Action == rules.SailIsland && m.HasBid&(1<<i) != 0 {
+				free -= m.Bids[i] + m.Runoff[i] // cash committed to an open delivery bid
+			}
+			m.Incentives[i] = lowDraw(rng, 0, free-rules.LoanAmount)
+		}
+	}
+	m.Hidden = false
+}
+
+// lowDraw draws from lo..hi leaning low: the smaller of two uniform draws (lo when hi < lo).
+func lowDraw(rng *rand.Rand, lo, hi int32) int32 {
+	if hi <= lo {
+		return lo
+	}
+	span := int(hi-lo) + 1
+	return lo + int32(min(rng.IntN(span), rng.IntN(span)))
+}

@@ -1,0 +1,158 @@
+package search
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// ErrSpec is wrapped by every error about a bad ismcts spec.
+var ErrSpec = errors.New("search: bad ismcts spec")
+
+// Config is an ismcts bot's settings; the spec "ismcts:key=value,..." sets them (Parse).
+type Config struct {
+	// Sims is the number of simulations per decision, split over the workers (a
+	// simulation budget makes the bot deterministic for a seed). Ignored when Time is set.
+	Sims int
+	// Time, when above 0, is a time budget per decision instead (not deterministic).
+	Time time.Duration
+	// Workers is the number of independent trees searched in parallel (root parallelism);
+	// their root visit counts are summed. A fixed number, not the machine's core count, so
+	// that a seed gives the same play everywhere.
+	Workers int
+	// Rollout is the policy that plays every seat from a new leaf: "random" or a scripted bot
+	// ("manufacturer", "shipper", "valuer"). Ignored with a net unless set explicitly.
+	Rollout string
+	// Depth truncates rollouts after this many decisions (0: play to the end); a truncated
+	// rollout is scored with the as-if-ended score margin.
+	Depth int
+	// C is the exploration constant (UCT: c*sqrt(ln N / n); PUCT: c*P*sqrt(N)/(1+n)).
+	C float64
+	// Net names a network that guides the search ("default" or a .bot file): PUCT with its
+	// policy as the prior, and its value head scores the leaves (unless Rollout is set too).
+	Net string
+	// rolloutSet records that the spec named a rollout (with a net: rollouts score leaves).
+	rolloutSet bool
+}
+
+// Defaults of the spec keys.
+const (
+	DefaultSims    = 400
+	DefaultWorkers = 2
+	DefaultRollout = "valuer"
+	DefaultDepth   = 0
+	DefaultC       = 0.7
+	DefaultNetC    = 1.5
+	// MaxSims bounds sims; MaxTime bounds ms; MaxWorkers bounds workers.
+	MaxSims    = 10_000_000
+	MaxTime    = 10 * time.Minute
+	MaxWorkers = 256
+	MaxDepth   = 100_000
+)
+
+// Rollouts are the accepted rollout policies.
+var Rollouts = []string{"random", "manufacturer", "shipper", "valuer"}
+
+// Keys are the accepted spec keys.
+var Keys = []string{"sims", "ms", "workers", "rollout", "depth", "c", "net"}
+
+// DefaultConfig is the configuration of the bare spec "ismcts".
+func DefaultConfig() Config {
+	return Config{Sims: DefaultSims, Workers: DefaultWorkers, Rollout: DefaultRollout, Depth: DefaultDepth, C: DefaultC}
+}
+
+// Parse reads the parameters of a spec "ismcts:PARAMS": comma-separated key=value pairs
+// (Keys) over DefaultConfig. An unknown key or a bad value is an error naming the key and
+// what it accepts.
+func Parse(params string) (Config, error) {
+	c := DefaultConfig()
+	seen := map[string]bool{}
+	cSet := false
+	for _, kv := range strings.Split(params, ",") {
+		kv = strings.TrimSpace(kv)
+		if kv == "" {
+			continue
+		}
+		k, v, ok := strings.Cut(kv, "=")
+		k, v = strings.TrimSpace(strings.ToLower(k)), strings.TrimSpace(v)
+		if !ok || v == "" {
+			return c, fmt.Errorf("%w: %q is not key=value (keys: %s)", ErrSpec, kv, strings.Join(Keys, ", "))
+		}
+		if seen[k] {
+			return c, fmt.Errorf("%w: key %q given twice", ErrSpec, k)
+		}
+		seen[k] = true
+		intIn := func(lo, hi int) (int, error) {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < lo || n > hi {
+				return 0, fmt.Errorf("%w: %s=%s: want a whole number from %d to %d", ErrSpec, k, v, lo, hi)
+			}
+			return n, nil
+		}
+		var err error
+		switch k {
+		case "sims":
+			c.Sims, err = intIn(1, MaxSims)
+		case "ms":
+			var ms int
+			ms, err = intIn(1, int(MaxTime/time.Millisecond))
+			c.Time = time.Duration(ms) * time.Millisecond
+		case "workers":
+			c.Workers, err = intIn(1, MaxWorkers)
+		case "depth":
+			c.Depth, err = intIn(0, MaxDepth)
+		case "c":
+			f, perr := strconv.ParseFloat(v, 64)
+			if perr != nil || math.IsNaN(f) || f < 0 || f > 100 {
+				err = fmt.Errorf("%w: c=%s: want an exploration constant from 0 to 100", ErrSpec, v)
+			}
+			c.C, cSet = f, true
+		case "rollout":
+			v = strings.ToLower(v)
+			found := false
+			for _, r := range Rollouts {
+				found = found || r == v
+			}
+			if !found {
+				err = fmt.Errorf("%w: rollout=%s: want one of %s", ErrSpec, v, strings.Join(Rollouts, ", "))
+			}
+			c.Rollout, c.rolloutSet = v, true
+		case "net":
+			c.Net = v
+		default:
+			err = fmt.Errorf("%w: unknown key %q (keys: %s)", ErrSpec, k, strings.Join(Keys, ", "))
+		}
+		if err != nil {
+			return c, err
+		}
+	}
+	if seen["sims"] && seen["ms"] {
+		return c, fmt.Errorf("%w: sims and ms both given; a budget is simulations (sims=N) or time (ms=N), not both", ErrSpec)
+	}
+	if c.Net != "" && !cSet {
+		c.C = DefaultNetC
+	}
+	return c, nil
+}
+
+// String writes the configuration as a spec's parameters (Parse reads it back).
+func (c Config) String() string {
+	var parts []string
+	if c.Time > 0 {
+		parts = append(parts, fmt.Sprintf("ms=%d", c.Time/time.Millisecond))
+	} else {
+		parts = append(parts, fmt.Sprintf("sims=%d", c.Sims))
+	}
+	parts = append(parts, fmt.Sprintf("workers=%d", c.Workers))
+	if c.Net == "" || c.rolloutSet {
+		parts = append(parts, "rollout="+c.Rollout, fmt.Sprintf("depth=%d", c.Depth))
+	}
+	parts = append(parts, "c="+strconv.FormatFloat(c.C, 'g', -1, 64))
+	if c.Net != "" {
+		parts = append(parts, "net="+c.Net)
+	}
+	return strings.Join(parts, ",")
+}
