@@ -14,7 +14,11 @@ import (
 //     to them (cards are dealt without repeats from all five, so any such deal is possible);
 //   - other seats' unrevealed sealed values (delivery bids, runoff additions, loan
 //     incentives): a value in the range the seat could have bid, drawn with a lean towards
-//     small values (the lower of two uniform draws), since bids are mostly a fraction of cash.
+//     small values (the lower of two uniform draws), since bids are mostly a fraction of cash;
+//     a seat that offered a loan in the request now open keeps $10 beyond its bid.
+//
+// Other public moves can hint at hidden values too; a determinization that leaves a seat
+// without a legal move is cut short by the search (scored as it stands).
 //
 // It reads only view, so two true positions with the same view give the same
 // determinizations for the same random stream.
@@ -51,15 +55,21 @@ func Determinize(view *rules.State, seat int, rng *rand.Rand, dst *rules.State) 
 			continue
 		}
 		cash := dst.Players[i].Cash
+		// A seat that offered a loan in the request now open had $10 in hand beyond its
+		// delivery bid (rules: canOffer), so its bid left it at least that much.
+		committable := cash
+		if m.Phase >= rules.PhaseLoanOffer && m.Phase <= rules.PhaseLoanAccept && m.Offers&(1<<i) != 0 {
+			committable = max(0, cash-rules.LoanAmount)
+		}
 		if !m.Revealed && m.HasBid&(1<<i) != 0 {
 			lo := int32(0)
 			if view.Game().Options().Variant == rules.Classic && cash > 0 {
 				lo = 1 // Classic demands a $1 bid from a seat with cash (rules.minDeliveryBid)
 			}
-			m.Bids[i] = lowDraw(rng, lo, cash)
+			m.Bids[i] = lowDraw(rng, lo, committable)
 		}
 		if !m.RunoffRevealed && m.HasRunoff&(1<<i) != 0 {
-			m.Runoff[i] = lowDraw(rng, 0, cash-m.Bids[i])
+			m.Runoff[i] = lowDraw(rng, 0, committable-m.Bids[i])
 		}
 		if !m.IncentiveRevealed && m.HasIncentive&(1<<i) != 0 {
 			free := cash

@@ -132,6 +132,9 @@ func Parse(params string) (Config, error) {
 	if seen["sims"] && seen["ms"] {
 		return c, fmt.Errorf("%w: sims and ms both given; a budget is simulations (sims=N) or time (ms=N), not both", ErrSpec)
 	}
+	if c.Net == "" {
+		c.rolloutSet = false // without a net, rollouts always score the leaves
+	}
 	if c.Net != "" && !cSet {
 		c.C = DefaultNetC
 	}

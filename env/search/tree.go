@@ -151,6 +151,10 @@ func (w *worker) simulate() {
 			break
 		}
 		legal := w.candidates(st)
+		if len(legal) == 0 { // an inconsistent determinization (see Determinize)
+			w.score(st, &out)
+			break
+		}
 		if len(legal) == 1 { // forced: no choice to learn
 			st.Apply(legal[0])
 			continue
@@ -330,6 +334,9 @@ func (w *worker) rollout(st *rules.State, out *[rules.MaxPlayers]float64) {
 	for steps := 0; !st.IsTerminal() && steps < limit; steps++ {
 		w.legal = st.LegalActions(w.legal)
 		legal := w.legal
+		if len(legal) == 0 {
+			break // an inconsistent determinization (see Determinize): score it as it stands
+		}
 		a := legal[0]
 		if len(legal) > 1 {
 			if w.policy != nil {
