@@ -208,7 +208,11 @@ func (s *State) resolveAuctionsForScoring(players *[MaxPlayers]Player) {
 // any shortfall from the supply; then $11 per open Bank loan. The winner has the highest total; ties go to the most
 // containers in the factory district; still tied, the win is shared (every tied seat has
 // rank 1 and Winner set).
-func (s *State) Scores() []Score {
+func (s *State) Scores() []Score { return s.ScoresInto(nil) }
+
+// ScoresInto is Scores written into dst's storage (reused when it has room for every seat),
+// so that search can score positions without allocating.
+func (s *State) ScoresInto(dst []Score) []Score {
 	n := s.numPlayers()
 	players := s.Players
 	s.resolveAuctionsForScoring(&players)
@@ -224,7 +228,12 @@ func (s *State) Scores() []Score {
 		}
 	})
 	lux := s.luxuryOn()
-	out := make([]Score, n)
+	out := dst[:0]
+	if cap(out) < n {
+		out = make([]Score, n)
+	}
+	out = out[:n]
+	clear(out)
 	for i := 0; i < n; i++ {
 		p := &players[i]
 		sc := &out[i]

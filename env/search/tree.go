@@ -50,6 +50,7 @@ type worker struct {
 	prior  []float32
 	value  [rules.MaxPlayers]float32
 	err    error
+	scores []rules.Score
 	sims   int
 	seat   int // the searching seat
 }
@@ -356,7 +357,8 @@ const MarginScale = 20
 // score writes each seat's outcome in st, ended or not (scored as if it ended now): half
 // its share of the win, half its margin over the best other seat squashed to 0..1.
 func (w *worker) score(st *rules.State, out *[rules.MaxPlayers]float64) {
-	sc := st.Scores()
+	w.scores = st.ScoresInto(w.scores)
+	sc := w.scores
 	winners := 0
 	for i := range sc {
 		if sc[i].Winner {
