@@ -42,6 +42,9 @@ type tourneyOptions struct {
 	json      bool
 	progress  io.Writer // progress bar destination (stderr); nil for none
 	shardOptions
+	// maxAgents bounds --agents (0: one per seat at most); rate takes a ladder of more
+	// agents than seats, each game seating a rotating window of them.
+	maxAgents int
 }
 
 func addTourneyFlags(cmd *cobra.Command, o *tourneyOptions) {
@@ -72,8 +75,8 @@ func tourneyConfig(o tourneyOptions) (eval.Config, error) {
 	if len(cfg.Agents) == 0 {
 		return cfg, bad("--agents is required (for example --agents valuer,shipper,manufacturer,random)")
 	}
-	if len(cfg.Agents) > rules.MaxPlayers {
-		return cfg, bad("--agents names %d bots; at most %d", len(cfg.Agents), rules.MaxPlayers)
+	if most := max(o.maxAgents, rules.MaxPlayers); len(cfg.Agents) > most {
+		return cfg, bad("--agents names %d bots; at most %d", len(cfg.Agents), most)
 	}
 	if err := checkIntFlags(intFlag{"games", o.games, 1, maxFlagGames}, workersFlag(o.workers, true),
 		intFlag{"batch", o.batch, 0, maxFlagBatch}, turnLimitFlag(o.turnLimit),

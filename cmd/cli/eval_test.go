@@ -151,3 +151,14 @@ func TestEvalCommand_RunsFromTheCommandLine(t *testing.T) {
 	assert.Equal(t, 1, code)
 	assert.Contains(t, errOut.String(), "--games -1")
 }
+
+// A rating ladder may name more agents than seats, ismcts specs with their commas among them.
+func TestRate_LadderOfMoreAgentsThanSeatsWithIsmctsSpecs(t *testing.T) {
+	var out bytes.Buffer
+	o := smallEval("random,manufacturer,shipper,valuer,ismcts:sims=4,depth=4,rollout=random,random").tourneyOptions
+	o.games, o.players, o.maxAgents = 6, 4, maxLadder
+	require.NoError(t, runRate(context.Background(), o, &out))
+	assert.Contains(t, out.String(), "ismcts:sims=4,depth=4,rollout=random")
+	o.agents = strings.Repeat("random,", maxLadder+1)
+	assert.ErrorContains(t, runRate(context.Background(), o, &out), "at most 16")
+}

@@ -12,7 +12,7 @@ import (
 )
 
 func newRateCmd() *cobra.Command {
-	o := tourneyOptions{}
+	o := tourneyOptions{maxAgents: maxLadder}
 	cmd := &cobra.Command{
 		Use:   "rate",
 		Short: "Rate bots from multi-player games (Plackett-Luce / OpenSkill ratings)",
@@ -21,9 +21,14 @@ finishing order with the Weng-Lin Bayesian approximation of the Plackett-Luce mo
 OpenSkill method): an N-player rating, not pairwise Elo. Each agent gets a mean skill mu and an
 uncertainty sigma (prior 25 and 25/3); agents are ranked by the conservative ordinal
 mu - 3 sigma. Shared ranks count as ties. Ctrl-C stops early, rates the games so far and
-exits with status 130.`,
+exits with status 130.
+
+A ladder may name more agents than seats (up to 16): game g seats agents g, g+1, ... (mod the
+number of agents), so every agent plays every seat equally often and meets the agents near it
+in the list; the ratings link them all.`,
 		Example: `  container rate --agents valuer,shipper,manufacturer,random --games 400
   container rate --agents valuer,shipper,manufacturer,random,random --players 5 --games 250 --json
+  container rate --agents random,manufacturer,shipper,valuer,default,ismcts:sims=50,ismcts,ismcts:sims=800 --players 4 --games 400
   container rate --agents valuer,shipper,manufacturer,random --games 100000 --shard 0/4 --out runs/rate
   container rate --merge runs/rate`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -38,6 +43,9 @@ exits with status 130.`,
 }
 
 func init() { register(newRateCmd) }
+
+// maxLadder bounds the agents of a rating ladder.
+const maxLadder = 16
 
 func runRate(ctx context.Context, o tourneyOptions, out io.Writer) error {
 	res, err := playTourney(ctx, o, false, o.progress)
