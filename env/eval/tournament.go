@@ -296,7 +296,8 @@ func (p *player) play(ctx context.Context, g int) (GameResult, error) {
 		if steps >= maxLen {
 			return GameResult{}, fmt.Errorf("%w: game %d (seed %d) after %d decisions", ErrGameTooLong, g, seed, steps)
 		}
-		if steps&1023 == 0 && ctx.Err() != nil {
+		// Checked often: a search bot spends up to seconds on one decision.
+		if steps&15 == 0 && ctx.Err() != nil {
 			return GameResult{}, ctx.Err()
 		}
 		seat := st.CurrentPlayer()
