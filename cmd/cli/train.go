@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/container-rl/container/env"
+	"github.com/container-rl/container/env/bots"
 	"github.com/container-rl/container/env/rules"
 	"github.com/container-rl/container/internal/rundir"
 	"github.com/container-rl/container/training"
@@ -161,7 +162,7 @@ func runTrainBC(o trainBCOptions, out io.Writer) error {
 	if o.data != "" {
 		data, err = training.LoadSamples(o.data)
 	} else {
-		teachers := splitList(o.teachers)
+		teachers := bots.SplitAgents(o.teachers)
 		if err := checkIntFlags(intFlag{"games", o.games, 1, maxFlagMemGames}); err != nil {
 			return fmt.Errorf("%w: %w", ErrTrainOptions, err)
 		}

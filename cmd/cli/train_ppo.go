@@ -136,7 +136,7 @@ func runTrainPPO(o trainPPOOptions, out io.Writer) error {
 		return fmt.Errorf("%w: %w", ErrTrainOptions, err)
 	}
 	po.Out, po.Iterations, po.Games, po.Epochs, po.Minibatch = o.out, int64(o.iterations), o.games, o.epochs, o.minibatch
-	po.Opponents = splitList(o.opponents)
+	po.Opponents = bots.SplitAgents(o.opponents)
 	if len(po.Opponents) == 0 {
 		return fmt.Errorf("%w: --opponents names no bot", ErrTrainOptions)
 	}
