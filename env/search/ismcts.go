@@ -120,6 +120,9 @@ func (b *Bot) Act(view *rules.State, legal []int) int {
 			}
 		}
 		w.pcg.Seed(base, uint64(k)+1)
+		if sd, ok := w.policy.(bots.Seeder); ok {
+			sd.Seed(mix(base + uint64(k) + 1)) // the rollouts too depend on the seed and view only
+		}
 		if k == W-1 {
 			w.search(view, seat, sims, deadline)
 			continue

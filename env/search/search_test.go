@@ -225,8 +225,9 @@ func TestDeterminize_KeepsTheViewAndDealsDistinctCards(t *testing.T) {
 	}
 }
 
-// With a simulation budget the bot is deterministic for a seed: a fresh bot and a reseeded
-// one play the same move, whatever the scheduling of its workers.
+// With a simulation budget the bot is deterministic for a seed: a fresh bot, a reseeded one
+// and one that searched elsewhere first play the same move, whatever the scheduling of its
+// workers.
 func TestIsmcts_DeterministicForASeed(t *testing.T) {
 	opts := rules.DefaultOptions()
 	st := hiddenBidPosition(t, opts, 5)
@@ -244,6 +245,16 @@ func TestIsmcts_DeterministicForASeed(t *testing.T) {
 		if a := b.Act(&view, legal); a != first || b.(*Bot).LastStats().Nodes != nodes {
 			t.Fatalf("run %d: move %d, want %d", k, a, first)
 		}
+	}
+	// A bot that has searched other positions before plays the same move: the move depends on
+	// the seed and the view only.
+	b2, _ := bots.New("ismcts:sims=60,depth=20,workers=3", opts, 9)
+	other := hiddenBidPosition(t, opts, 8)
+	var ov rules.State
+	other.Redact(other.CurrentPlayer(), &ov)
+	b2.Act(&ov, other.LegalActions(nil))
+	if a := b2.Act(&view, legal); a != first {
+		t.Errorf("after another search: move %d, want %d", a, first)
 	}
 	if s := b.(*Bot).LastStats().Sims; s != 60 {
 		t.Errorf("ran %d simulations, want 60", s)
