@@ -127,6 +127,8 @@ func kindNames(k rules.MoveKind) []string {
 		rel(rules.MaxPlayers, 0, "seat:+%d")
 	case rules.PayInterest:
 		rel(rules.MaxLoans, 0, "pay-interest:%d")
+	case rules.AmountHundred:
+		add("amount:+100")
 	}
 	return out
 }

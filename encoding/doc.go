@@ -4,7 +4,7 @@
 // legal-action mask over [0, rules.NumDistinctActions()), generic action names, and a
 // versioned, named feature Spec.
 //
-// # Layout (obs-v1)
+// # Layout (obs-v2)
 //
 // Seats are rotated so that the observer is p0, the next seat clockwise p1, and so on; seats
 // absent from 3- and 4-player games are all zero. Colour groups have five entries, six (gold

@@ -296,6 +296,7 @@ func (e *Encoder) encode(view *rules.State, observer int, d rules.Decision, dst 
 		// both hidden like the cash itself when another seat decides.
 		dst[l.decMin] = clip(float32(d.MinAmount)/cashScale, maxCashFeature)
 		dst[l.decMax] = clip(float32(d.MaxAmount)/cashScale, maxCashFeature)
+		dst[l.decBase] = clip(float32(d.AmountBase)/cashScale, maxCashFeature)
 	}
 	dst[l.decToBeat] = clip(float32(d.ToBeat)/smallCashScale, maxCashFeature)
 	if d.Free {

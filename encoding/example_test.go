@@ -24,6 +24,6 @@ func ExampleEncoder_Observe() {
 	fmt.Println(enc.Spec().Version, obs[cash.Offset]*cash.Scale, obs[present.Offset])
 	fmt.Println(encoding.ActionName(0), encoding.ActionName(enc.NumActions()-1))
 	// Output:
-	// obs-v1 20 0
-	// end pay-interest:1
+	// obs-v2 20 0
+	// end amount:+100
 }

@@ -6,7 +6,7 @@ import (
 	"github.com/container-rl/container/env/rules"
 )
 
-// This file builds the obs-v1 layout. The same builder produces the Spec (names, offsets,
+// This file builds the obs-v2 layout. The same builder produces the Spec (names, offsets,
 // bounds) and the offsets the encoder writes to, so the two cannot drift apart.
 
 // Scales (raw units per 1.0 of a feature).
@@ -55,7 +55,7 @@ type layout struct {
 	ownCardValues, ownTwoValue, ownIsland, ownAllColours, ownDiscard int
 
 	decPhase, decDecider, decActive, decCounterpart, decDistrict int
-	decPending, decMin, decMax, decToBeat, decFree               int
+	decPending, decMin, decMax, decToBeat, decFree, decBase      int
 
 	machine machineOffsets
 }
@@ -286,6 +286,7 @@ func newLayout(g *rules.Game) *layout {
 	l.decMin = b.scalar("decision.min_amount", maxCashFeature, cashScale, "smallest legal amount (clipped)")
 	l.decMax = b.scalar("decision.max_amount", maxCashFeature, cashScale, "largest legal amount (clipped)")
 	l.decToBeat = b.scalar("decision.to_beat", maxCashFeature, smallCashScale, "value a Bank bid must beat, dollars or half-containers (clipped)")
+	l.decBase = b.scalar("decision.amount_base", maxCashFeature, cashScale, "amount built so far with +$100 in an amount decision; Amount ids count from it (clipped)")
 	l.decFree = b.flag("decision.free", "harbor purchase taken as the free anchor action")
 
 	l.spec = Spec{Version: Version, Options: o, Size: b.n, NumActions: rules.NumDistinctActions(),

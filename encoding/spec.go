@@ -9,18 +9,19 @@ import (
 )
 
 // Version names the observation layout. Any change to the features, their order, scales or
-// bounds changes it; datasets and exported bots record it and refuse a mismatch.
-const Version = "obs-v1"
+// bounds changes it; datasets and exported bots record it and refuse a mismatch. obs-v2 added
+// decision.amount_base (the amount built with +$100 in an amount decision, docs/ENV.md).
+const Version = "obs-v2"
 
 // OracleVersion names the oracle (all-information) layout: the observation layout read from
 // the unredacted state.
-const OracleVersion = "obs-v1-oracle"
+const OracleVersion = "obs-v2-oracle"
 
 // HiddenCashVersion names the observation with opponents' cash hidden (Options
 // HideOpponentCash): the layout of Version, with every opponent's cash feature 0 and their
 // public score counted without their cash. A network trained on one cannot read the other,
 // so datasets and bots record which one they use.
-const HiddenCashVersion = "obs-v1-hidden-cash"
+const HiddenCashVersion = "obs-v2-hidden-cash"
 
 // Options select a variant of the observation; the zero value is the standard one.
 type Options struct {

@@ -10,7 +10,7 @@ import (
 	"github.com/container-rl/container/env/rules"
 )
 
-// benchShapes are the real observation and action sizes of a 4-player base game (obs-v1).
+// benchShapes are the real observation and action sizes of a 4-player base game (obs-v2).
 const benchObs, benchActions, benchSeats = 771, 240, 4
 
 func benchBatch(cfg NetConfig, rows int) *Batch {

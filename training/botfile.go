@@ -33,13 +33,24 @@ type KindRange struct {
 
 // ActionLayout records the action space a network was trained on.
 type ActionLayout struct {
+	// Version is rules.ActionLayoutVersion; files written before it existed leave it out and
+	// were trained on actions-v1 (240 ids, no +$100 id).
+	Version    string      `json:"version,omitempty"`
 	NumActions int         `json:"num_actions"`
 	Kinds      []KindRange `json:"kinds"`
 }
 
+// version is the layout's version name ("actions-v1" when the file does not say).
+func (l ActionLayout) version() string {
+	if l.Version == "" {
+		return "actions-v1"
+	}
+	return l.Version
+}
+
 // CurrentActionLayout is the rules engine's action space.
 func CurrentActionLayout() ActionLayout {
-	l := ActionLayout{NumActions: rules.NumDistinctActions()}
+	l := ActionLayout{Version: rules.ActionLayoutVersion, NumActions: rules.NumDistinctActions()}
 	for k := rules.MoveKind(0); k < rules.NumMoveKinds; k++ {
 		first, count := rules.KindBase(k)
 		l.Kinds = append(l.Kinds, KindRange{Kind: int(k), First: first, Count: count})
@@ -49,7 +60,7 @@ func CurrentActionLayout() ActionLayout {
 
 // Equal reports whether two layouts are the same.
 func (l ActionLayout) Equal(o ActionLayout) bool {
-	return l.NumActions == o.NumActions && slices.Equal(l.Kinds, o.Kinds)
+	return l.version() == o.version() && l.NumActions == o.NumActions && slices.Equal(l.Kinds, o.Kinds)
 }
 
 // TrainingInfo is free-form provenance stored in a bot file.
@@ -162,12 +173,13 @@ func ReadBotFile(path string) (*BotFile, error) {
 func (b *BotFile) CheckCompatible(encodingVersion string, obsDim int, actions ActionLayout, opts rules.Options) error {
 	h := b.Header
 	if h.EncodingVersion != encodingVersion || b.Weights.Config.ObsDim != obsDim {
-		return fmt.Errorf("%w: trained for observation encoding %q (%d features), this game uses %q (%d features)",
-			ErrIncompatible, h.EncodingVersion, b.Weights.Config.ObsDim, encodingVersion, obsDim)
+		return fmt.Errorf("%w: trained for observation encoding %q (%d features) and action layout %s (%d ids), this build uses %q (%d features) and %s (%d ids); retrain it (docs/TRAINING.md)",
+			ErrIncompatible, h.EncodingVersion, b.Weights.Config.ObsDim, h.Actions.version(), h.Actions.NumActions,
+			encodingVersion, obsDim, actions.version(), actions.NumActions)
 	}
 	if !h.Actions.Equal(actions) {
-		return fmt.Errorf("%w: trained for an action space of %d ids laid out differently from this one (%d ids)",
-			ErrIncompatible, h.Actions.NumActions, actions.NumActions)
+		return fmt.Errorf("%w: trained for action layout %s (%d ids), this build uses %s (%d ids); retrain it (docs/TRAINING.md)",
+			ErrIncompatible, h.Actions.version(), h.Actions.NumActions, actions.version(), actions.NumActions)
 	}
 	if !sameRulesOptions(h.Rules, opts) {
 		return fmt.Errorf("%w: trained for rules options %s, this game uses %s (%s)", ErrIncompatible,

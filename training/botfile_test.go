@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/container-rl/container/env/rules"
@@ -127,4 +128,20 @@ func FuzzReadBot(f *testing.F) {
 			t.Fatalf("loaded bot has unusable weights: %v", err)
 		}
 	})
+}
+
+// A bot trained before the +$100 amount id (action layout actions-v1: 240 ids, no "version"
+// in its header) is refused with one line naming both layouts, never read with shifted ids.
+func TestBotFileOldActionLayoutIsRefusedNamingVersions(t *testing.T) {
+	b := testBot(t)
+	old := CurrentActionLayout()
+	old.Version = ""
+	old.NumActions--
+	old.Kinds = old.Kinds[:len(old.Kinds)-1]
+	b.Header.Actions = old
+	err := b.CheckCompatible("obs-test", 12, CurrentActionLayout(), rules.DefaultOptions())
+	if !errors.Is(err, ErrIncompatible) || !strings.Contains(err.Error(), "actions-v1 (240 ids)") ||
+		!strings.Contains(err.Error(), rules.ActionLayoutVersion+" (241 ids)") || strings.Contains(err.Error(), "\n") {
+		t.Fatalf("old layout: %v", err)
+	}
 }

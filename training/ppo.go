@@ -49,7 +49,7 @@ type PPOOptions struct {
 	Hyper           Hyper     `json:"hyper"`
 	InitFrom        string    `json:"init_from,omitempty"`
 	// HideOpponentCash trains on observations without the other players' cash (encoding
-	// obs-v1-hidden-cash); the exported bot then reads that variant.
+	// obs-v2-hidden-cash); the exported bot then reads that variant.
 	HideOpponentCash bool `json:"hide_opponent_cash,omitempty"`
 	// MaxSteps truncates a rollout game after this many decisions (0: never), with zero
 	// rewards for every seat: a learner that drags won games out (bankrupting the others

@@ -76,7 +76,7 @@ the one the dataset was started with. Ctrl-C keeps the complete shards and exits
 130.
 
 --hide-opponent-cash records observations without the other players' cash (encoding
-obs-v1-hidden-cash, for imperfect-recall studies); the bots still play from the full view.`,
+obs-v2-hidden-cash, for imperfect-recall studies); the bots still play from the full view.`,
 		Example: `  container selfplay --agents random,random,random,random --games 1000 --out runs/random
   container selfplay --agents valuer,shipper,manufacturer,random --games 20000 --workers 2 --format parquet --out runs/scripted
   container selfplay --agents valuer --players 5 --modules all --games 500 --seed 7 --out runs/v5
@@ -111,7 +111,7 @@ obs-v1-hidden-cash, for imperfect-recall studies); the bots still play from the 
 	f.StringVar(&o.reward, "reward", "win-loss", "reward scheme for rewards and returns: win-loss, rank or cash-margin")
 	f.IntVar(&o.shardGames, "shard-games", selfplay.DefaultGamesPerShard, "games per shard")
 	f.BoolVar(&o.policy, "record-policy", false, "record each decision's behaviour probabilities and value estimate (bots that report them, e.g. trained bots)")
-	f.BoolVar(&o.hideCash, "hide-opponent-cash", false, "observations leave out the other players' cash (encoding obs-v1-hidden-cash)")
+	f.BoolVar(&o.hideCash, "hide-opponent-cash", false, "observations leave out the other players' cash (encoding obs-v2-hidden-cash)")
 	f.StringVar(&o.shard, "shard", "", "play only part I of N of the games (I/N, I from 0; auto/N reads I from JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID) into --out/shard-I-of-N; join the parts with container dataset merge")
 	f.BoolVarP(&quiet, "quiet", "q", false, "no progress bar")
 	return cmd

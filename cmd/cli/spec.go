@@ -48,7 +48,7 @@ or R users can label tensor columns; --columns prints one column name per line.`
 	f.BoolVar(&o.oracle, "oracle", false, "describe the oracle (all-information) encoding")
 	f.BoolVar(&o.json, "json", false, "print the spec as JSON")
 	f.BoolVar(&o.columns, "columns", false, "print one column name per observation entry")
-	f.BoolVar(&o.hidden, "hide-opponent-cash", false, "describe the variant without the other players' cash (same features, version obs-v1-hidden-cash)")
+	f.BoolVar(&o.hidden, "hide-opponent-cash", false, "describe the variant without the other players' cash (same features, version obs-v2-hidden-cash)")
 	return cmd
 }
 

@@ -89,7 +89,7 @@ change (to extend the run), every other setting must be the one the run started 
 	f.StringVar(&o.reward, "reward", "rank", "reward scheme: win-loss, rank or cash-margin")
 	f.IntVar(&o.checkpointEvery, "checkpoint-every", 1, "iterations between checkpoints")
 	f.IntVar(&o.maxSteps, "max-steps", 0, "truncate a rollout game after this many decisions with zero rewards for everyone (0: never); discourages dragging won games to the turn limit")
-	f.BoolVar(&o.hideCash, "hide-opponent-cash", false, "train on observations without the other players' cash (encoding obs-v1-hidden-cash; the exported bot reads that variant)")
+	f.BoolVar(&o.hideCash, "hide-opponent-cash", false, "train on observations without the other players' cash (encoding obs-v2-hidden-cash; the exported bot reads that variant)")
 	return cmd
 }
 

@@ -53,7 +53,7 @@ func (s *State) recoverApply(saved *State, err *error) {
 func (s *State) isLegal(m Move) bool {
 	if m.Kind == Amount {
 		lo, hi, ok := s.amountRange()
-		return ok && m == (Move{Kind: Amount, Amount: m.Amount}) && m.Amount >= lo && m.Amount <= hi
+		return ok && m == (Move{Kind: Amount, Amount: m.Amount}) && m.Amount >= max(lo, s.Machine.AmountBase) && m.Amount <= hi
 	}
 	k := sink{s: s, noAmounts: true, matching: true, want: m}
 	s.generate(&k)
@@ -160,7 +160,10 @@ func (s *State) ApplyMove(mv Move) {
 				s.resumePay()
 			}
 		}
+	case AmountHundred:
+		m.AmountBase += 100
 	case Amount:
+		m.AmountBase = 0
 		switch m.Phase {
 		case PhaseDeliveryBid:
 			s.deliveryBid(mv.Amount)

@@ -41,6 +41,7 @@ func (s *State) Decision() Decision {
 	}
 	if lo, hi, ok := s.amountRange(); ok {
 		d.MinAmount, d.MaxAmount = int(lo), int(hi)
+		d.AmountBase = int(m.AmountBase)
 	}
 	return d
 }

@@ -106,6 +106,9 @@ func (s *State) Redact(seat int, dst *State) {
 		others &^= 1 << seat
 	} // any other seat (-1 once the game is over) sees no one's sealed values
 	m.Hidden = false
+	if int(m.Decider) != seat {
+		m.AmountBase = 0 // the decider's amount in progress (a sealed bid may be one)
+	}
 	if !m.Revealed {
 		m.Hidden = m.Hidden || m.HasBid&others != 0
 		for i := 0; i < s.n(); i++ {

@@ -30,20 +30,25 @@ func (k *sink) add(m Move) {
 	k.moves = append(k.moves, m)
 }
 
-// amounts adds Amount moves lo..hi (ids only up to MaxAmountID).
+// amounts adds the Amount moves lo..hi not below the amount built so far (ids: the up to
+// MaxAmountID+1 of them from there), then AmountHundred while $100 more still fits.
 func (k *sink) amounts(lo, hi int32) {
-	if k.noAmounts {
-		return
-	}
-	if k.useIDs {
-		first, _ := KindBase(Amount)
-		for a := max(lo, 0); a <= hi && a <= MaxAmountID; a++ {
-			k.ids = append(k.ids, first+int(a))
+	base := k.s.Machine.AmountBase
+	if !k.noAmounts {
+		lo := max(lo, base)
+		if k.useIDs {
+			first, _ := KindBase(Amount)
+			for a := lo; a <= hi && a-base <= MaxAmountID; a++ {
+				k.ids = append(k.ids, first+int(a-base))
+			}
+		} else {
+			for a := lo; a <= hi; a++ {
+				k.moves = append(k.moves, Move{Kind: Amount, Amount: a})
+			}
 		}
-		return
 	}
-	for a := lo; a <= hi; a++ {
-		k.moves = append(k.moves, Move{Kind: Amount, Amount: a})
+	if base+100 <= hi {
+		k.add(Move{Kind: AmountHundred})
 	}
 }
 
@@ -226,7 +231,8 @@ func (s *State) generateRest(k *sink, d int) {
 	m := &s.Machine
 	p := &s.Players[d]
 	n := s.n()
-	loan := loanAt(m.Phase) && s.canLoan(d)
+	// A loan is requested before an amount is begun with AmountHundred, not in the middle.
+	loan := loanAt(m.Phase) && s.canLoan(d) && m.AmountBase == 0
 	if loan && !doneFirst(m.Phase) {
 		k.add(Move{Kind: TakeLoan})
 	}

@@ -53,6 +53,10 @@ type Machine struct {
 	// A Bank bid in progress: the auction kind, the value to beat (cash, or half-containers
 	// for a container bid: a normal container is 2 halves, gold 3), and the containers of an
 	// outbid player still to be put back (by district).
+	// AmountBase is the amount built so far by AmountHundred in the pending amount decision
+	// (0 otherwise): Amount ids count from it.
+	AmountBase int32 `json:"amount_base,omitempty"`
+
 	BidKind       AuctionKind `json:"bid_kind"`
 	ToBeat        int32       `json:"to_beat"`
 	Returner      int8        `json:"returner"`

@@ -37,11 +37,13 @@ const (
 	No                              //
 	ChooseSeat                      // Seat
 	PayInterest                     // Index: loan slot to pay when cash is short
+	AmountHundred                   // an amount decision: add $100 to the amount and decide again
 	NumMoveKinds
 )
 
-// MaxAmountID is the largest amount that has an action id. Amounts above it (bids of $100 or
-// more) are legal Moves but have no id; see docs/RULES.md for why the cap is harmless.
+// MaxAmountID is the largest amount offset that has an Amount id. Amount ids count from the
+// amount built so far (Machine.AmountBase, raised $100 at a time by AmountHundred), so every
+// legal amount has a sequence of ids: $250 is AmountHundred, AmountHundred, then the $50 id.
 const MaxAmountID = 99
 
 // Move is one atomic decision. Unused fields are zero.
@@ -65,7 +67,13 @@ var kindSize = [NumMoveKinds]int{
 	PickFactory: NumColours * FactoryPrices, PickHarbor: NumColours * HarborPrices,
 	PickShip: NumColours, PickHolding: NumColours, PickIsland: NumColours, PickColour: NumColours,
 	Amount: MaxAmountID + 1, Yes: 1, No: 1, ChooseSeat: MaxPlayers, PayInterest: MaxLoans,
+	AmountHundred: 1,
 }
+
+// ActionLayoutVersion names the action-id layout: the kinds, their order and their sizes.
+// It changes whenever an id changes meaning or the number of ids changes; trained networks
+// record it. actions-v1 had 240 ids and no AmountHundred.
+const ActionLayoutVersion = "actions-v2"
 
 // kindBase[k] is the first action id of kind k.
 var kindBase [NumMoveKinds + 1]int

@@ -38,13 +38,14 @@ func (s *State) ActionToMove(id int) Move {
 		m.Colour = Colour(i / HarborPrices)
 		m.Price = uint8(HarborPrice(i % HarborPrices))
 	case Amount:
-		m.Amount = int32(i)
+		m.Amount = s.Machine.AmountBase + int32(i)
 	}
 	return m
 }
 
 // MoveToAction encodes a move for the current decider; ok is false for a move without an id
-// (an amount above MaxAmountID) or with arguments out of range.
+// (an amount more than MaxAmountID above the amount built so far, reached with AmountHundred
+// first) or with arguments out of range.
 func (s *State) MoveToAction(m Move) (id int, ok bool) {
 	i := 0
 	switch m.Kind {
@@ -71,10 +72,10 @@ func (s *State) MoveToAction(m Move) (id int, ok bool) {
 			return 0, false
 		}
 	case Amount:
-		if m.Amount < 0 || m.Amount > MaxAmountID {
+		i = int(m.Amount - s.Machine.AmountBase)
+		if i < 0 || i > MaxAmountID {
 			return 0, false
 		}
-		i = int(m.Amount)
 	}
 	if m.Kind >= NumMoveKinds || i < 0 || i >= kindSize[m.Kind] {
 		return 0, false
@@ -155,6 +156,8 @@ func (m Move) String() string {
 		return "seat:" + seatName(m.Seat)
 	case PayInterest:
 		return "pay-interest:" + strconv.Itoa(int(m.Index))
+	case AmountHundred:
+		return "+$100"
 	}
 	return fmt.Sprintf("move(%d)", m.Kind)
 }
@@ -215,6 +218,8 @@ func parseMove(t string, players int) (Move, error) {
 	var m Move
 	var err error
 	switch {
+	case t == "+$100":
+		return Move{Kind: AmountHundred}, nil
 	case len(f) == 1 && strings.HasPrefix(t, "$"):
 		v, e := strconv.Atoi(t[1:])
 		if e != nil || v < 0 {

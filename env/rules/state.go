@@ -176,6 +176,7 @@ type Decision struct {
 	Pending     Counts // containers waiting to be placed (place, return-bid) or bought so far
 	MinAmount   int    // smallest legal Amount (amount phases)
 	MaxAmount   int    // largest legal Amount, uncapped (amount phases)
+	AmountBase  int    // amount built so far with AmountHundred; Amount ids count from it
 	ToBeat      int    // value a Bank bid must beat, in cash or half-containers (gold = 3 halves)
 	Free        bool   // harbor purchase taken as an anchor action (zero containers allowed)
 }
