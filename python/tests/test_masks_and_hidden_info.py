@@ -23,7 +23,7 @@ def test_mask_equals_the_legal_list_and_everything_else_is_refused():
         assert set(np.flatnonzero(mask)) == set(legal.tolist())
         assert mask.dtype == np.int8 and set(np.unique(mask)) <= {0, 1}
         if step % 20 == 0:
-            for a in rnd.sample([a for a in range(240) if mask[a] == 0], 3):
+            for a in rnd.sample([a for a in range(241) if mask[a] == 0], 3):
                 with pytest.raises(crl.IllegalActionError, match="illegal"):
                     env.step(a)
                 checked_illegal += 1
@@ -86,7 +86,7 @@ def test_observation_does_not_change_with_an_opponents_hidden_card(root):
 
 def test_hidden_cash_variant_hides_opponents_cash():
     env = crl.ContainerEnv(players=3, hide_opponent_cash=True)
-    assert env.spec["version"] == "obs-v1-hidden-cash"
+    assert env.spec["version"] == "obs-v2-hidden-cash"
     env.reset(seed=1)
     obs = env.last()[0]["observation"]
     for k in (1, 2):
