@@ -19,7 +19,7 @@ type machineOffsets struct {
 	bids, runoff, hasBid, tied, hasRunoff, revealed, runoffRevealed, winner         int
 	interestDue, unpaidLoans                                                        int
 	// Player Loans (-1 when the module is off).
-	loanRejected, borrower, offers, incentives, hasIncentive, incentiveRevealed, loanTied, lender int
+	loanRejected, loanOffered, borrower, offers, incentives, hasIncentive, incentiveRevealed, loanTied, lender int
 }
 
 // seizeLocations names Machine.SeizeAt values in the engine's default order.
@@ -76,10 +76,11 @@ func addMachineFeatures(b *builder, o rules.Options, nc int, maxHeap float32) ma
 	m.interestDue = b.scalar("interest.due", 1, rules.MaxLoans, "loans due interest at this turn's start")
 	m.unpaidLoans = b.add("interest.unpaid", []string{"0", "1"}, 0, 1, 0, "loan slots whose interest went unpaid")
 
-	m.loanRejected, m.borrower, m.offers, m.incentives = -1, -1, -1, -1
+	m.loanRejected, m.loanOffered, m.borrower, m.offers, m.incentives = -1, -1, -1, -1, -1
 	m.hasIncentive, m.incentiveRevealed, m.loanTied, m.lender = -1, -1, -1, -1
 	if o.Modules.Has(rules.PlayerLoans) {
 		m.loanRejected = b.add("loan_request.rejected", seatLabels, 0, 1, 0, "seats that rejected a player loan this turn")
+		m.loanOffered = b.add("loan_request.offered", seatLabels, 0, 1, 0, "seats offered a player loan this turn (no Bank loan for them until it ends)")
 		m.borrower = b.oneHot("loan_request.borrower", seatNoneLabels, "seat asking for a loan")
 		m.offers = b.add("loan_request.offers", seatLabels, 0, 1, 0, "seats that offered a loan")
 		m.incentives = b.add("loan_request.incentives", seatLabels, 0, maxCashFeature, smallCashScale, "sealed incentive bids (own, and everyone's once revealed; clipped)")
@@ -182,6 +183,7 @@ func (e *Encoder) encodeMachine(v *rules.State, observer int, dst []float32) {
 		r := rel(seat)
 		bit := uint8(1) << seat
 		flag(m.loanRejected+r, mc.LoanRejected&bit != 0)
+		flag(m.loanOffered+r, mc.LoanOffered&bit != 0)
 		flag(m.offers+r, mc.Offers&bit != 0)
 		flag(m.hasIncentive+r, mc.HasIncentive&bit != 0)
 		flag(m.loanTied+r, mc.LoanTied&bit != 0)

@@ -68,10 +68,10 @@ def test_bot_table_plays_the_bot_seats_of_a_vector_env():
 
 def test_spec_and_action_names():
     s = crl.spec(players=4, modules="all")
-    assert s["version"] == "obs-v2" and s["size"] == 1022 and s["num_actions"] == 241
+    assert s["version"] == "obs-v2" and s["size"] == 1027 and s["num_actions"] == 241
     assert sum(f["size"] for f in s["features"]) == s["size"]
     cols = crl.feature_columns(players=4, modules="all")
-    assert len(cols) == 1022 and len(set(cols)) == 1022
+    assert len(cols) == 1027 and len(set(cols)) == 1027
     names = crl.action_names()
     assert len(names) == 241 and len(set(names)) == 241 and "produce" in names
     assert crl.spec()["size"] == 773
