@@ -1,7 +1,10 @@
 package rules
 
 import (
+	"fmt"
+	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -93,3 +96,103 @@ func TestEveryLegalBidHasActionIDs(t *testing.T) {
 
 // kindBaseOf is the first action id of kind k.
 func kindBaseOf(k MoveKind) int { f, _ := KindBase(k); return f }
+
+// A position may be saved in the middle of an amount built with +$100 (docs/POSITION.md):
+// every such position reached in play loads back equal and playable, and amount_base values
+// the engine cannot produce (negative, not a multiple of $100, above the largest legal
+// amount, outside an amount decision) are refused naming the field.
+func TestPositionAmountBaseValidated(t *testing.T) {
+	hundred := kindBaseOf(AmountHundred)
+	// Outside an amount decision (the turn menu) any amount built is refused.
+	g, err := NewGame(DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos, err := g.NewInitialStateSeed(1).MarshalPosition()
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = LoadPosition(applyMutation(pos, machineMutation{"machine.amount_base", 100}))
+	if err == nil || !strings.Contains(err.Error(), "outside an amount decision") {
+		t.Errorf("amount_base at the turn menu: %v", err)
+	}
+
+	// Random games of every option set: each time +$100 is legal it is taken, and the
+	// position then (and with amount_base replaced by nearby values) loads only if playable.
+	r := rand.New(rand.NewPCG(5, 12))
+	built := 0
+	phases := map[Phase]int{}
+	for ci, o := range mutationConfigs() {
+		g, err := NewGame(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := g.NewInitialStateSeed(uint64(40 + ci))
+		// Rich players reach +$100 in every amount decision kind.
+		for i := range s.Players[:o.Players] {
+			s.Players[i].Cash += 200
+			s.Machine.FromSupply += 200 // as if from subsidies: the cash ledger balances
+		}
+		var ids []int
+		for !s.IsTerminal() && s.Steps < 3000 {
+			ids = s.LegalActions(ids)
+			id := ids[r.IntN(len(ids))]
+			if slices.Contains(ids, hundred) && r.IntN(2) == 0 {
+				id = hundred
+			}
+			if m := &s.Machine; m.Phase == PhaseDeliveryBid && m.AmountBase == 0 && r.IntN(2) == 0 {
+				// Match a bid already made, so that runoffs happen.
+				for i := range o.Players {
+					if m.HasBid&(1<<i) != 0 && s.ApplyMoveChecked(Move{Kind: Amount, Amount: m.Bids[i]}) == nil {
+						id = -1
+						break
+					}
+				}
+			}
+			if id >= 0 {
+				s.Apply(id)
+			}
+			if s.Machine.AmountBase == 0 || r.IntN(4) != 0 {
+				continue
+			}
+			built++
+			phases[s.Machine.Phase]++
+			pos, err := s.MarshalPosition()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if l, err := exercisePosition(pos); !l || err != nil {
+				t.Fatalf("%v phase %s base %d: loaded %v: %v", o, s.Machine.Phase, s.Machine.AmountBase, l, err)
+			}
+			if back, err := LoadPosition(pos); err != nil || back.Hash() != s.Hash() {
+				t.Fatalf("%v phase %s base %d: reloaded differently (%v)", o, s.Machine.Phase, s.Machine.AmountBase, err)
+			}
+			hi := s.Decision().MaxAmount
+			for _, c := range []struct {
+				v    any
+				want string
+			}{
+				{-100, "not a non-negative multiple"},
+				{50, "not a non-negative multiple"},
+				{(hi/100 + 1) * 100, fmt.Sprintf("above the largest legal amount $%d", hi)},
+				{2147483600, "above the largest legal amount"},
+			} {
+				_, err := LoadPosition(applyMutation(pos, machineMutation{"machine.amount_base", c.v}))
+				if err == nil || !strings.Contains(err.Error(), "amount_base") || !strings.Contains(err.Error(), c.want) {
+					t.Fatalf("amount_base %v: got %v, want an error containing %q", c.v, err, c.want)
+				}
+			}
+			for _, v := range []any{-100, 1, 99, 100, 200, 300, 1000, MaxPositionCash} {
+				if _, err := exercisePosition(applyMutation(pos, machineMutation{"machine.amount_base", v})); err != nil {
+					t.Fatalf("%v phase %s amount_base=%v: %v", o, s.Machine.Phase, v, err)
+				}
+			}
+		}
+	}
+	for _, p := range []Phase{PhaseDeliveryBid, PhaseRunoffBid, PhaseBankCashBid, PhaseIncentiveBid} {
+		if phases[p] == 0 {
+			t.Errorf("no position with an amount built in %s (%v)", p, phases)
+		}
+	}
+	t.Logf("%d positions with an amount built: %v", built, phases)
+}

@@ -102,7 +102,7 @@ func machineMutations(pos []byte) []machineMutation {
 	// Omitted (omitempty) fields of the machine are mutated too.
 	for _, k := range []string{"luxury_used", "loans_blocked", "loan_rejected", "lux_first", "free", "hidden",
 		"interest_due", "unpaid_loans", "loan_resume", "loan_return_phase", "loan_return_decider", "offers",
-		"has_incentive", "incentive_revealed", "loan_tied"} {
+		"has_incentive", "incentive_revealed", "loan_tied", "amount_base"} {
 		if _, ok := mach[k]; !ok {
 			keys = append(keys, k)
 			mach[k] = json.RawMessage("0")

@@ -36,6 +36,7 @@ func (s *State) validateMachineFields() error {
 		s.checkBankPayment,
 		s.checkDelivery,
 		s.checkLoanRequest,
+		s.checkAmountBase,
 		s.checkHasLegalMove,
 	} {
 		if err := check(); err != nil {
@@ -973,6 +974,28 @@ func (s *State) checkLoanRequest() error {
 // loanRequestable reports whether a loan may be requested during phase p (where TakeLoan is
 // one of the legal moves).
 func (s *State) loanRequestable(p Phase) bool { return loanAt(p) }
+
+// checkAmountBase: an amount built with AmountHundred is a multiple of $100, exists only in
+// a pending amount decision (a delivery bid, a runoff addition, a Bank cash bid, an incentive
+// bid) of a game that is not over, and never exceeds the largest legal amount (AmountHundred
+// is legal only while $100 more fits), so the decision keeps a legal id.
+func (s *State) checkAmountBase() error {
+	b := s.Machine.AmountBase
+	if b == 0 {
+		return nil
+	}
+	if b < 0 || b%100 != 0 {
+		return machineErr("amount_base", "$%d is not a non-negative multiple of $100", b)
+	}
+	_, hi, ok := s.amountRange()
+	if s.Ended != NotEnded || !ok {
+		return machineErr("amount_base", "$%d built outside an amount decision (phase %s)", b, s.Machine.Phase)
+	}
+	if b > hi {
+		return machineErr("amount_base", "$%d built, above the largest legal amount $%d", b, hi)
+	}
+	return nil
+}
 
 // checkHasLegalMove: a game that is not over has a decision with at least one legal move.
 func (s *State) checkHasLegalMove() error {
