@@ -97,7 +97,7 @@ var kindLabels = [rules.NumMoveKinds]string{
 	"end", "done", "loan", "repay", "build-factory", "build-warehouse", "produce", "buy-factory",
 	"buy-harbor", "reprice", "sail-ocean", "sail-island", "sail-bank", "sail-harbor", "bank-start",
 	"bank-raise", "truck-start", "luxury", "place", "pick-factory", "pick-harbor", "pick-ship",
-	"pick-holding", "pick-island", "colour", "amount", "yes", "no", "seat", "pay-interest",
+	"pick-holding", "pick-island", "colour", "amount", "yes", "no", "seat", "pay-interest", "amount-hundred",
 }
 
 func kindLabel(k rules.MoveKind) string { return kindLabels[k] }

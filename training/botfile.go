@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/container-rl/container/encoding"
 	"github.com/container-rl/container/env/rules"
 )
 
@@ -173,19 +174,28 @@ func ReadBotFile(path string) (*BotFile, error) {
 func (b *BotFile) CheckCompatible(encodingVersion string, obsDim int, actions ActionLayout, opts rules.Options) error {
 	h := b.Header
 	if h.EncodingVersion != encodingVersion || b.Weights.Config.ObsDim != obsDim {
-		return fmt.Errorf("%w: trained for observation encoding %q (%d features) and action layout %s (%d ids), this build uses %q (%d features) and %s (%d ids); retrain it (docs/TRAINING.md)",
+		return fmt.Errorf("%w: trained for observation encoding %q (%d features) and action layout %s (%d ids), this build uses %q (%d features) and %s (%d ids); %s",
 			ErrIncompatible, h.EncodingVersion, b.Weights.Config.ObsDim, h.Actions.version(), h.Actions.NumActions,
-			encodingVersion, obsDim, actions.version(), actions.NumActions)
+			encodingVersion, obsDim, actions.version(), actions.NumActions, remedy(h.EncodingVersion, h.Actions))
 	}
 	if !h.Actions.Equal(actions) {
-		return fmt.Errorf("%w: trained for action layout %s (%d ids), this build uses %s (%d ids); retrain it (docs/TRAINING.md)",
-			ErrIncompatible, h.Actions.version(), h.Actions.NumActions, actions.version(), actions.NumActions)
+		return fmt.Errorf("%w: trained for action layout %s (%d ids), this build uses %s (%d ids); %s",
+			ErrIncompatible, h.Actions.version(), h.Actions.NumActions, actions.version(), actions.NumActions, remedy(h.EncodingVersion, h.Actions))
 	}
 	if !sameRulesOptions(h.Rules, opts) {
 		return fmt.Errorf("%w: trained for rules options %s, this game uses %s (%s)", ErrIncompatible,
 			describeOptions(h.Rules), describeOptions(opts), optionsDiff(h.Rules, opts))
 	}
 	return nil
+}
+
+// remedy says what to do with a bot of another layout: a bot of the previous observation
+// and action layout can be upgraded without training (UpgradeBot), any other retrained.
+func remedy(encodingVersion string, actions ActionLayout) string {
+	if _, ok := encoding.UpgradedVersion(encodingVersion); ok && actions.version() == "actions-v1" {
+		return "upgrade it without training (container export --upgrade OLD.bot --out NEW.bot) or retrain it (docs/TRAINING.md)"
+	}
+	return "retrain it (docs/TRAINING.md)"
 }
 
 // sameRulesOptions compares rules options with the seed and turn limit aside.

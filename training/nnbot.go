@@ -108,7 +108,11 @@ func (b *NetBot) useGame(g *rules.Game) error {
 	}
 	// The bot reads the observation variant it was trained on (e.g. with opponents' cash
 	// hidden), encoded from its own redacted view.
-	eo, err := encoding.OptionsForVersion(b.file.Header.EncodingVersion)
+	v := b.file.Header.EncodingVersion
+	if up, ok := encoding.UpgradedVersion(v); ok {
+		v = up // a previous layout: CheckCompatible names both and how to upgrade
+	}
+	eo, err := encoding.OptionsForVersion(v)
 	if err != nil {
 		b.enc, b.encOpts = nil, rules.Options{}
 		b.err = fmt.Errorf("%w: %w", ErrIncompatible, err)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -19,6 +20,7 @@ var ErrExportOptions = errors.New("export: invalid options")
 
 type exportOptions struct {
 	run, out, name, notes string
+	upgrade               string
 	force                 bool
 }
 
@@ -30,10 +32,16 @@ func newExportCmd() *cobra.Command {
 		Long: `Write the latest checkpoint of a training run as one bot file: the float32 weights, the
 network configuration, the observation encoding version, the action-space layout and the rules
 options it was trained for. Any command that takes bot names (eval, rate, play) accepts the
-file's path; loading it for another encoding or other options fails with a clear error.`,
+file's path; loading it for another encoding or other options fails with a clear error.
+
+--upgrade OLD.bot writes OLD.bot's network mapped, without training, onto this build's
+observation and action layout: a bot of obs-v1 / actions-v1 (240 ids) becomes obs-v2 /
+actions-v2 (241 ids) with the same play wherever the old layout could see the position
+(docs/TRAINING.md, "Upgrading a bot file"). Loaders never upgrade silently.`,
 		Example: `  container export --run runs/bc --out runs/bc.bot
   container export --run runs/ppo/pool/iter-000070.bot --out default.bot --name default --notes "PPO iteration 70"
-  container eval --agents runs/bc.bot,valuer --games 400`,
+  container eval --agents runs/bc.bot,valuer --games 400
+  container export --upgrade old/default.bot --out default.bot`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runExport(o, cmd.OutOrStdout()) },
 	}
@@ -41,6 +49,7 @@ file's path; loading it for another encoding or other options fails with a clear
 	f.StringVar(&o.run, "run", "", "training run directory (train bc/ppo --out), or a .bot file to re-label (e.g. RUN/pool/iter-000070.bot); required")
 	f.StringVar(&o.out, "out", "", "bot file to write, ending in .bot; required")
 	f.StringVar(&o.name, "name", "", "bot name stored in the file (default: the file name)")
+	f.StringVar(&o.upgrade, "upgrade", "", "an obs-v1 / actions-v1 .bot file to upgrade to this build's layout (instead of --run)")
 	f.StringVar(&o.notes, "notes", "", "free text stored in the file (how it was made)")
 	f.BoolVar(&o.force, "force", false, "overwrite --out even if it is not a bot file")
 	return cmd
@@ -49,6 +58,12 @@ file's path; loading it for another encoding or other options fails with a clear
 func init() { register(newExportCmd) }
 
 func runExport(o exportOptions, out io.Writer) error {
+	if o.upgrade != "" {
+		if o.run != "" {
+			return fmt.Errorf("%w: give --run or --upgrade, not both", ErrExportOptions)
+		}
+		return runUpgrade(o, out)
+	}
 	if o.run == "" || o.out == "" {
 		return fmt.Errorf("%w: --run and --out are required", ErrExportOptions)
 	}
@@ -74,5 +89,46 @@ func runExport(o exportOptions, out io.Writer) error {
 	fmt.Fprintf(out, "wrote %s: %s network (%d features -> %d actions, width %d, depth %d, norm %s, %d weights), encoding %s, %d players %s, %s run at step %d\n",
 		o.out, name, h.Net.ObsDim, h.Net.NumActions, h.Net.Width, h.Net.Depth, h.Net.Norm, h.Net.NumParams(),
 		h.EncodingVersion, h.Rules.Players, h.Rules.Variant, h.Training.Method, h.Training.Steps)
+	return nil
+}
+
+// runUpgrade writes --upgrade's bot file mapped onto this build's layout to --out.
+func runUpgrade(o exportOptions, out io.Writer) error {
+	if o.out == "" || !strings.HasSuffix(o.out, ".bot") {
+		return fmt.Errorf("%w: --out must name a .bot file to write", ErrExportOptions)
+	}
+	st, err := os.Stat(o.upgrade)
+	if err != nil {
+		return fmt.Errorf("export: --upgrade: %w", err)
+	}
+	if !st.Mode().IsRegular() {
+		return fmt.Errorf("%w: --upgrade %s is not a regular file", ErrExportOptions, rules.Quote(o.upgrade))
+	}
+	if ost, err := os.Stat(o.out); err == nil && os.SameFile(st, ost) {
+		return fmt.Errorf("%w: --out %s is the file being upgraded; write the upgrade beside it", ErrExportOptions, rules.Quote(o.out))
+	}
+	if err := rundir.CheckFile(o.out, "a bot file", rundir.HasPrefix(rundir.BotMagic), o.force); err != nil {
+		return fmt.Errorf("export: --out: %w", err)
+	}
+	old, err := os.ReadFile(o.upgrade)
+	if err != nil {
+		return fmt.Errorf("export: --upgrade: %w", err)
+	}
+	b, err := training.UpgradeBot(old, filepath.Base(o.upgrade))
+	if err != nil {
+		return fmt.Errorf("%w (file %s)", err, o.upgrade)
+	}
+	if o.name != "" {
+		b.Header.Name = o.name
+	}
+	if o.notes != "" {
+		b.Header.Training.Notes += " " + o.notes
+	}
+	if err := b.WriteFile(o.out); err != nil {
+		return err
+	}
+	h := b.Header
+	fmt.Fprintf(out, "wrote %s: %s network upgraded from %s (%d features -> %d actions, encoding %s, action layout %s)\n",
+		o.out, h.Name, o.upgrade, h.Net.ObsDim, h.Net.NumActions, h.EncodingVersion, h.Actions.Version)
 	return nil
 }

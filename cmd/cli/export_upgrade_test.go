@@ -1,0 +1,64 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/container-rl/container/env/bots"
+	"github.com/container-rl/container/env/rules"
+	"github.com/container-rl/container/training"
+)
+
+// export --upgrade turns an obs-v1 / actions-v1 bot (testdata/tiny-obs-v1.bot, refused as it
+// is) into one this build plays, recording where it came from; bad uses are one-line errors
+// that write nothing.
+func TestExportUpgradeMakesAnOldBotPlayable(t *testing.T) {
+	old := filepath.Join("testdata", "tiny-obs-v1.bot")
+	if _, err := bots.New(old, rules.DefaultOptions(), 1); err == nil || !strings.Contains(err.Error(), "--upgrade") {
+		t.Fatalf("the old file loads or its error does not say how to upgrade: %v", err)
+	}
+	dir := t.TempDir()
+	out := filepath.Join(dir, "new.bot")
+	var buf bytes.Buffer
+	if err := runExport(exportOptions{upgrade: old, out: out}, &buf); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), "upgraded from") || !strings.Contains(buf.String(), "obs-v2") {
+		t.Fatalf("output %q", buf.String())
+	}
+	b, err := bots.New(out, rules.DefaultOptions(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nb, ok := b.(*training.NetBot)
+	if !ok || !strings.Contains(nb.File().Header.Training.Notes, "Upgraded from tiny-obs-v1.bot (obs-v1, actions-v1") ||
+		nb.File().Header.Actions.Version != rules.ActionLayoutVersion {
+		t.Fatalf("upgraded file: %T %+v", b, nb.File().Header)
+	}
+	for name, o := range map[string]exportOptions{
+		"run and upgrade":  {upgrade: old, run: "x", out: filepath.Join(dir, "a.bot")},
+		"no out":           {upgrade: old},
+		"out not .bot":     {upgrade: old, out: filepath.Join(dir, "a.txt")},
+		"missing":          {upgrade: filepath.Join(dir, "none.bot"), out: filepath.Join(dir, "b.bot")},
+		"a directory":      {upgrade: dir, out: filepath.Join(dir, "c.bot")},
+		"already upgraded": {upgrade: out, out: filepath.Join(dir, "d.bot")},
+		"onto itself":      {upgrade: out, out: out},
+	} {
+		err := runExport(o, &bytes.Buffer{})
+		if err == nil || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s: %v", name, err)
+		}
+		if name == "already upgraded" && !errors.Is(err, training.ErrUpgrade) {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	for _, n := range []string{"a.bot", "a.txt", "b.bot", "c.bot", "d.bot"} {
+		if _, err := os.Stat(filepath.Join(dir, n)); err == nil {
+			t.Errorf("%s was written", n)
+		}
+	}
+}
