@@ -336,6 +336,9 @@ type rollout struct {
 	rows, games         int
 	envSteps            int
 	meanReward, winRate float64
+	// Per game: the learner's seat and rows, and every seat's final reward (for tests).
+	trajs  []gameTraj
+	finals [][]float32
 }
 
 // collector plays the games of an iteration.
@@ -520,6 +523,7 @@ func (c *collector) collect(net *Net, pool []*BotFile, rng *rand.Rand, it int64)
 	ro.rows = n
 	ro.meanReward = rewardSum / float64(o.Games)
 	ro.winRate = wins / float64(o.Games)
+	ro.trajs, ro.finals = trajs, finals
 	b := &ro.b
 	b.Rows, b.Obs, b.Mask, b.Actions, b.OldLogp = n, obs, mask, acts, logp
 	b.Advantages = make([]float32, n)

@@ -1,0 +1,202 @@
+package training
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/container-rl/container/encoding"
+	"github.com/container-rl/container/env"
+	"github.com/container-rl/container/env/rules"
+)
+
+// Tests written to kill surviving mutants of the learning targets and the trained bot's
+// move choice (docs/TESTING.md).
+
+// biasNet is a network without hidden layers whose policy ignores the observation: every
+// action's logit is its bias, bias[a] = (a*7) mod 31, so the best legal move is known.
+func biasNet(t *testing.T, opts rules.Options) (*BotFile, func(a int) float32) {
+	t.Helper()
+	g, err := rules.NewGame(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc := encoding.NewEncoder(g)
+	cfg := NetConfig{ObsDim: enc.Size(), NumActions: enc.NumActions(), ValueDim: opts.Players, Width: 1, Depth: 0, Norm: NormNone}
+	w, err := NewWeights(cfg, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bias := func(a int) float32 { return float32((a * 7) % 31) }
+	for i, p := range cfg.Params() {
+		switch p.Name {
+		case "policy_w":
+			clear(w.Tensors[i])
+		case "policy_b":
+			for a := range w.Tensors[i] {
+				w.Tensors[i][a] = bias(a)
+			}
+		}
+	}
+	return &BotFile{Header: BotHeader{Name: "bias", EncodingVersion: encoding.Version, Actions: CurrentActionLayout(), Rules: opts}, Weights: w}, bias
+}
+
+// A trained bot at temperature 0 plays the legal move with the highest logit (the first of
+// equals), one at a time (Act) and batched (ActBatch), in every decision of a game.
+func TestNetBotAtTemperatureZeroPlaysTheHighestLogitLegalMove(t *testing.T) {
+	opts := rules.DefaultOptions()
+	opts.TurnLimit = 20
+	f, bias := biasNet(t, opts)
+	nb, err := NewNetBot("bias", f, &opts, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, _ := rules.NewGame(opts)
+	st := g.NewInitialStateSeed(9)
+	var view rules.State
+	out := make([]int, 1)
+	choices := 0
+	for step := 0; !st.IsTerminal() && step < 2000; step++ {
+		legal := st.LegalActions(nil)
+		st.Redact(st.CurrentPlayer(), &view)
+		want := legal[0]
+		for _, a := range legal {
+			if bias(a) > bias(want) {
+				want = a
+			}
+		}
+		if got := nb.Act(&view, legal); got != want {
+			t.Fatalf("step %d: Act played %d (logit %g), the best legal move is %d (logit %g); legal %v", step, got, bias(got), want, bias(want), legal)
+		}
+		nb.ActBatch([]*rules.State{&view}, [][]int{legal}, out)
+		if out[0] != want {
+			t.Fatalf("step %d: ActBatch played %d, the best legal move is %d", step, out[0], want)
+		}
+		if len(legal) > 1 {
+			choices++
+		}
+		st.Apply(want)
+	}
+	if nb.Err() != nil {
+		t.Fatal(nb.Err())
+	}
+	if choices < 20 {
+		t.Fatalf("only %d decisions with a choice: the test proves little", choices)
+	}
+}
+
+// The PPO rollout's value targets are every seat's final reward rotated so that index 0 is
+// the learner (the decider of every learner row), as the observation rotates seats; the
+// mean learner reward it logs is the mean of those final rewards.
+func TestPPORolloutValueTargetsAreFinalRewardsRotatedToTheLearner(t *testing.T) {
+	o := tinyPPO(t)
+	o.Games, o.SnapshotShare, o.Reward = 4, 0, env.Rank.String()
+	o.Opponents = []string{"random"}
+	g, err := rules.NewGame(o.Rules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc := encoding.NewEncoder(g)
+	o.Net.ObsDim, o.Net.NumActions, o.Net.ValueDim = enc.Size(), enc.NumActions(), o.Rules.Players
+	w, err := NewWeights(o.Net, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	net, err := NewNet(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := &collector{opts: &o, game: g, scheme: env.Rank}
+	ro, err := col.collect(net, nil, rand.New(rand.NewPCG(3, 4)), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	P, V := o.Rules.Players, o.Net.ValueDim
+	if len(ro.trajs) != o.Games || len(ro.finals) != o.Games || ro.rows != ro.b.Rows || ro.rows == 0 {
+		t.Fatalf("%d games, %d finals, %d rows", len(ro.trajs), len(ro.finals), ro.rows)
+	}
+	var sum float64
+	rotated := 0
+	covered := 0
+	for gi, tr := range ro.trajs {
+		f := ro.finals[gi]
+		var total float32
+		for _, x := range f {
+			total += x
+		}
+		if total < -1e-5 || total > 1e-5 || slices.Max(f) != 1 {
+			t.Fatalf("game %d: final rank rewards %v do not sum to 0 with a winner at +1", gi, f)
+		}
+		sum += float64(f[tr.seat])
+		for _, r := range tr.rows {
+			covered++
+			got := ro.b.Values[r*V : (r+1)*V]
+			for k := range P {
+				if want := f[(tr.seat+k)%P]; got[k] != want {
+					t.Fatalf("game %d (learner seat %d) row %d: value targets %v, want the final rewards %v rotated to the learner", gi, tr.seat, r, got, f)
+				}
+			}
+		}
+		if tr.seat != 0 && len(tr.rows) > 0 && f[tr.seat] != f[0] {
+			rotated++
+		}
+	}
+	if covered != ro.rows {
+		t.Fatalf("games cover %d rows of %d", covered, ro.rows)
+	}
+	if rotated == 0 {
+		t.Fatal("no game with the learner off seat 0: rotation untested (change the seed)")
+	}
+	if want := sum / float64(o.Games); ro.meanReward != want {
+		t.Fatalf("mean learner reward %v, want %v", ro.meanReward, want)
+	}
+}
+
+// CollectSamples (train bc --teachers) records each decision with value targets equal to
+// every seat's final reward under the scheme, rotated so index 0 is the decider. The check
+// replays each recorded game through the rules engine from its seed and actions.
+func TestCollectSamplesValueTargetsAreFinalRewardsRotatedToTheDecider(t *testing.T) {
+	opts := rules.Options{Players: 3, TurnLimit: 25}
+	const seed, games = 5, 3
+	s, err := CollectSamples([]string{"random", "valuer", "shipper"}, nil, games, opts, env.Rank, seed, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := rules.NewGame(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	P := opts.Players
+	row := 0
+	offSeat0 := 0
+	for gi := range games {
+		st := g.NewInitialStateSeed(env.GameSeed(seed, gi, 0))
+		first := row
+		var deciders []int
+		for ; row < s.Len() && s.Games[row] == uint64(gi); row++ {
+			deciders = append(deciders, st.CurrentPlayer())
+			if err := st.ApplyChecked(int(s.Actions[row])); err != nil {
+				t.Fatalf("game %d row %d: replay: %v", gi, row, err)
+			}
+		}
+		if !st.IsTerminal() {
+			t.Fatalf("game %d: replaying %d recorded actions does not end the game", gi, row-first)
+		}
+		final := make([]float32, P)
+		env.FinalRewards(env.Rank, 0, st.Scores(), final)
+		for i, d := range deciders {
+			got := s.Values[(first+i)*P : (first+i+1)*P]
+			for k := range P {
+				if want := final[(d+k)%P]; got[k] != want {
+					t.Fatalf("game %d step %d (decider %d): value targets %v, want the final rewards %v rotated to the decider", gi, i, d, got, final)
+				}
+			}
+			if d != 0 {
+				offSeat0++
+			}
+		}
+	}
+	if row != s.Len() || offSeat0 == 0 {
+		t.Fatalf("checked %d of %d rows, %d off seat 0", row, s.Len(), offSeat0)
+	}
+}
