@@ -42,3 +42,57 @@ func TestStartingABankContainerAuctionNeedsOnlyOneDollar(t *testing.T) {
 		}
 	}
 }
+
+// Bank Auctions, container bids: a bid's value is the sum of its containers from both
+// districts, so a factory and a harbor container (two containers) are beaten by three and not
+// by two, and the raiser's own containers must be worth more before the raise is offered.
+func TestBankContainerBidValueCountsFactoryAndHarborContainers(t *testing.T) {
+	s := newTestState(t, DefaultOptions())
+	a, b := 0, 1
+	s.Players[a].FactoryLots[0][White] = 1
+	s.Players[a].HarborLots[0][Green] = 1
+	play(t, s, "bank:start:cash-lot:1", "pick:factory:white:$1", "pick:harbor:green:$2")
+	wantPhase(t, s, PhaseTurn, a)
+	play(t, s, "end")
+	wantPhase(t, s, PhaseTurn, b)
+	s.Players[b].FactoryLots[0][Green] = 2
+	if legal(t, s, "bank:raise:cash-lot") {
+		t.Fatal("two containers offered to raise a bid of two (one factory, one harbor)")
+	}
+	s.Players[b].FactoryLots[1][Green] = 1
+	if !legal(t, s, "bank:raise:cash-lot") {
+		t.Fatal("three containers cannot raise a bid of two")
+	}
+	play(t, s, "bank:raise:cash-lot")
+	wantPhase(t, s, PhaseReturnBid, a)
+	play(t, s, "place:$1")
+	wantPhase(t, s, PhaseReturnBid, a)
+	play(t, s, "place:$2")
+	wantPhase(t, s, PhaseBankContainerBid, b)
+	play(t, s, "pick:factory:green:$1", "pick:factory:green:$1")
+	if legal(t, s, "done") {
+		t.Fatal("two containers beat a bid of two")
+	}
+	play(t, s, "pick:factory:green:$2")
+	wantPhase(t, s, PhaseTurn, b)
+	if au := s.Auctions[CashLotAuction]; int(au.Bidder) != b || au.FromFactory.Total() != 3 {
+		t.Fatalf("auction %+v", au)
+	}
+	if s.Players[a].FactoryLots[0][White] != 1 || s.Players[a].HarborLots[0][Green] != 1 {
+		t.Fatal("the outbid containers are not back in their districts")
+	}
+}
+
+// Truck Companies: a player who already has all their trucks may not bid on a Truck Company,
+// not even by outbidding; with a truck left they may.
+func TestRaisingATruckAuctionNeedsATruckLeft(t *testing.T) {
+	for _, trucks := range []uint8{TrucksPerPlayer, TrucksPerPlayer - 1} {
+		s := newTestState(t, Options{Players: 4, Modules: Trucks})
+		play(t, s, "truck:start:p3:cash", "$2", "end")
+		wantPhase(t, s, PhaseTurn, 1)
+		s.Players[1].Trucks = trucks
+		if got, want := legal(t, s, "bank:raise:truck"), trucks < TrucksPerPlayer; got != want {
+			t.Fatalf("with %d of %d trucks: raise legal = %v, want %v", trucks, TrucksPerPlayer, got, want)
+		}
+	}
+}
