@@ -96,3 +96,21 @@ func TestRaisingATruckAuctionNeedsATruckLeft(t *testing.T) {
 		}
 	}
 }
+
+// Truck Companies: a cash auction on a Truck Company opens with at least $1, so exactly $1 is
+// enough to start one and $0 is not; a player with all their trucks may start none.
+func TestStartingATruckAuctionInCashNeedsOnlyOneDollar(t *testing.T) {
+	for _, cash := range []int32{1, 0} {
+		s := newTestState(t, Options{Players: 4, Modules: Trucks})
+		s.Players[0].Cash = cash
+		if got := legal(t, s, "truck:start:p3:cash"); got != (cash >= 1) {
+			t.Fatalf("with $%d: cash truck auction legal = %v", cash, got)
+		}
+	}
+	s := newTestState(t, Options{Players: 4, Modules: Trucks})
+	s.Players[0].Trucks = TrucksPerPlayer
+	s.Players[0].FactoryLots[0][White] = 1
+	if legal(t, s, "truck:start:p3:cash") || legal(t, s, "truck:start:p3:containers") {
+		t.Fatal("a player with all their trucks may start a truck auction")
+	}
+}
