@@ -69,6 +69,10 @@ func TestBankContainerBidValueCountsFactoryAndHarborContainers(t *testing.T) {
 	wantPhase(t, s, PhaseReturnBid, a)
 	play(t, s, "place:$2")
 	wantPhase(t, s, PhaseBankContainerBid, b)
+	// Nobody is left marked as returning: the position (and its hash) keeps no trace of it.
+	if s.Machine.Returner != -1 {
+		t.Fatalf("returns done but seat %d still marked as returning", s.Machine.Returner)
+	}
 	play(t, s, "pick:factory:green:$1", "pick:factory:green:$1")
 	if legal(t, s, "done") {
 		t.Fatal("two containers beat a bid of two")
