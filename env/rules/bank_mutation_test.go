@@ -118,3 +118,23 @@ func TestStartingATruckAuctionInCashNeedsOnlyOneDollar(t *testing.T) {
 		t.Fatal("a player with all their trucks may start a truck auction")
 	}
 }
+
+// Paying the Bank: a won auction's container bid of several colours is paid one container at
+// a time, the payer choosing the colour for each lot; that decision involves no other seat,
+// so none is named as its counterpart (in the decision or left over in the machine).
+func TestPayingTheBankInSeveralColoursAsksThePayerWithNoCounterpart(t *testing.T) {
+	s := newTestState(t, DefaultOptions())
+	a := 0
+	s.Players[a].Factories = 1<<White | 1<<Red
+	s.Players[a].FactoryLots[0][White] = 1
+	s.Players[a].FactoryLots[0][Red] = 1
+	play(t, s, "bank:start:cash-lot:1", "pick:factory:white:$1", "pick:factory:red:$1")
+	play(t, s, "end", "end", "end", "end")
+	wantPhase(t, s, PhaseBankPayColour, a)
+	if d := s.Decision(); d.Counterpart != -1 || s.Machine.Counterpart != -1 {
+		t.Fatalf("pay-colour decision names seat %d (machine %d) as counterpart", d.Counterpart, s.Machine.Counterpart)
+	}
+	if s.Players[a].Cash != 20+1 { // cash lot I holds $1
+		t.Fatalf("cash lot not won: $%d", s.Players[a].Cash)
+	}
+}
