@@ -1,6 +1,7 @@
 package training
 
 import (
+	"errors"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -198,5 +199,23 @@ func TestCollectSamplesValueTargetsAreFinalRewardsRotatedToTheDecider(t *testing
 	}
 	if row != s.Len() || offSeat0 == 0 {
 		t.Fatalf("checked %d of %d rows, %d off seat 0", row, s.Len(), offSeat0)
+	}
+}
+
+// CollectSamples plays as few as one game and refuses none (or no teachers) with ErrConfig.
+func TestCollectSamplesPlaysOneGameAndRefusesNone(t *testing.T) {
+	opts := rules.Options{Players: 3, TurnLimit: 10}
+	s, err := CollectSamples([]string{"random"}, nil, 1, opts, env.WinLoss, 1, 1)
+	if err != nil {
+		t.Fatalf("one game: %v", err)
+	}
+	if s.Len() == 0 || slices.ContainsFunc(s.Games, func(g uint64) bool { return g != 0 }) {
+		t.Fatalf("one game: %d rows of games %v", s.Len(), s.Games)
+	}
+	if _, err := CollectSamples([]string{"random"}, nil, 0, opts, env.WinLoss, 1, 1); !errors.Is(err, ErrConfig) {
+		t.Fatalf("no games: %v, want ErrConfig", err)
+	}
+	if _, err := CollectSamples(nil, nil, 1, opts, env.WinLoss, 1, 1); !errors.Is(err, ErrConfig) {
+		t.Fatalf("no teachers: %v, want ErrConfig", err)
 	}
 }
