@@ -219,3 +219,52 @@ func TestCollectSamplesPlaysOneGameAndRefusesNone(t *testing.T) {
 		t.Fatalf("no teachers: %v, want ErrConfig", err)
 	}
 }
+
+// CollectSamples seats the teachers in rotation (in game g, seat i plays teachers[(i+g) mod
+// k]) and records only the listed teachers' decisions: with teachers random, valuer, shipper
+// and record valuer, the recorded rows are exactly the rows of a full recording whose decider
+// is seat (1-g) mod 3 (deciders found by replaying the full recording). The samples do not
+// depend on the number of workers (0 meaning one per CPU).
+func TestCollectSamplesRotatesTeachersAndRecordsOnlyTheListed(t *testing.T) {
+	opts := rules.Options{Players: 3, TurnLimit: 15}
+	teachers := []string{"random", "valuer", "shipper"}
+	const seed, games = 2, 3
+	full, err := CollectSamples(teachers, nil, games, opts, env.WinLoss, seed, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	only, err := CollectSamples(teachers, []string{"valuer"}, games, opts, env.WinLoss, seed, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, _ := rules.NewGame(opts)
+	D := full.ObsDim
+	var wantActions []int32
+	var wantObs []float32
+	st := g.NewInitialStateSeed(env.GameSeed(seed, 0, 0))
+	for r := 0; r < full.Len(); r++ {
+		gi := int(full.Games[r])
+		if r == 0 || full.Games[r-1] != full.Games[r] {
+			st = g.NewInitialStateSeed(env.GameSeed(seed, gi, 0))
+		}
+		if st.CurrentPlayer() == (1-gi+3)%3 {
+			wantActions = append(wantActions, full.Actions[r])
+			wantObs = append(wantObs, full.Obs[r*D:(r+1)*D]...)
+		}
+		if err := st.ApplyChecked(int(full.Actions[r])); err != nil {
+			t.Fatalf("row %d: replay: %v", r, err)
+		}
+	}
+	if len(wantActions) == 0 || !slices.Equal(only.Actions, wantActions) || !slices.Equal(only.Obs, wantObs) {
+		t.Fatalf("recorded %d valuer decisions, want the %d of seat (1-g) mod 3 in game g", only.Len(), len(wantActions))
+	}
+	for _, w := range []int{0, 3} {
+		o, err := CollectSamples(teachers, []string{"valuer"}, games, opts, env.WinLoss, seed, w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(o.Actions, only.Actions) || !slices.Equal(o.Values, only.Values) || !slices.Equal(o.Obs, only.Obs) {
+			t.Fatalf("%d workers give other samples than 1", w)
+		}
+	}
+}
