@@ -56,3 +56,18 @@ func TestRateCombinesTheSeatsOfAnAgentThatPlaysTwice(t *testing.T) {
 		t.Errorf("games %d %d, want 2 (two seats) and 1", rt[0].Games, rt[1].Games)
 	}
 }
+
+// Agents with equal ordinals keep their order of first appearance (the sort is stable): three
+// agents that have not played are listed as given.
+func TestRateListsAgentsWithEqualOrdinalsInTheirOrder(t *testing.T) {
+	r := &Result{Agents: []string{"c", "a", "b"}, Options: rules.Options{Players: 3}}
+	rt := DefaultRatingModel.Rate(r)
+	if len(rt) != 3 || rt[0].Name != "c" || rt[1].Name != "a" || rt[2].Name != "b" {
+		t.Fatalf("order %+v, want c a b", rt)
+	}
+	for i, a := range rt {
+		if a.Agent != i || a.Rating != DefaultRatingModel.Prior() || a.Games != 0 {
+			t.Errorf("agent %d: %+v, want the prior after no games", i, a)
+		}
+	}
+}
