@@ -2,6 +2,10 @@ package training
 
 import (
 	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
 	"testing"
 )
 
@@ -34,5 +38,47 @@ func TestPPOAcceptsOneGameEpochAndRowAndRefusesZero(t *testing.T) {
 		if _, err := TrainPPO(o); !errors.Is(err, ErrConfig) {
 			t.Errorf("no %s: %v, want ErrConfig", name, err)
 		}
+	}
+}
+
+// PPO evaluates every EvalEvery iterations and after the last one, and writes a pool snapshot
+// every PoolEvery iterations; a row without an evaluation has eval_win_rate -1 and eval_games
+// 0. With both set to 0 it never evaluates and writes no snapshot.
+func TestPPOEvaluatesAndSnapshotsOnSchedule(t *testing.T) {
+	o := tinyPPO(t)
+	o.Iterations, o.Games, o.Epochs, o.CheckpointEvery = 5, 1, 1, 5
+	o.EvalEvery, o.EvalGames, o.PoolEvery, o.PoolSize, o.SnapshotShare = 2, 2, 2, 1, 0
+	o.Rules.TurnLimit = 8
+	res, err := TrainPPO(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rate, games := slices.Index(PPOMetricNames, "eval_win_rate"), slices.Index(PPOMetricNames, "eval_games")
+	for i, row := range res.Metrics {
+		it := i + 1
+		evaluated := it%2 == 0 || it == 5
+		if evaluated != (row[rate] >= 0) || (evaluated && row[games] != 2) || (!evaluated && (row[rate] != -1 || row[games] != 0)) {
+			t.Errorf("iteration %d: eval_win_rate %v, eval_games %v (evaluated: %v)", it, row[rate], row[games], evaluated)
+		}
+		_, err := os.Stat(filepath.Join(o.Out, "pool", fmt.Sprintf("iter-%06d.bot", it)))
+		if snap := it%2 == 0; snap != (err == nil) {
+			t.Errorf("iteration %d: pool snapshot written = %v, want %v", it, err == nil, snap)
+		}
+	}
+	never := tinyPPO(t)
+	never.Iterations, never.Games, never.Epochs, never.CheckpointEvery = 2, 1, 1, 2
+	never.EvalEvery, never.PoolEvery, never.SnapshotShare = 0, 0, 0
+	never.Rules.TurnLimit = 8
+	res, err = TrainPPO(never)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, row := range res.Metrics {
+		if row[rate] != -1 || row[games] != 0 {
+			t.Errorf("eval every 0, iteration %d: eval_win_rate %v, eval_games %v", i+1, row[rate], row[games])
+		}
+	}
+	if ents, _ := os.ReadDir(filepath.Join(never.Out, "pool")); len(ents) != 0 {
+		t.Errorf("pool every 0 wrote %d snapshots", len(ents))
 	}
 }
