@@ -43,7 +43,8 @@ func TestPPOAcceptsOneGameEpochAndRowAndRefusesZero(t *testing.T) {
 
 // PPO evaluates every EvalEvery iterations and after the last one, and writes a pool snapshot
 // every PoolEvery iterations; a row without an evaluation has eval_win_rate -1 and eval_games
-// 0. With both set to 0 it never evaluates and writes no snapshot.
+// 0, and every row's seconds is the time since the start. With both set to 0 it never
+// evaluates and writes no snapshot.
 func TestPPOEvaluatesAndSnapshotsOnSchedule(t *testing.T) {
 	o := tinyPPO(t)
 	o.Iterations, o.Games, o.Epochs, o.CheckpointEvery = 5, 1, 1, 5
@@ -54,8 +55,12 @@ func TestPPOEvaluatesAndSnapshotsOnSchedule(t *testing.T) {
 		t.Fatal(err)
 	}
 	rate, games := slices.Index(PPOMetricNames, "eval_win_rate"), slices.Index(PPOMetricNames, "eval_games")
+	secs := slices.Index(PPOMetricNames, "seconds")
 	for i, row := range res.Metrics {
 		it := i + 1
+		if row[secs] <= 0 || (i > 0 && row[secs] < res.Metrics[i-1][secs]) {
+			t.Errorf("iteration %d: seconds %v, want the time since the start (positive, growing)", it, row[secs])
+		}
 		evaluated := it%2 == 0 || it == 5
 		if evaluated != (row[rate] >= 0) || (evaluated && row[games] != 2) || (!evaluated && (row[rate] != -1 || row[games] != 0)) {
 			t.Errorf("iteration %d: eval_win_rate %v, eval_games %v (evaluated: %v)", it, row[rate], row[games], evaluated)
