@@ -9,7 +9,7 @@ import (
 
 func near(t *testing.T, what string, got, want, tol float64) {
 	t.Helper()
-	if math.Abs(got-want) > tol {
+	if math.IsNaN(got) || math.Abs(got-want) > tol { // NaN fails every comparison: catch it
 		t.Errorf("%s = %.6f, want %.6f", what, got, want)
 	}
 }
