@@ -1,0 +1,39 @@
+package eval
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/container-rl/container/env/bots"
+	"github.com/container-rl/container/env/rules"
+)
+
+// batchAnswer is a batch bot that always answers the same action id.
+type batchAnswer int
+
+func (b batchAnswer) Name() string                { return "batch-answer" }
+func (b batchAnswer) Act(*rules.State, []int) int { return int(b) }
+func (b batchAnswer) ActBatch(v []*rules.State, _ [][]int, out []int) {
+	for i := range v {
+		out[i] = int(b)
+	}
+}
+
+// In lockstep blocks a batch bot's illegal answer, below or above every legal id, is the
+// clear error ErrIllegalBotAction, never a panic.
+func TestRunBatch_IllegalBatchAnswerIsAnError(t *testing.T) {
+	for _, answer := range []int{-1, rules.NumDistinctActions(), 1 << 20} {
+		cfg := smallConfig("batch", "random")
+		cfg.Batch, cfg.Games = 3, 3
+		cfg.NewBot = func(name string, o rules.Options, seed uint64) (bots.Bot, error) {
+			if name == "batch" {
+				return batchAnswer(answer), nil
+			}
+			return bots.New(name, o, seed)
+		}
+		if _, err := Run(context.Background(), cfg); !errors.Is(err, ErrIllegalBotAction) {
+			t.Fatalf("answer %d: err = %v, want ErrIllegalBotAction", answer, err)
+		}
+	}
+}
