@@ -29,3 +29,17 @@ func TestManifestWithAGapReportsExactlyTheMissingShard(t *testing.T) {
 		t.Fatalf("%d games done, want 9", g)
 	}
 }
+
+// Recording a shard again (a rewritten shard) replaces its entry instead of listing it twice.
+func TestAddShardReplacesAShardRecordedAgain(t *testing.T) {
+	m := &Manifest{Games: 6, GamesPerShard: 3}
+	m.AddShard(ShardInfo{Index: 0, Games: 3, Steps: 10})
+	m.AddShard(ShardInfo{Index: 1, Games: 3, Steps: 20})
+	m.AddShard(ShardInfo{Index: 0, Games: 3, Steps: 11})
+	if len(m.Shards) != 2 || m.Shards[0].Steps != 11 || m.Shards[1].Steps != 20 {
+		t.Fatalf("shards %+v, want shard 0 replaced (11 steps) and shard 1 kept", m.Shards)
+	}
+	if g, s := m.GamesDone(); g != 6 || s != 31 {
+		t.Fatalf("%d games and %d steps done, want 6 and 31", g, s)
+	}
+}

@@ -3,10 +3,15 @@ package training
 import (
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/container-rl/container/encoding"
+	"github.com/container-rl/container/env"
+	"github.com/container-rl/container/env/rules"
 )
 
 // TrainPPO runs with the smallest settings (one game per iteration, one epoch, minibatches of
@@ -85,5 +90,69 @@ func TestPPOEvaluatesAndSnapshotsOnSchedule(t *testing.T) {
 	}
 	if ents, _ := os.ReadDir(filepath.Join(never.Out, "pool")); len(ents) != 0 {
 		t.Errorf("pool every 0 wrote %d snapshots", len(ents))
+	}
+}
+
+// PPO checkpoints every CheckpointEvery iterations and always after the last one, recording
+// the iteration and the (positive) training time; the result reports the same time.
+func TestPPOCheckpointsAfterTheLastIteration(t *testing.T) {
+	o := tinyPPO(t)
+	o.Iterations, o.Games, o.Epochs, o.CheckpointEvery = 3, 1, 1, 2
+	o.EvalEvery, o.PoolEvery, o.SnapshotShare = 0, 0, 0
+	o.Rules.TurnLimit = 8
+	res, err := TrainPPO(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, _, found, err := loadCheckpoint(o.Out)
+	if err != nil || !found {
+		t.Fatalf("no checkpoint: %v", err)
+	}
+	if h.Step != 3 {
+		t.Fatalf("checkpoint at iteration %d, want the last (3)", h.Step)
+	}
+	last := res.Metrics[len(res.Metrics)-1][slices.Index(PPOMetricNames, "seconds")]
+	if h.Seconds <= 0 || res.Seconds < h.Seconds || res.Seconds < last {
+		t.Fatalf("seconds: checkpoint %v, result %v, last metrics row %v", h.Seconds, res.Seconds, last)
+	}
+}
+
+// Each opponent seat of a rollout game is a pool snapshot with probability SnapshotShare:
+// never at 0, always at 1.
+func TestPPOSnapshotShareDecidesTheOpponents(t *testing.T) {
+	o := tinyPPO(t)
+	o.Games, o.Opponents = 3, []string{"random"}
+	g, err := rules.NewGame(o.Rules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc := encoding.NewEncoder(g)
+	o.Net.ObsDim, o.Net.NumActions, o.Net.ValueDim = enc.Size(), enc.NumActions(), o.Rules.Players
+	w, err := NewWeights(o.Net, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	net, err := NewNet(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool := []*BotFile{newBotFile("snap", encoding.Version, o.Rules, w, TrainingInfo{Method: "ppo", Steps: 1})}
+	for _, share := range []float64{0, 1} {
+		o.SnapshotShare = share
+		col := &collector{opts: &o, game: g, scheme: env.Rank}
+		ro, err := col.collect(net, pool, rand.New(rand.NewPCG(5, 6)), 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for gi, tr := range ro.trajs {
+			for s, b := range tr.oppBatch {
+				if s == tr.seat {
+					continue
+				}
+				if snap := b >= 0; snap != (share == 1) {
+					t.Fatalf("share %v, game %d seat %d: snapshot opponent = %v", share, gi, s, snap)
+				}
+			}
+		}
 	}
 }

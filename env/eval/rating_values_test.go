@@ -71,3 +71,15 @@ func TestRateListsAgentsWithEqualOrdinalsInTheirOrder(t *testing.T) {
 		}
 	}
 }
+
+// An agent without games has a win rate of 0 (not NaN) and the whole interval [0, 1].
+func TestRateOfNoGamesIsZeroWithTheWholeInterval(t *testing.T) {
+	r := newRate(0, 0)
+	if r.Rate != 0 || r.Lo != 0 || r.Hi != 1 || r.Games != 0 {
+		t.Fatalf("no games: %+v, want rate 0 in [0, 1]", r)
+	}
+	r = newRate(1.5, 4)
+	if r.Rate != 0.375 {
+		t.Fatalf("1.5 wins of 4: rate %v, want 0.375", r.Rate)
+	}
+}
