@@ -1,6 +1,9 @@
 package datasets
 
-import "testing"
+import (
+	"errors"
+	"testing"
+)
 
 // A manifest with shards 0 and 2 written lacks shard 1: HasShard says so exactly (a resumed
 // run writes the shards it lacks), and AddShard fills the gap in order.
@@ -41,5 +44,32 @@ func TestAddShardReplacesAShardRecordedAgain(t *testing.T) {
 	}
 	if g, s := m.GamesDone(); g != 6 || s != 31 {
 		t.Fatalf("%d games and %d steps done, want 6 and 31", g, s)
+	}
+}
+
+// Manifest.Validate accepts a plan of zero games and refuses shards of zero games (no shard
+// range can be computed) and a shard index one past the plan, each with ErrCorrupt.
+func TestManifestValidateBoundaries(t *testing.T) {
+	valid := func() *Manifest {
+		return &Manifest{Version: ManifestVersion, Format: Arrow, Games: 4, GamesPerShard: 2, Meta: *testMeta(false, false),
+			Shards: []ShardInfo{{Index: 1, FirstGame: 2, Games: 2, StepsFile: "steps-00001.arrow", GamesFile: "games-00001.arrow"}}}
+	}
+	if err := valid().Validate(); err != nil {
+		t.Fatalf("valid manifest: %v", err)
+	}
+	none := valid()
+	none.Games, none.Shards = 0, nil
+	if err := none.Validate(); err != nil {
+		t.Fatalf("a plan of zero games: %v", err)
+	}
+	zero := valid()
+	zero.GamesPerShard = 0
+	if err := zero.Validate(); !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("shards of zero games: %v, want ErrCorrupt", err)
+	}
+	past := valid()
+	past.Shards[0].Index, past.Shards[0].FirstGame, past.Shards[0].Games = 2, 4, 0
+	if err := past.Validate(); !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("shard index 2 of a 2-shard plan: %v, want ErrCorrupt", err)
 	}
 }
