@@ -48,7 +48,8 @@ func TestAddShardReplacesAShardRecordedAgain(t *testing.T) {
 }
 
 // Manifest.Validate accepts a plan of zero games and refuses shards of zero games (no shard
-// range can be computed) and a shard index one past the plan, each with ErrCorrupt.
+// range can be computed), a shard listed twice and a shard index one past the plan, each
+// with ErrCorrupt.
 func TestManifestValidateBoundaries(t *testing.T) {
 	valid := func() *Manifest {
 		return &Manifest{Version: ManifestVersion, Format: Arrow, Games: 4, GamesPerShard: 2, Meta: *testMeta(false, false),
@@ -66,6 +67,11 @@ func TestManifestValidateBoundaries(t *testing.T) {
 	zero.GamesPerShard = 0
 	if err := zero.Validate(); !errors.Is(err, ErrCorrupt) {
 		t.Fatalf("shards of zero games: %v, want ErrCorrupt", err)
+	}
+	dup := valid()
+	dup.Shards = append(dup.Shards, dup.Shards[0])
+	if err := dup.Validate(); !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("shard 1 listed twice: %v, want ErrCorrupt", err)
 	}
 	past := valid()
 	past.Shards[0].Index, past.Shards[0].FirstGame, past.Shards[0].Games = 2, 4, 0

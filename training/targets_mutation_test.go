@@ -88,7 +88,8 @@ func TestNetBotAtTemperatureZeroPlaysTheHighestLogitLegalMove(t *testing.T) {
 
 // The PPO rollout's value targets are every seat's final reward rotated so that index 0 is
 // the learner (the decider of every learner row), as the observation rotates seats; the
-// mean learner reward it logs is the mean of those final rewards.
+// learner decides in every game, whatever its seat (seat 0 included); the mean learner
+// reward it logs is the mean of those final rewards.
 func TestPPORolloutValueTargetsAreFinalRewardsRotatedToTheLearner(t *testing.T) {
 	o := tinyPPO(t)
 	o.Games, o.SnapshotShare, o.Reward = 4, 0, env.Rank.String()
@@ -108,7 +109,7 @@ func TestPPORolloutValueTargetsAreFinalRewardsRotatedToTheLearner(t *testing.T) 
 		t.Fatal(err)
 	}
 	col := &collector{opts: &o, game: g, scheme: env.Rank}
-	ro, err := col.collect(net, nil, rand.New(rand.NewPCG(3, 4)), 1)
+	ro, err := col.collect(net, nil, rand.New(rand.NewPCG(5, 6)), 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,10 +118,15 @@ func TestPPORolloutValueTargetsAreFinalRewardsRotatedToTheLearner(t *testing.T) 
 		t.Fatalf("%d games, %d finals, %d rows", len(ro.trajs), len(ro.finals), ro.rows)
 	}
 	var sum float64
-	rotated := 0
-	covered := 0
+	rotated, covered, seat0 := 0, 0, 0
 	for gi, tr := range ro.trajs {
 		f := ro.finals[gi]
+		if len(tr.rows) == 0 {
+			t.Fatalf("game %d: the learner (seat %d) made no decision", gi, tr.seat)
+		}
+		if tr.seat == 0 {
+			seat0++
+		}
 		var total float32
 		for _, x := range f {
 			total += x
@@ -144,6 +150,9 @@ func TestPPORolloutValueTargetsAreFinalRewardsRotatedToTheLearner(t *testing.T) 
 	}
 	if covered != ro.rows {
 		t.Fatalf("games cover %d rows of %d", covered, ro.rows)
+	}
+	if seat0 == 0 {
+		t.Fatal("no game with the learner in seat 0 (change the seed)")
 	}
 	if rotated == 0 {
 		t.Fatal("no game with the learner off seat 0: rotation untested (change the seed)")

@@ -20,12 +20,13 @@ func (b batchAnswer) ActBatch(v []*rules.State, _ [][]int, out []int) {
 	}
 }
 
-// In lockstep blocks a batch bot's illegal answer, below or above every legal id, is the
-// clear error ErrIllegalBotAction, never a panic.
+// A bot's illegal answer, below or above every legal id, is the clear error
+// ErrIllegalBotAction, never a panic: in lockstep blocks (batch 3) and game by game (batch 0).
 func TestRunBatch_IllegalBatchAnswerIsAnError(t *testing.T) {
-	for _, answer := range []int{-1, rules.NumDistinctActions(), 1 << 20} {
+	for _, tc := range [][2]int{{-1, 3}, {rules.NumDistinctActions(), 3}, {1 << 20, 3}, {rules.NumDistinctActions(), 0}, {1 << 20, 0}} {
+		answer := tc[0]
 		cfg := smallConfig("batch", "random")
-		cfg.Batch, cfg.Games = 3, 3
+		cfg.Batch, cfg.Games = tc[1], 3
 		cfg.NewBot = func(name string, o rules.Options, seed uint64) (bots.Bot, error) {
 			if name == "batch" {
 				return batchAnswer(answer), nil
@@ -33,7 +34,7 @@ func TestRunBatch_IllegalBatchAnswerIsAnError(t *testing.T) {
 			return bots.New(name, o, seed)
 		}
 		if _, err := Run(context.Background(), cfg); !errors.Is(err, ErrIllegalBotAction) {
-			t.Fatalf("answer %d: err = %v, want ErrIllegalBotAction", answer, err)
+			t.Fatalf("answer %d, batch %d: err = %v, want ErrIllegalBotAction", answer, tc[1], err)
 		}
 	}
 }
