@@ -64,3 +64,19 @@ func TestRunPlaysOneGameAndRefusesNone(t *testing.T) {
 		t.Fatal("zero games accepted")
 	}
 }
+
+// A game's Turns counts the turns played: a game stopped by a turn limit of 5 reports 5.
+func TestGameResultCountsTheTurnsPlayed(t *testing.T) {
+	cfg := smallConfig("random")
+	cfg.Games = 2
+	cfg.Options.TurnLimit = 5
+	r, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range r.Games {
+		if g.EndReason != rules.EndTurnLimit || g.Turns != 5 {
+			t.Fatalf("game %d: ended %v after %d turns, want the turn limit after 5", g.Index, g.EndReason, g.Turns)
+		}
+	}
+}
