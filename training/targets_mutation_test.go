@@ -148,6 +148,13 @@ func TestPPORolloutValueTargetsAreFinalRewardsRotatedToTheLearner(t *testing.T) 
 			rotated++
 		}
 	}
+	// Each row keeps the mask its action was sampled under: the action is legal in it.
+	A := o.Net.NumActions
+	for r := range ro.rows {
+		if a := int(ro.b.Actions[r]); ro.b.Mask[r*A+a] == 0 {
+			t.Fatalf("row %d: action %d is not legal in the row's stored mask", r, a)
+		}
+	}
 	if covered != ro.rows {
 		t.Fatalf("games cover %d rows of %d", covered, ro.rows)
 	}
