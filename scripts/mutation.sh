@@ -36,8 +36,11 @@ fi
 out="$ROOT/out/mutation"
 mkdir -p "$out"
 name="${pkg//\//_}"
+# -count=1: the coverage run must really run (a cached result takes no time, and the
+# per-mutant timeout, a multiple of it, would then time every mutant out).
+export GOFLAGS="${GOFLAGS:+$GOFLAGS }-count=1"
 if [ "${SHORT:-0}" = 1 ]; then
-	export GOFLAGS="${GOFLAGS:+$GOFLAGS }-short"
+	export GOFLAGS="$GOFLAGS -short"
 fi
 go tool gremlins unleash --workers "${WORKERS:-1}" --timeout-coefficient "${COEF:-15}" \
 	-o "$out/$name.json" "${args[@]}" "./$pkg" 2>&1 | tee "$out/$name.log" | { grep -a -v 'RUNNABLE\|NOT COVERED' || true; }
