@@ -40,7 +40,7 @@ type Config struct {
 
 // Defaults of the spec keys.
 const (
-	DefaultSims    = 200
+	DefaultSims    = 180
 	DefaultWorkers = 2
 	DefaultRollout = "valuer"
 	DefaultDepth   = 0
