@@ -234,3 +234,27 @@ def free(handle):
 def open_handles():
     """Open Go objects (envs, vector envs, bots, tables): tests use it to find leaks."""
     return lib.ctr_open_handles()
+
+
+class Handle:
+    """Owns one Go handle (self._h): close() frees it once; also freed when collected, and on
+    leaving a with block."""
+
+    _h = 0
+
+    def close(self):
+        h, self._h = self._h, 0
+        if h:
+            free(h)
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()

@@ -12,7 +12,7 @@ from .info import _seed, game_seed, spec
 from .spaces import Box, Dict, Discrete
 
 
-class ContainerEnv:
+class ContainerEnv(_lib.Handle):
     """One game of Container as a PettingZoo AEC environment.
 
     Keyword options (all optional; Go validates them and names a bad one): ``players`` (3-5,
@@ -299,18 +299,6 @@ class ContainerEnv:
 
     def close(self):
         """Free the Go environment (also done when the object is collected)."""
-        h, self._h = getattr(self, "_h", 0), 0
-        if h:
-            _lib.free(h)
+        super().close()
 
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:
-            pass
 
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()

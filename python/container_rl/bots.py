@@ -16,7 +16,7 @@ def list_bots():
     return _lib.call_json(lib.ctr_bots)
 
 
-class BotPolicy:
+class BotPolicy(_lib.Handle):
     """A Go bot (``name``: a registered bot, ``path/to/x.bot``, optionally ``@T`` to sample
     at temperature T) playing games with the given options.
 
@@ -43,22 +43,13 @@ class BotPolicy:
         _lib.call(lib.ctr_bot_act_vec, self._h, vec._h, _lib.c_int(i, "game"), self._outp)
         return self._out.value
 
-    def close(self):
-        h, self._h = getattr(self, "_h", 0), 0
-        if h:
-            _lib.free(h)
 
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:
-            pass
 
     def __repr__(self):
         return f"BotPolicy({self.name!r})"
 
 
-class BotTable:
+class BotTable(_lib.Handle):
     """Bots seated in every game of a :class:`VectorEnv`: ``seats[s]`` is a bot name for
     seat s, or None for the seats you play. ``act(actions)`` writes the bots' actions into
     ``actions`` (int64 [N]) in place for the games where a bot decides and returns the bool
@@ -88,13 +79,4 @@ class BotTable:
         _lib.call(lib.ctr_table_act, self._h, _lib.ptr(actions), _lib.ptr(self._is_bot), self.vec.num_envs)
         return self._is_bot.view(np.bool_)
 
-    def close(self):
-        h, self._h = getattr(self, "_h", 0), 0
-        if h:
-            _lib.free(h)
 
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:
-            pass

@@ -10,7 +10,7 @@ from ._lib import ERR_CAP, lib
 from .info import _seed, spec
 
 
-class VectorEnv:
+class VectorEnv(_lib.Handle):
     """``num_envs`` games of Container in lockstep (Go's ``env.VecEnv``) on ``workers``
     goroutines (0: one per core).
 
@@ -124,18 +124,6 @@ class VectorEnv:
     def close(self):
         """Stop the Go workers and free the games (the arrays stay readable). Close any BotTable over this env first
         (or let it fail with HandleError)."""
-        h, self._h = getattr(self, "_h", 0), 0
-        if h:
-            _lib.free(h)
+        super().close()
 
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:
-            pass
 
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
