@@ -439,10 +439,7 @@ func (s *Server) handleNewGame(w http.ResponseWriter, r *http.Request) {
 		reply(w, nil, err)
 		return
 	}
-	s.mu.Lock()
-	err := s.roomLocked()
-	s.mu.Unlock()
-	if err != nil {
+	if err := s.hasRoom(); err != nil {
 		reply(w, nil, err)
 		return
 	}
@@ -451,15 +448,10 @@ func (s *Server) handleNewGame(w http.ResponseWriter, r *http.Request) {
 		reply(w, nil, err)
 		return
 	}
-	p.id, p.token, p.used = newToken()[:16], newToken(), s.cfg.Now()
-	s.mu.Lock()
-	if err := s.roomLocked(); err != nil {
-		s.mu.Unlock()
+	if err := s.admit(&p.session, func() { s.games[p.id] = p }); err != nil {
 		reply(w, nil, err)
 		return
 	}
-	s.games[p.id] = p
-	s.mu.Unlock()
 	st := p.stateFor(0)
 	st.Token = p.token
 	reply(w, st, nil)

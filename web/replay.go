@@ -298,10 +298,7 @@ func (s *Server) handleNewReplay(w http.ResponseWriter, r *http.Request) {
 		reply(w, nil, err)
 		return
 	}
-	s.mu.Lock()
-	err := s.roomLocked()
-	s.mu.Unlock()
-	if err != nil {
+	if err := s.hasRoom(); err != nil {
 		reply(w, nil, err)
 		return
 	}
@@ -310,16 +307,10 @@ func (s *Server) handleNewReplay(w http.ResponseWriter, r *http.Request) {
 		reply(w, nil, err)
 		return
 	}
-	x.id, x.token, x.used = newToken()[:16], newToken(), s.cfg.Now()
-	x.info.ID = x.id
-	s.mu.Lock()
-	if err := s.roomLocked(); err != nil {
-		s.mu.Unlock()
+	if err := s.admit(&x.session, func() { x.info.ID = x.id; s.replays[x.id] = x }); err != nil {
 		reply(w, nil, err)
 		return
 	}
-	s.replays[x.id] = x
-	s.mu.Unlock()
 	info := x.info
 	info.Token = x.token
 	reply(w, info, nil)

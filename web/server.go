@@ -269,6 +269,26 @@ func (s *Server) roomLocked() error {
 	return nil
 }
 
+// hasRoom reports whether one more game or replay fits; admit checks again when adding it.
+func (s *Server) hasRoom() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.roomLocked()
+}
+
+// admit gives x its id, token and first use and, if there is still room, registers it with
+// add (called under s.mu).
+func (s *Server) admit(x *session, add func()) error {
+	x.id, x.token, x.used = newToken()[:16], newToken(), s.cfg.Now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.roomLocked(); err != nil {
+		return err
+	}
+	add()
+	return nil
+}
+
 // session is what play and replay sessions share: the token and the last use.
 type session struct {
 	id, token string
