@@ -42,29 +42,25 @@ func pinnedGame(t *testing.T, o rules.Options, seed uint64) string {
 		t.Fatal(err)
 	}
 	names := []string{"valuer", "shipper", "manufacturer"}
-	players := make([]Bot, o.Players)
-	for s := range players {
-		if players[s], err = New(names[s%len(names)], o, seed*10+uint64(s)); err != nil {
+	seats := make([]Seat, o.Players)
+	for s := range seats {
+		if seats[s].Bot, err = New(names[s%len(names)], o, seed*10+uint64(s)); err != nil {
 			t.Fatal(err)
 		}
 	}
 	st := g.NewInitialStateSeed(seed)
 	h := sha256.New()
-	var view rules.State
-	var legal []int
 	var buf [4]byte
 	steps := 0
 	for !st.IsTerminal() {
 		if steps > g.MaxGameLength() {
 			t.Fatalf("%+v: longer than %d decisions", o, g.MaxGameLength())
 		}
-		seat := st.CurrentPlayer()
-		legal = st.LegalActions(legal)
-		st.Redact(seat, &view)
-		a := players[seat].Act(&view, legal)
-		if err := st.ApplyChecked(a); err != nil {
-			t.Fatalf("%+v step %d: %s played an illegal action: %v", o, steps, players[seat].Name(), err)
+		a, err := seats[st.CurrentPlayer()].Act(st)
+		if err != nil {
+			t.Fatalf("%+v step %d: %v", o, steps, err)
 		}
+		st.Apply(a)
 		binary.LittleEndian.PutUint32(buf[:], uint32(a))
 		h.Write(buf[:])
 		steps++
