@@ -83,11 +83,11 @@ func (s *Server) handleGameAsk(w http.ResponseWriter, r *http.Request, p *playSe
 		reply(w, nil, err)
 		return
 	}
-	if !p.state.IsTerminal() && p.state.Decision().Decider != p.seat {
+	if !p.g.Over() && !p.g.HumanToMove() {
 		reply(w, nil, errorf(http.StatusConflict, "a bot can be asked about your own decisions only"))
 		return
 	}
-	a, err := s.ask(req.Bot, p.state)
+	a, err := s.ask(req.Bot, p.g.State())
 	reply(w, a, err)
 }
 

@@ -272,7 +272,7 @@ func TestLoad(t *testing.T) {
 	// No lost state: every game is where its client last saw it.
 	for i := range states {
 		g := s.games[states[i].ID]
-		if g == nil || len(g.moves) != states[i].Steps {
+		if g == nil || len(g.g.Log()) != states[i].Steps {
 			t.Fatalf("game %d: server has %v, the client saw %d steps", i, g != nil, states[i].Steps)
 		}
 	}

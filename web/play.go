@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/container-rl/container/env/bots"
+	"github.com/container-rl/container/env/play"
 	"github.com/container-rl/container/env/rules"
 )
 
@@ -80,48 +81,12 @@ type GameState struct {
 	Scores   []ScoreRow    `json:"scores,omitempty"`
 }
 
-// moveEntry is one applied move with who decided it, when and in which phase.
-type moveEntry struct {
-	move    rules.Move
-	decider int
-	turn    int32
-	phase   rules.Phase
-	lines   int // log lines before this move's line
-}
-
 type playSession struct {
 	session
-	opts   rules.Options
-	game   *rules.Game
-	seed   uint64
-	seat   int
-	names  []string
-	bots   []bots.Bot
-	state  *rules.State
-	view   *rules.State
-	moves  []moveEntry
-	lines  []LogLine
-	sealed []int // indices into moves of sealed bids not yet revealed
-	legal  []int
-}
-
-// sealedPhase reports whether amounts chosen in p are sealed until every bidder has bid.
-func sealedPhase(p rules.Phase) bool {
-	return p == rules.PhaseDeliveryBid || p == rules.PhaseRunoffBid || p == rules.PhaseIncentiveBid
-}
-
-func loanPhase(p rules.Phase) bool {
-	switch p {
-	case rules.PhaseLoanOffer, rules.PhaseIncentiveBid, rules.PhaseLoanTie, rules.PhaseLoanAccept:
-		return true
-	}
-	return false
-}
-
-// stillSealed reports whether bids made in phase bid stay sealed when the next decision is in
-// phase next: the same round goes on, or a loan request interrupts it.
-func stillSealed(bid, next rules.Phase) bool {
-	return next == bid || (bid != rules.PhaseIncentiveBid && loanPhase(next))
+	opts  rules.Options
+	g     *play.Game
+	names []string
+	lines []LogLine // the human's log: every move, other seats' sealed bids hidden until revealed
 }
 
 // scriptedFallback stands in for "default" where the trained bot has no model.
@@ -210,8 +175,8 @@ func (s *Server) newGame(req NewGameRequest) (*playSession, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &playSession{opts: g.Options(), game: g, seed: seed, seat: req.Seat,
-		names: make([]string, opts.Players), bots: make([]bots.Bot, opts.Players)}
+	p := &playSession{opts: g.Options(), names: make([]string, opts.Players)}
+	players := make([]bots.Bot, opts.Players)
 	k := 0
 	for seat := 0; seat < opts.Players; seat++ {
 		if seat == req.Seat {
@@ -234,159 +199,99 @@ func (s *Server) newGame(req NewGameRequest) (*playSession, error) {
 		if err != nil {
 			return nil, err
 		}
-		p.bots[seat], p.names[seat] = b, display
+		players[seat], p.names[seat] = b, display
 	}
-	p.state = g.NewInitialStateSeed(seed)
-	p.view = g.NewInitialStateSeed(seed)
+	if p.g, err = play.New(g, seed, req.Seat, players); err != nil {
+		return nil, err
+	}
 	if err := p.runBots(); err != nil {
 		return nil, err
 	}
 	return p, nil
 }
 
-// apply plays m (decided on decision d) and logs it.
-func (p *playSession) apply(m rules.Move) error {
-	d := p.state.Decision()
-	turn := p.state.Turn
-	if err := p.state.ApplyMoveChecked(m); err != nil {
-		return err
-	}
-	p.logMove(m, d, turn)
-	return nil
-}
-
-// logMove appends a move's log line, hiding another seat's sealed bid, then reveals the bids
-// of every round that has just closed.
-func (p *playSession) logMove(m rules.Move, d rules.Decision, turn int32) {
-	e := moveEntry{move: m, decider: d.Decider, turn: turn, phase: d.Phase, lines: len(p.lines)}
-	p.moves = append(p.moves, e)
-	text := m.String()
-	if sealedPhase(d.Phase) && m.Kind == rules.Amount {
-		p.sealed = append(p.sealed, len(p.moves)-1)
-		if d.Decider == p.seat {
+// addLines appends the log lines of ev, the step-th move: its own line, hiding another
+// seat's sealed bid, and a line revealing the bids of a round it closed.
+func (p *playSession) addLines(step int, ev play.Event) {
+	text := ev.Move.String()
+	if ev.SealedBid() {
+		if ev.Decider == p.g.Human() {
 			text += " (sealed)"
 		} else {
 			text = "sealed bid"
 		}
 	}
-	p.lines = append(p.lines, LogLine{Step: len(p.moves) - 1, Turn: int(turn) + 1, Seat: d.Decider, Phase: d.Phase.String(), Text: text})
-	p.closeSealed()
-}
-
-func (p *playSession) closeSealed() {
-	if len(p.sealed) == 0 {
+	p.lines = append(p.lines, LogLine{Step: step, Turn: int(ev.Turn) + 1, Seat: ev.Decider, Phase: ev.Phase.String(), Text: text})
+	if len(ev.Revealed) == 0 {
 		return
 	}
-	next := rules.PhaseTerminal
-	if !p.state.IsTerminal() {
-		next = p.state.Decision().Phase
+	bids := make([]string, len(ev.Revealed))
+	for k, e := range ev.Revealed {
+		bids[k] = fmt.Sprintf("p%d $%d", e.Decider+1, e.Move.Amount)
 	}
-	var open, closed []int
-	for _, i := range p.sealed {
-		if stillSealed(p.moves[i].phase, next) {
-			open = append(open, i)
-		} else {
-			closed = append(closed, i)
-		}
-	}
-	if len(closed) == 0 {
-		return
-	}
-	bids := make([]string, len(closed))
-	for k, i := range closed {
-		bids[k] = fmt.Sprintf("p%d $%d", p.moves[i].decider+1, p.moves[i].move.Amount)
-	}
-	first := p.moves[closed[0]]
-	p.lines = append(p.lines, LogLine{Step: -1, Turn: int(first.turn) + 1, Seat: -1, Phase: first.phase.String(),
+	first := ev.Revealed[0]
+	p.lines = append(p.lines, LogLine{Step: -1, Turn: int(first.Turn) + 1, Seat: -1, Phase: first.Phase.String(),
 		Text: "sealed bids revealed: " + strings.Join(bids, ", ")})
-	p.sealed = open
 }
 
-// runBots lets the bots decide until the human decides or the game ends. Each bot acts on its
-// own redacted view.
-func (p *playSession) runBots() error {
-	limit := p.game.MaxGameLength()
-	for n := 0; !p.state.IsTerminal() && n < limit; n++ {
-		d := p.state.Decision()
-		if d.Decider == p.seat {
-			return nil
-		}
-		b := p.bots[d.Decider]
-		p.state.Redact(d.Decider, p.view)
-		p.legal = p.state.LegalActions(p.legal)
-		if len(p.legal) == 0 {
-			return fmt.Errorf("bot %s at seat p%d has no legal action with an id (a bid of $100 or more is needed)", b.Name(), d.Decider+1)
-		}
-		id := b.Act(p.view, p.legal)
-		m := p.state.ActionToMove(id)
-		if err := p.apply(m); err != nil {
-			return fmt.Errorf("bot %s at seat p%d: %w", b.Name(), d.Decider+1, err)
-		}
+// apply plays the human's move m and logs it.
+func (p *playSession) apply(m rules.Move) error {
+	ev, err := p.g.Play(m)
+	if err != nil {
+		return err
 	}
+	p.addLines(len(p.g.Log())-1, ev)
 	return nil
 }
 
-// canUndo: the human's last move is the last thing that happened, in the current turn.
-func (p *playSession) canUndo() bool {
-	if len(p.moves) == 0 || p.state.IsTerminal() {
-		return false
-	}
-	last := p.moves[len(p.moves)-1]
-	return last.decider == p.seat && last.turn == p.state.Turn
+// runBots lets the bots decide until the human decides or the game ends. Each bot acts on
+// its own redacted view.
+func (p *playSession) runBots() error {
+	return p.g.RunBots(func(ev play.Event) { p.addLines(len(p.g.Log())-1, ev) })
 }
 
 // undo replays the game without the human's last move.
 func (p *playSession) undo() error {
-	if !p.canUndo() {
+	if !p.g.CanUndo() {
 		return errorf(http.StatusConflict, "nothing to undo: your last move is not the last thing that happened in this turn")
 	}
-	moves := p.moves[:len(p.moves)-1]
-	p.moves, p.lines, p.sealed = nil, nil, nil
-	p.state = p.game.NewInitialStateSeed(p.seed)
-	for _, e := range moves {
-		if err := p.apply(e.move); err != nil {
-			return fmt.Errorf("replaying for undo: %w", err)
-		}
+	if _, err := p.g.Undo(); err != nil {
+		return err
+	}
+	p.lines = p.lines[:0]
+	for i, ev := range p.g.Log() {
+		p.addLines(i, ev)
 	}
 	return nil
 }
 
 // stateFor builds the human's view of the session, with the log from line since.
 func (p *playSession) stateFor(since int) GameState {
-	st := GameState{ID: p.id, Seat: p.seat, Names: p.names, Options: describeOptions(p.opts),
-		Turn: int(p.state.Turn) + 1, Steps: len(p.moves), Over: p.state.IsTerminal(), Decider: -1}
-	p.state.Redact(p.seat, p.view)
+	state := p.g.State()
+	st := GameState{ID: p.id, Seat: p.g.Human(), Names: p.names, Options: describeOptions(p.opts),
+		Turn: int(state.Turn) + 1, Steps: len(p.g.Log()), Over: p.g.Over(), Decider: -1}
+	view := p.g.View()
 	var legal []rules.Move
 	if !st.Over {
-		d := p.view.Decision()
+		d := view.Decision()
 		st.Phase, st.Decider = d.Phase.String(), d.Decider
-		if d.Decider == p.seat {
+		if p.g.HumanToMove() {
 			st.YourMove = true
-			legal = p.view.LegalMoves(nil)
-			lo, hi, amounts := 0, 0, 0
+			var amounts *play.Amounts
+			legal, amounts = p.g.Choices()
 			for _, m := range legal {
-				if m.Kind == rules.Amount {
-					if amounts == 0 || int(m.Amount) < lo {
-						lo = int(m.Amount)
-					}
-					if amounts == 0 || int(m.Amount) > hi {
-						hi = int(m.Amount)
-					}
-					amounts++
-					continue
-				}
 				st.Moves = append(st.Moves, MoveChoice{Text: m.String()})
 			}
-			if amounts > 0 {
-				st.Amount = &AmountChoice{Min: lo, Max: hi, Sealed: sealedPhase(d.Phase)}
+			if amounts != nil {
+				st.Amount = &AmountChoice{Min: amounts.Min, Max: amounts.Max, Sealed: amounts.Sealed}
 			}
 		}
 	} else {
 		st.Phase = "game over"
-		st.Scores = scoreRows(p.state, p.names)
+		st.Scores = scoreRows(state, p.names)
 	}
-	st.CanUndo = p.canUndo()
-	st.SVG = BoardSVG(p.view, p.seat, p.names, legal)
+	st.CanUndo = p.g.CanUndo()
+	st.SVG = BoardSVG(view, p.g.Human(), p.names, legal)
 	since = max(0, min(since, len(p.lines)))
 	st.LogFrom, st.Log, st.LogLen = since, p.lines[since:], len(p.lines)
 	if st.Log == nil {
@@ -473,15 +378,15 @@ func (s *Server) handleMove(w http.ResponseWriter, r *http.Request, p *playSessi
 		reply(w, nil, err)
 		return
 	}
-	if p.state.IsTerminal() {
+	if p.g.Over() {
 		reply(w, nil, errorf(http.StatusConflict, "the game is over"))
 		return
 	}
-	if d := p.state.Decision(); d.Decider != p.seat {
+	if d := p.g.State().Decision(); d.Decider != p.g.Human() {
 		reply(w, nil, errorf(http.StatusConflict, "it is p%d's decision, not yours", d.Decider+1))
 		return
 	}
-	m, err := p.state.ParseMove(req.Move)
+	m, err := p.g.State().ParseMove(req.Move)
 	if err != nil {
 		reply(w, nil, errorf(http.StatusBadRequest, "%v", err))
 		return
@@ -506,11 +411,11 @@ func (s *Server) handleUndo(w http.ResponseWriter, r *http.Request, p *playSessi
 }
 
 func (s *Server) handleGameRecord(w http.ResponseWriter, r *http.Request, p *playSession) {
-	if !p.state.IsTerminal() {
+	if !p.g.Over() {
 		reply(w, nil, errorf(http.StatusConflict, "the record is available once the game is over (it holds every sealed bid)"))
 		return
 	}
-	b, err := rules.NewRecord(p.state, p.seed).MarshalRecord()
+	b, err := rules.NewRecord(p.g.State(), p.g.Seed()).MarshalRecord()
 	if err != nil {
 		reply(w, nil, err)
 		return

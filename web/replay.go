@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"github.com/container-rl/container/datasets"
+	"github.com/container-rl/container/env/play"
 	"github.com/container-rl/container/env/rules"
 )
 
@@ -100,7 +101,7 @@ func newReplay(rec *rules.Record, names []string, source string) (*replaySession
 		// Bids of rounds that closed before this decision are revealed at step i.
 		var open []int
 		for _, k := range sealed {
-			if stillSealed(rules.Phase(phaseIndex(info.Log[k].Phase)), d.Phase) {
+			if play.StillSealed(rules.Phase(phaseIndex(info.Log[k].Phase)), d.Phase) {
 				open = append(open, k)
 			} else {
 				info.Log[k].Reveal = i
@@ -108,7 +109,7 @@ func newReplay(rec *rules.Record, names []string, source string) (*replaySession
 		}
 		sealed = open
 		line := ReplayLine{Step: i, Turn: int(s.Turn) + 1, Seat: d.Decider, Phase: d.Phase.String(), Text: m.String(), Reveal: i + 1}
-		if sealedPhase(d.Phase) && m.Kind == rules.Amount {
+		if play.SealedPhase(d.Phase) && m.Kind == rules.Amount {
 			sealed = append(sealed, len(info.Log))
 		}
 		info.Log = append(info.Log, line)

@@ -19,6 +19,7 @@ import (
 	"github.com/container-rl/container/datasets/selfplay"
 	"github.com/container-rl/container/env"
 	"github.com/container-rl/container/env/bots"
+	"github.com/container-rl/container/env/play"
 	"github.com/container-rl/container/env/rules"
 )
 
@@ -143,11 +144,11 @@ func perturbHidden(s *rules.State, seat int) {
 // drawn, and other seats' sealed bids read "sealed bid" in the log until revealed.
 func checkNoLeak(t *testing.T, p *playSession, st GameState) {
 	t.Helper()
-	if !p.state.IsTerminal() {
-		saved := p.state.Clone()
-		perturbHidden(p.state, p.seat)
+	if !p.g.State().IsTerminal() {
+		saved := p.g.State().Clone()
+		perturbHidden(p.g.State(), p.g.Human())
 		again := p.stateFor(st.LogFrom)
-		p.state.CopyFrom(saved)
+		p.g.State().CopyFrom(saved)
 		st2 := st
 		st2.Token = ""
 		a, _ := json.Marshal(st2)
@@ -157,9 +158,9 @@ func checkNoLeak(t *testing.T, p *playSession, st GameState) {
 		}
 		// The legal moves offered (from the human's view) are the rules' legal moves.
 		if st.YourMove {
-			v := p.state.Clone()
-			p.state.Redact(p.seat, v)
-			a, b := fmt.Sprint(v.LegalMoves(nil)), fmt.Sprint(p.state.LegalMoves(nil))
+			v := p.g.State().Clone()
+			p.g.State().Redact(p.g.Human(), v)
+			a, b := fmt.Sprint(v.LegalMoves(nil)), fmt.Sprint(p.g.State().LegalMoves(nil))
 			if a != b {
 				t.Fatalf("step %d: legal moves of the view %s differ from the position's %s", st.Steps, a, b)
 			}
@@ -169,7 +170,7 @@ func checkNoLeak(t *testing.T, p *playSession, st GameState) {
 		}
 	}
 	for _, l := range st.Log {
-		if l.Step >= 0 && l.Seat != p.seat && sealedPhase(phaseOf(l.Phase)) && strings.HasPrefix(l.Text, "$") {
+		if l.Step >= 0 && l.Seat != p.g.Human() && play.SealedPhase(phaseOf(l.Phase)) && strings.HasPrefix(l.Text, "$") {
 			t.Fatalf("log line %+v shows another seat's sealed bid", l)
 		}
 	}
@@ -591,7 +592,7 @@ func TestReplayLogReveal(t *testing.T) {
 	}
 	bids := 0
 	for i, l := range x.info.Log {
-		if !sealedPhase(phaseOf(l.Phase)) {
+		if !play.SealedPhase(phaseOf(l.Phase)) {
 			if l.Reveal != i+1 {
 				t.Fatalf("move %d (%s) is revealed at %d", i, l.Phase, l.Reveal)
 			}
@@ -602,7 +603,7 @@ func TestReplayLogReveal(t *testing.T) {
 			t.Fatalf("bid %d revealed at %d", i, l.Reveal)
 		}
 		for k := i + 1; k < l.Reveal; k++ {
-			if !stillSealed(phaseOf(l.Phase), phaseOf(x.info.Log[k].Phase)) {
+			if !play.StillSealed(phaseOf(l.Phase), phaseOf(x.info.Log[k].Phase)) {
 				t.Fatalf("bid %d still hidden at step %d (%s)", i, k, x.info.Log[k].Phase)
 			}
 		}

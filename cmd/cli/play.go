@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/container-rl/container/env/bots"
+	"github.com/container-rl/container/env/play"
 	"github.com/container-rl/container/env/rules"
 	"github.com/spf13/cobra"
 )
@@ -148,43 +149,13 @@ func defaultOpponent(opts rules.Options) string {
 	return bots.DefaultName // unresolvable: Resolve reports what is known
 }
 
-// sealedPhase reports whether amounts chosen in phase p are sealed until every bidder has bid.
-func sealedPhase(p rules.Phase) bool {
-	return p == rules.PhaseDeliveryBid || p == rules.PhaseRunoffBid || p == rules.PhaseIncentiveBid
-}
-
-// logEntry is one applied move with who decided it and when.
-type logEntry struct {
-	move    rules.Move
-	decider int
-	turn    int32
-	phase   rules.Phase
-}
-
-// canUndo reports whether the human at seat may take back the last move of log: it must be
-// theirs, made in the current turn, and be the last thing that happened (no one else has seen
-// it and acted since).
-func canUndo(log []logEntry, seat int, turn int32) bool {
-	if len(log) == 0 {
-		return false
-	}
-	last := log[len(log)-1]
-	return last.decider == seat && last.turn == turn
-}
-
-// playGame is one game in progress.
+// playGame is one game in progress in the terminal.
 type playGame struct {
-	game    *rules.Game
-	state   *rules.State
-	view    *rules.State
-	seat    int
-	names   []string // bot name per seat, "" for the human
-	players []bots.Bot
-	log     []logEntry
-	sealed  []logEntry // sealed bids of the auction in progress, revealed when it closes
-	out     io.Writer
-	legal   []int
-	moves   []rules.Move
+	*play.Game
+	seat  int
+	names []string // bot name per seat, "" for the human
+	out   io.Writer
+	moves []rules.Move // the numbered moves last listed
 }
 
 func runPlay(o playOptions, in io.Reader, out io.Writer) error {
@@ -196,19 +167,23 @@ func runPlay(o playOptions, in io.Reader, out io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("play: %w", err)
 	}
-	p := &playGame{game: g, state: g.NewInitialState(), view: g.NewInitialState(), seat: o.seat, names: names, out: out}
-	p.players = make([]bots.Bot, len(names))
+	players := make([]bots.Bot, len(names))
 	for s, n := range names {
 		if n == "" {
 			continue
 		}
-		if p.players[s], err = bots.New(n, opts, opts.Seed+uint64(s)+1); err != nil {
+		if players[s], err = bots.New(n, opts, opts.Seed+uint64(s)+1); err != nil {
 			return fmt.Errorf("play: %w", err)
 		}
 		if bots.IsFileName(n) {
-			p.names[s] = filepath.Base(n) // a trained bot's file, without its directory
+			names[s] = filepath.Base(n) // a trained bot's file, without its directory
 		}
 	}
+	game, err := play.New(g, opts.Seed, o.seat, players)
+	if err != nil {
+		return err
+	}
+	p := &playGame{Game: game, seat: o.seat, names: names, out: out}
 	fmt.Fprintf(out, "Container, %d players (%s rules, %s game), seed %d. You are p%d (seat %d).\n",
 		opts.Players, opts.Variant, opts.Length, opts.Seed, o.seat+1, o.seat)
 	for s := range names {
@@ -218,15 +193,15 @@ func runPlay(o playOptions, in io.Reader, out io.Writer) error {
 	}
 	sc := bufio.NewScanner(in)
 	showBoard := true
-	for !p.state.IsTerminal() {
-		d := p.state.Decision()
-		if d.Decider != p.seat {
-			if err := p.botMove(d); err != nil {
+	for !p.Over() {
+		if !p.HumanToMove() {
+			if err := p.botMove(); err != nil {
 				return err
 			}
 			showBoard = true
 			continue
 		}
+		d := p.State().Decision()
 		if showBoard {
 			p.printBoard()
 			showBoard = false
@@ -240,7 +215,7 @@ func runPlay(o playOptions, in io.Reader, out io.Writer) error {
 			fmt.Fprintln(out)
 			return ErrPlayInput
 		}
-		done, err := p.human(strings.TrimSpace(sc.Text()), d)
+		done, err := p.human(strings.TrimSpace(sc.Text()))
 		if err != nil {
 			return err
 		}
@@ -249,28 +224,22 @@ func runPlay(o playOptions, in io.Reader, out io.Writer) error {
 			return nil
 		}
 	}
-	p.closeSealed()
 	p.printScores()
 	return nil
 }
 
 // botMove lets the deciding bot act on its own redacted view.
-func (p *playGame) botMove(d rules.Decision) error {
-	b := p.players[d.Decider]
-	p.state.Redact(d.Decider, p.view)
-	p.legal = p.state.LegalActions(p.legal)
-	id := b.Act(p.view, p.legal)
-	m := p.state.ActionToMove(id)
-	turn := p.state.Turn
-	if err := p.state.ApplyChecked(id); err != nil {
-		return fmt.Errorf("play: bot %s at seat %d: %w", b.Name(), d.Decider, err)
+func (p *playGame) botMove() error {
+	ev, err := p.BotMove()
+	if err != nil {
+		return fmt.Errorf("play: %w", err)
 	}
-	p.record(m, d, turn)
+	p.show(ev)
 	return nil
 }
 
 // human handles one input line; done is true when the player quits.
-func (p *playGame) human(line string, d rules.Decision) (done bool, err error) {
+func (p *playGame) human(line string) (done bool, err error) {
 	switch strings.ToLower(line) {
 	case "":
 		return false, nil
@@ -290,12 +259,12 @@ func (p *playGame) human(line string, d rules.Decision) (done bool, err error) {
 		fmt.Fprintf(p.out, "%v\n", err)
 		return false, nil
 	}
-	turn := p.state.Turn
-	if err := p.state.ApplyMoveChecked(m); err != nil {
+	ev, err := p.Play(m)
+	if err != nil {
 		fmt.Fprintf(p.out, "not a legal move now: %v\n", err)
 		return false, nil
 	}
-	p.record(m, d, turn)
+	p.show(ev)
 	return false, nil
 }
 
@@ -314,92 +283,44 @@ func (p *playGame) parse(line string) (rules.Move, error) {
 		}
 		return rules.Move{Kind: rules.Amount, Amount: int32(n)}, nil
 	}
-	m, err := p.state.ParseMove(line)
+	m, err := p.State().ParseMove(line)
 	if err != nil {
 		return rules.Move{}, fmt.Errorf("%s is neither a move number nor a move: %v", rules.Quote(line), err)
 	}
 	return m, nil
 }
 
-// record logs a move just applied (decided in turn, on decision d) and tells the human what
-// happened, keeping sealed bids sealed until their auction closes.
-func (p *playGame) record(m rules.Move, d rules.Decision, turn int32) {
-	e := logEntry{move: m, decider: d.Decider, turn: turn, phase: d.Phase}
-	p.log = append(p.log, e)
+// show tells the human what a move just applied did, keeping other seats' sealed bids sealed
+// until their round closes.
+func (p *playGame) show(ev play.Event) {
 	switch {
-	case sealedPhase(d.Phase) && m.Kind == rules.Amount:
-		p.sealed = append(p.sealed, e)
-		if d.Decider != p.seat {
-			fmt.Fprintf(p.out, "%s placed a sealed bid\n", p.seatName(d.Decider))
-		}
-	case d.Decider != p.seat:
-		fmt.Fprintf(p.out, "%s: %v\n", p.seatName(d.Decider), m)
+	case ev.Decider == p.seat:
+	case ev.SealedBid():
+		fmt.Fprintf(p.out, "%s placed a sealed bid\n", p.seatName(ev.Decider))
+	default:
+		fmt.Fprintf(p.out, "%s: %v\n", p.seatName(ev.Decider), ev.Move)
 	}
-	p.closeSealed()
-}
-
-// loanPhase reports whether p is part of a loan request, which may interrupt an auction.
-func loanPhase(p rules.Phase) bool {
-	switch p {
-	case rules.PhaseLoanOffer, rules.PhaseIncentiveBid, rules.PhaseLoanTie, rules.PhaseLoanAccept:
-		return true
-	}
-	return false
-}
-
-// stillSealed reports whether bids made in phase bid stay sealed when the next decision is in
-// phase next: the same bidding round goes on, or a loan request interrupts it.
-func stillSealed(bid, next rules.Phase) bool {
-	return next == bid || (bid != rules.PhaseIncentiveBid && loanPhase(next))
-}
-
-// closeSealed reveals the sealed bids of every bidding round that has just closed.
-func (p *playGame) closeSealed() {
-	if len(p.sealed) == 0 {
+	if len(ev.Revealed) == 0 {
 		return
 	}
-	next := rules.PhaseTerminal
-	if !p.state.IsTerminal() {
-		next = p.state.Decision().Phase
+	bids := make([]string, len(ev.Revealed))
+	for i, e := range ev.Revealed {
+		bids[i] = fmt.Sprintf("%s $%d", p.seatName(e.Decider), e.Move.Amount)
 	}
-	var open, closed []logEntry
-	for _, e := range p.sealed {
-		if stillSealed(e.phase, next) {
-			open = append(open, e)
-		} else {
-			closed = append(closed, e)
-		}
-	}
-	if len(closed) == 0 {
-		return
-	}
-	bids := make([]string, len(closed))
-	for i, e := range closed {
-		bids[i] = fmt.Sprintf("%s $%d", p.seatName(e.decider), e.move.Amount)
-	}
-	fmt.Fprintf(p.out, "Sealed bids revealed (%s): %s\n", closed[0].phase, strings.Join(bids, ", "))
-	p.sealed = append(p.sealed[:0], open...)
+	fmt.Fprintf(p.out, "Sealed bids revealed (%s): %s\n", ev.Revealed[0].Phase, strings.Join(bids, ", "))
 }
 
-// undo replays the game without the human's last move.
+// undo takes back the human's last move.
 func (p *playGame) undo() error {
-	if !canUndo(p.log, p.seat, p.state.Turn) {
+	if !p.CanUndo() {
 		fmt.Fprintln(p.out, "nothing to undo: your last move is not the last thing that happened in this turn")
 		return nil
 	}
-	last := p.log[len(p.log)-1]
-	p.log = p.log[:len(p.log)-1]
-	if n := len(p.sealed); n > 0 && p.sealed[n-1] == last {
-		p.sealed = p.sealed[:n-1]
+	last, err := p.Undo()
+	if err != nil {
+		return err
 	}
-	s := p.game.NewInitialState()
-	for i, e := range p.log {
-		if err := s.ApplyMoveChecked(e.move); err != nil {
-			return fmt.Errorf("play: replaying move %d for undo: %w", i+1, err)
-		}
-	}
-	p.state = s
-	fmt.Fprintf(p.out, "undone: %v\n", last.move)
+	fmt.Fprintf(p.out, "undone: %v\n", last.Move)
 	p.printBoard()
 	return nil
 }
@@ -414,36 +335,21 @@ func (p *playGame) seatName(s int) string {
 
 // printBoard shows the human's redacted view.
 func (p *playGame) printBoard() {
-	p.state.Redact(p.seat, p.view)
 	fmt.Fprintln(p.out)
-	fmt.Fprintln(p.out, p.view.Render(p.seat))
+	fmt.Fprintln(p.out, p.View().Render(p.seat))
 }
 
 // printMoves lists the legal moves, numbered, with the amounts collapsed into a range.
 func (p *playGame) printMoves(d rules.Decision) {
-	all := p.state.LegalMoves(nil)
-	p.moves = p.moves[:0]
-	lo, hi, amounts := 0, 0, 0
-	for _, m := range all {
-		if m.Kind == rules.Amount {
-			if amounts == 0 || int(m.Amount) < lo {
-				lo = int(m.Amount)
-			}
-			if amounts == 0 || int(m.Amount) > hi {
-				hi = int(m.Amount)
-			}
-			amounts++
-			continue
-		}
-		p.moves = append(p.moves, m)
-	}
+	var amounts *play.Amounts
+	p.moves, amounts = p.Choices()
 	fmt.Fprintf(p.out, "Your decision (%s):\n", d.Phase)
 	for i, m := range p.moves {
 		fmt.Fprintf(p.out, "  %2d  %v\n", i+1, m)
 	}
-	if amounts > 0 {
-		fmt.Fprintf(p.out, "  $N  an amount from $%d to $%d", lo, hi)
-		if sealedPhase(d.Phase) {
+	if amounts != nil {
+		fmt.Fprintf(p.out, "  $N  an amount from $%d to $%d", amounts.Min, amounts.Max)
+		if amounts.Sealed {
 			fmt.Fprint(p.out, " (sealed until every bid is in)")
 		}
 		fmt.Fprintln(p.out)
@@ -452,12 +358,10 @@ func (p *playGame) printMoves(d rules.Decision) {
 
 // printScores prints the final-scoring breakdown of every seat.
 func (p *playGame) printScores() {
-	p.state.Redact(p.seat, p.view)
-	fmt.Fprintln(p.out)
-	fmt.Fprintln(p.out, p.view.Render(p.seat))
+	p.printBoard()
 	fmt.Fprintln(p.out, "\nFinal score:")
 	fmt.Fprintf(p.out, "  %-24s %6s %6s %8s %6s %6s %5s\n", "seat", "cash", "island", "leftover", "loans", "total", "rank")
-	for s, sc := range p.state.Scores() {
+	for s, sc := range p.State().Scores() {
 		mark := ""
 		if sc.Winner {
 			mark = "  winner"

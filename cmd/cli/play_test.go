@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/container-rl/container/env/bots"
+	"github.com/container-rl/container/env/play"
 	"github.com/container-rl/container/env/rules"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -108,24 +109,6 @@ func TestPlayDefaultOpponentIsRegistered(t *testing.T) {
 	}
 }
 
-func TestCanUndoOnlyOwnLastMoveInTheCurrentTurn(t *testing.T) {
-	mine := logEntry{decider: 2, turn: 7}
-	theirs := logEntry{decider: 0, turn: 7}
-	assert.False(t, canUndo(nil, 2, 7), "empty history")
-	assert.True(t, canUndo([]logEntry{theirs, mine}, 2, 7), "own move, same turn")
-	assert.False(t, canUndo([]logEntry{mine, theirs}, 2, 7), "someone moved since")
-	assert.False(t, canUndo([]logEntry{mine}, 2, 8), "the turn is over")
-}
-
-func TestSealedBidsStayHiddenUntilTheRoundCloses(t *testing.T) {
-	assert.True(t, stillSealed(rules.PhaseDeliveryBid, rules.PhaseDeliveryBid), "next bidder")
-	assert.True(t, stillSealed(rules.PhaseDeliveryBid, rules.PhaseLoanOffer), "a bidder asks for a loan")
-	assert.False(t, stillSealed(rules.PhaseDeliveryBid, rules.PhaseDeliveryAccept), "deliverer decides")
-	assert.False(t, stillSealed(rules.PhaseDeliveryBid, rules.PhaseRunoffBid), "tie: bids shown before the runoff")
-	assert.False(t, stillSealed(rules.PhaseIncentiveBid, rules.PhaseLoanAccept), "borrower sees the offers")
-	assert.False(t, stillSealed(rules.PhaseRunoffBid, rules.PhaseTerminal), "game over")
-}
-
 func TestPlayCommandBadFlagsGiveOneLineError(t *testing.T) {
 	for _, args := range [][]string{
 		{"play", "--players", "9"},
@@ -196,24 +179,26 @@ func TestPlayUndoRestoresThePosition(t *testing.T) {
 	g, err := rules.NewGame(opts)
 	require.NoError(t, err)
 	var out bytes.Buffer
-	p := &playGame{game: g, state: g.NewInitialState(), view: g.NewInitialState(), seat: 0, names: names, out: &out}
-	p.players = make([]bots.Bot, len(names))
+	players := make([]bots.Bot, len(names))
 	for s, n := range names {
 		if n != "" {
-			p.players[s], err = bots.New(n, opts, uint64(s))
+			players[s], err = bots.New(n, opts, uint64(s))
 			require.NoError(t, err)
 		}
 	}
+	game, err := play.New(g, opts.Seed, 0, players)
+	require.NoError(t, err)
+	p := &playGame{Game: game, seat: 0, names: names, out: &out}
 	undone := 0
-	for !p.state.IsTerminal() && undone < 5 {
-		d := p.state.Decision()
+	for !p.Over() && undone < 5 {
+		d := p.State().Decision()
 		if d.Decider != p.seat {
-			require.NoError(t, p.botMove(d))
+			require.NoError(t, p.botMove())
 			continue
 		}
 		p.printMoves(d)
-		before, turn := p.state.Hash(), p.state.Turn
-		logLen := len(p.log)
+		before, turn := p.State().Hash(), p.State().Turn
+		logLen := len(p.Log())
 		// Produce starts a run of the producer's own decisions (placing the new containers).
 		choice := "1"
 		for i, m := range p.moves {
@@ -224,22 +209,22 @@ func TestPlayUndoRestoresThePosition(t *testing.T) {
 		if len(p.moves) == 0 {
 			choice = fmt.Sprintf("$%d", d.MinAmount)
 		}
-		quit, err := p.human(choice, d)
+		quit, err := p.human(choice)
 		require.NoError(t, err)
 		require.False(t, quit)
-		require.Len(t, p.log, logLen+1, "the listed move %s was not applied:\n%s", choice, lastLines(out.String(), 10))
-		if p.state.IsTerminal() || p.state.Decision().Decider != p.seat || p.state.Turn != turn {
+		require.Len(t, p.Log(), logLen+1, "the listed move %s was not applied:\n%s", choice, lastLines(out.String(), 10))
+		if p.Over() || p.State().Decision().Decider != p.seat || p.State().Turn != turn {
 			continue
 		}
-		_, err = p.human("undo", d)
+		_, err = p.human("undo")
 		require.NoError(t, err)
-		assert.Equal(t, before, p.state.Hash(), "undo must restore the position")
-		assert.Len(t, p.log, logLen)
+		assert.Equal(t, before, p.State().Hash(), "undo must restore the position")
+		assert.Len(t, p.Log(), logLen)
 		undone++
 		assert.Contains(t, out.String(), "undone: ")
 		// Play on with the first listed move so the game does not repeat itself.
 		p.printMoves(d)
-		_, err = p.human("1", d)
+		_, err = p.human("1")
 		require.NoError(t, err)
 	}
 	if undone == 0 {

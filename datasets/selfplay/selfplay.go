@@ -44,12 +44,7 @@ const DefaultGamesPerShard = 256
 // PolicyBot is a bot that reports the action distribution it played from and its value
 // estimate (a trained bot). When Config.RecordPolicy is set every seat's bot must be one, and
 // the dataset gets the policy and value columns.
-type PolicyBot interface {
-	bots.Bot
-	// ActPolicy is Act that also fills probs (length rules.NumDistinctActions(), zero for
-	// illegal ids) and returns the value estimate for the deciding seat.
-	ActPolicy(view *rules.State, legal []int, probs []float32) (action int, value float32)
-}
+type PolicyBot = bots.PolicyBot
 
 // Config describes a self-play run.
 type Config struct {
@@ -391,11 +386,10 @@ func Run(ctx context.Context, c Config) (*Result, error) {
 
 // player is one worker's environment, bots and per-game buffers.
 type player struct {
-	cfg  *Config
-	meta *datasets.Meta
-	e    *env.Env
-	bots []bots.Bot
-	view *rules.State
+	cfg   *Config
+	meta  *datasets.Meta
+	e     *env.Env
+	seats []bots.Seat // every seat's bot and decision buffers
 
 	obs      []float32
 	legal    []int
@@ -424,7 +418,7 @@ func newPlayer(c *Config, meta *datasets.Meta) (*player, error) {
 	if e.ObsSize() != meta.ObsDim {
 		return nil, fmt.Errorf("selfplay: environment observes %d floats, the spec says %d", e.ObsSize(), meta.ObsDim)
 	}
-	p := &player{cfg: c, meta: meta, e: e, bots: make([]bots.Bot, len(c.Agents)), view: new(rules.State)}
+	p := &player{cfg: c, meta: meta, e: e, seats: make([]bots.Seat, len(c.Agents))}
 	p.moveText = make([][]string, meta.Seats)
 	for s := range p.moveText {
 		p.moveText[s] = make([]string, meta.NumActions)
@@ -476,7 +470,7 @@ func (p *player) playGame(id, seed uint64) (*datasets.Game, []datasets.Step, err
 	start := time.Now()
 	P, D := p.meta.Seats, p.meta.ObsDim
 	for s, name := range p.cfg.Agents {
-		if sd, ok := p.bots[s].(bots.Seeder); ok {
+		if sd, ok := p.seats[s].Bot.(bots.Seeder); ok {
 			sd.Seed(botSeed(seed, s))
 			continue
 		}
@@ -487,7 +481,7 @@ func (p *player) playGame(id, seed uint64) (*datasets.Game, []datasets.Step, err
 		if _, ok := b.(PolicyBot); p.cfg.RecordPolicy && !ok {
 			return nil, nil, fmt.Errorf("selfplay: recording the behaviour policy needs bots that report it; %s does not", name)
 		}
-		p.bots[s] = b
+		p.seats[s].Bot = b
 	}
 	A := p.meta.NumActions
 	p.probs, p.values = p.probs[:0], p.values[:0]
@@ -503,22 +497,21 @@ func (p *player) playGame(id, seed uint64) (*datasets.Game, []datasets.Step, err
 		p.legal = append(p.legal, p.e.Encoder().Legal()...)
 		p.legalEnd = append(p.legalEnd, len(p.legal))
 		legal := p.legal[lo:]
-		st.Redact(seat, p.view)
 		var a int
+		var err error
 		if p.cfg.RecordPolicy {
 			n := len(p.probs)
 			p.probs = slices.Grow(p.probs, A)[:n+A]
 			probs := p.probs[n:]
 			clear(probs)
 			var v float32
-			a, v = p.bots[seat].(PolicyBot).ActPolicy(p.view, legal, probs)
+			a, v, err = p.seats[seat].ActPolicy(st, legal, probs)
 			p.values = append(p.values, v)
 		} else {
-			a = p.bots[seat].Act(p.view, legal)
+			a, err = p.seats[seat].ActLegal(st, legal)
 		}
-		if !slices.Contains(legal, a) {
-			return nil, nil, fmt.Errorf("selfplay: game %d (seed %d) step %d: bot %s chose %d (%s), not a legal action",
-				id, seed, len(p.actions), p.cfg.Agents[seat], a, encoding.ActionName(a))
+		if err != nil {
+			return nil, nil, fmt.Errorf("selfplay: game %d (seed %d) step %d: agent %s: %w", id, seed, len(p.actions), p.cfg.Agents[seat], err)
 		}
 		p.texts = append(p.texts, p.text(st, seat, a))
 		p.obs = append(p.obs, obs...)
@@ -526,7 +519,6 @@ func (p *player) playGame(id, seed uint64) (*datasets.Game, []datasets.Step, err
 		p.turns = append(p.turns, int32(info.Turn))
 		p.deciders = append(p.deciders, int8(seat))
 		p.actions = append(p.actions, int32(a))
-		var err error
 		if res, err = p.e.Step(a); err != nil {
 			return nil, nil, fmt.Errorf("selfplay: game %d (seed %d): %w", id, seed, err)
 		}

@@ -16,11 +16,12 @@ import (
 var (
 	// ErrConfig is wrapped by every error about a bad tournament configuration.
 	ErrConfig = errors.New("eval: invalid tournament")
-	// ErrIllegalBotAction is wrapped when a bot returns an action that is not legal.
-	ErrIllegalBotAction = errors.New("eval: bot played an illegal action")
+	// ErrIllegalBotAction is wrapped when a bot returns an action that is not legal (the
+	// bots.Seat check).
+	ErrIllegalBotAction = bots.ErrIllegalAction
 	// ErrNoLegalAction is wrapped when the rules engine offers no legal action in a position
 	// that is not terminal (an engine bug, reported with the game's seed and step).
-	ErrNoLegalAction = errors.New("eval: no legal action in a non-terminal position")
+	ErrNoLegalAction = bots.ErrNoLegalAction
 	// ErrGameTooLong is wrapped when a game exceeds the game's maximum length.
 	ErrGameTooLong = errors.New("eval: game exceeded its maximum length")
 )
@@ -241,21 +242,19 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 
 // player is one worker's game loop with its reusable buffers and bots.
 type player struct {
-	game   *rules.Game
-	cfg    Config
-	newBot NewBotFunc
-	opts   rules.Options
-	seats  []int
-	bots   []bots.Bot
-	cache  map[[2]int]bots.Bot // reseedable bots by (agent, seat)
-	legal  []int
-	view   rules.State
+	game     *rules.Game
+	cfg      Config
+	newBot   NewBotFunc
+	opts     rules.Options
+	seats    []int               // agent of every seat
+	deciders []bots.Seat         // every seat's bot and decision buffers
+	cache    map[[2]int]bots.Bot // reseedable bots by (agent, seat)
 }
 
 func newPlayer(game *rules.Game, cfg Config, newBot NewBotFunc) *player {
 	return &player{
 		game: game, cfg: cfg, newBot: newBot, opts: game.Options(),
-		cache: map[[2]int]bots.Bot{}, legal: make([]int, 0, 256),
+		cache: map[[2]int]bots.Bot{}, deciders: make([]bots.Seat, game.Options().Players),
 	}
 }
 
@@ -281,13 +280,12 @@ func (p *player) play(ctx context.Context, g int) (GameResult, error) {
 	}
 	seed := GameSeed(p.cfg.Seed, g)
 	p.seats = SeatAgents(g, len(p.cfg.Agents), p.opts.Players, p.seats)
-	p.bots = p.bots[:0]
 	for s, a := range p.seats {
 		b, err := p.botFor(a, s, BotSeed(seed, s))
 		if err != nil {
 			return GameResult{}, err
 		}
-		p.bots = append(p.bots, b)
+		p.deciders[s].Bot = b
 	}
 	st := p.game.NewInitialStateSeed(seed)
 	maxLen := p.game.MaxGameLength()
@@ -301,22 +299,20 @@ func (p *player) play(ctx context.Context, g int) (GameResult, error) {
 			return GameResult{}, ctx.Err()
 		}
 		seat := st.CurrentPlayer()
-		p.legal = st.LegalActions(p.legal)
-		if len(p.legal) == 0 {
-			return GameResult{}, fmt.Errorf("%w: phase %s, seat %d, game %d (options %+v, seed %d), step %d",
-				ErrNoLegalAction, st.Decision().Phase, seat, g, p.opts, seed, steps)
-		}
-		st.Redact(seat, &p.view)
-		a := p.bots[seat].Act(&p.view, p.legal)
-		if i := sort.SearchInts(p.legal, a); i >= len(p.legal) || p.legal[i] != a {
-			d := st.Decision()
-			return GameResult{}, fmt.Errorf("%w: %s (seat %d) chose %d in phase %s of game %d (seed %d), step %d",
-				ErrIllegalBotAction, p.cfg.Agents[p.seats[seat]], seat, a, d.Phase, g, seed, steps)
+		a, err := p.deciders[seat].Act(st)
+		if err != nil {
+			return GameResult{}, p.decisionError(err, seat, p.seats, g, seed, steps)
 		}
 		st.Apply(a)
 		steps++
 	}
 	return p.result(g, seed, p.seats, st, steps), nil
+}
+
+// decisionError says which agent, game and step a failed decision (bots.Seat's error) was.
+func (p *player) decisionError(err error, seat int, seats []int, g int, seed uint64, steps int) error {
+	return fmt.Errorf("eval: agent %s at seat %d, game %d (options %+v, seed %d), step %d: %w",
+		p.cfg.Agents[seats[seat]], seat, g, p.opts, seed, steps, err)
 }
 
 // result records a finished game.
