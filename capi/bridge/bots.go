@@ -2,8 +2,8 @@ package bridge
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
-	"slices"
 	"sync"
 
 	"github.com/container-rl/container/env"
@@ -34,7 +34,7 @@ type Bot struct {
 	busy
 	b    bots.Bot
 	opts rules.Options
-	view rules.State
+	seat bots.Seat
 }
 
 // NewBot makes the bot spec (a registered name, a path/to/file.bot, either with an optional
@@ -48,7 +48,7 @@ func NewBot(spec, optsJSON string, seed uint64) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	return put(&Bot{b: b, opts: o.Rules}), nil
+	return put(&Bot{b: b, opts: o.Rules, seat: bots.Seat{Bot: b}}), nil
 }
 
 func getBot(h int64) (*Bot, error) {
@@ -59,15 +59,15 @@ func getBot(h int64) (*Bot, error) {
 	return x, x.enter("bot", h)
 }
 
-// act asks b for the decider's action in s, from the decider's redacted view.
-func act(b bots.Bot, view *rules.State, s *rules.State, legal []int) (int, error) {
+// act asks seat's bot for the decider's action in s (legal: s's legal ids, the env's), from
+// the decider's redacted view.
+func act(seat *bots.Seat, s *rules.State, legal []int) (int, error) {
 	if s.IsTerminal() || len(legal) == 0 {
 		return 0, fmt.Errorf("%w: the game is over; a bot has nothing to decide", env.ErrEpisodeOver)
 	}
-	s.Redact(s.CurrentPlayer(), view)
-	a := b.Act(view, legal)
-	if !slices.Contains(legal, a) {
-		return 0, fmt.Errorf("%w: bot %s chose action %d, which is not legal", ErrInternal, b.Name(), a)
+	a, err := seat.ActLegal(s, legal)
+	if err != nil {
+		return 0, fmt.Errorf("%w: %w", ErrInternal, err)
 	}
 	return a, nil
 }
@@ -99,7 +99,7 @@ func BotActEnv(bh, eh int64) (int, error) {
 	if err := sameRules(b.opts, x.e.Options().Rules); err != nil {
 		return 0, err
 	}
-	return act(b.b, &b.view, x.e.State(), x.e.Legal())
+	return act(&b.seat, x.e.State(), x.e.Legal())
 }
 
 // BotActVec returns the bot's action for the current decider of game i of vector env vh.
@@ -120,7 +120,7 @@ func BotActVec(bh, vh int64, i int) (int, error) {
 	if err := sameRules(b.opts, x.v.Env(i).Options().Rules); err != nil {
 		return 0, err
 	}
-	return act(b.b, &b.view, x.v.State(i), x.v.Env(i).Legal())
+	return act(&b.seat, x.v.State(i), x.v.Env(i).Legal())
 }
 
 // Table seats bots in every game of a vector env: seat s of game i is played by its own
@@ -128,12 +128,12 @@ func BotActVec(bh, vh int64, i int) (int, error) {
 // instance for all games), or by the caller where specs[s] is "".
 type Table struct {
 	busy
-	vec     int64
-	n, p    int
-	perGame [][]bots.Bot    // [seat][game]
-	batch   []bots.BatchBot // [seat]
-	views   []rules.State   // [game]
-	workers int
+	vec      int64
+	n, p     int
+	perGame  [][]bots.Bot    // [seat][game]
+	batch    []bots.BatchBot // [seat]
+	deciders []bots.Seat     // [game]: the decision buffers of its current decider
+	workers  int
 }
 
 // NewTable seats the bots specs (one per seat, "" for the caller's seats) in every game of
@@ -149,7 +149,7 @@ func NewTable(vh int64, specs []string, seed uint64) (int64, error) {
 	}
 	o := x.v.Env(0).Options().Rules
 	t := &Table{vec: vh, n: x.v.N, p: x.v.P, perGame: make([][]bots.Bot, x.v.P), batch: make([]bots.BatchBot, x.v.P),
-		views: make([]rules.State, x.v.N), workers: defaultWorkers()}
+		deciders: make([]bots.Seat, x.v.N), workers: defaultWorkers()}
 	for s, spec := range specs {
 		if spec == "" {
 			continue
@@ -210,7 +210,9 @@ func TableAct(th int64, actions []int, isBot []int8) error {
 					if seat < 0 || t.perGame[seat] == nil {
 						continue
 					}
-					a, err := act(t.perGame[seat][i], &t.views[i], v.State(i), v.Env(i).Legal())
+					d := &t.deciders[i]
+					d.Bot = t.perGame[seat][i]
+					a, err := act(d, v.State(i), v.Env(i).Legal())
 					if err != nil {
 						return fmt.Errorf("game %d: %w", i, err)
 					}
@@ -226,30 +228,36 @@ func TableAct(th int64, actions []int, isBot []int8) error {
 			return err
 		}
 	}
+	var batch bots.Batch
+	var owners []int
 	for s, bb := range t.batch {
 		if bb == nil {
 			continue
 		}
-		var views []*rules.State
-		var legal [][]int
-		var owners []int
+		batch.Reset()
+		owners = owners[:0]
 		for i := 0; i < t.n; i++ {
 			if v.Agents[i] != s {
 				continue
 			}
-			st := v.State(i)
-			st.Redact(s, &t.views[i])
-			views, legal, owners = append(views, &t.views[i]), append(legal, v.Env(i).Legal()), append(owners, i)
+			d := &t.deciders[i]
+			d.Bot = nil
+			if err := d.PrepareLegal(v.State(i), v.Env(i).Legal()); err != nil {
+				return fmt.Errorf("%w: game %d: %w", ErrInternal, i, err)
+			}
+			batch.Add(d)
+			owners = append(owners, i)
 		}
-		if len(views) == 0 {
+		if batch.Len() == 0 {
 			continue
 		}
-		out := make([]int, len(views))
-		bb.ActBatch(views, legal, out)
+		out, err := batch.Act(bb)
+		if be := (*bots.BatchError)(nil); errors.As(err, &be) {
+			return fmt.Errorf("%w: game %d: %w", ErrInternal, owners[be.Index], err)
+		} else if err != nil {
+			return fmt.Errorf("%w: %w", ErrInternal, err)
+		}
 		for k, i := range owners {
-			if !slices.Contains(legal[k], out[k]) {
-				return fmt.Errorf("%w: bot %s chose action %d in game %d, which is not legal", ErrInternal, bb.Name(), out[k], i)
-			}
 			actions[i], isBot[i] = out[k], 1
 		}
 	}

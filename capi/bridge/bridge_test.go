@@ -372,3 +372,59 @@ func TestScoreAndObservePositions(t *testing.T) {
 		t.Errorf("small buffer: %v", err)
 	}
 }
+
+// TestTableBatchBotDecidesLikeTheBotOneGameAtATime seats the trained bot (a BatchBot, one
+// instance for all games) and checks that its batched actions through the table are the
+// actions the same bot picks one game at a time (argmax play is deterministic).
+func TestTableBatchBotDecidesLikeTheBotOneGameAtATime(t *testing.T) {
+	const n = 6
+	s, _ := VecSizes(n, "")
+	vb := env.VecBuffers{Obs: make([]float32, n*s.Obs), Mask: make([]float32, n*s.Actions), Rewards: make([]float32, n*s.Players),
+		Agents: make([]int, n), Terminated: make([]bool, n), Truncated: make([]bool, n), Legal: make([]int32, n*s.Actions),
+		NumLegal: make([]int32, n), Mask8: make([]int8, n*s.Actions)}
+	vh, err := NewVec(n, "", 9, 2, vb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer Free(vh)
+	th, err := NewTable(vh, []string{"random", "default", "random", "random"}, 1)
+	if err != nil {
+		t.Skipf("no trained default bot: %v", err)
+	}
+	defer Free(th)
+	bh, err := NewBot("default", "", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer Free(bh)
+	actions := make([]int, n)
+	isBot := make([]int8, n)
+	compared := 0
+	for step := 0; step < 40; step++ {
+		if err := TableAct(th, actions, isBot); err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < n; i++ {
+			if isBot[i] != 1 {
+				t.Fatalf("game %d: every seat is a bot, is-bot %d", i, isBot[i])
+			}
+			if vb.Agents[i] != 1 {
+				continue
+			}
+			one, err := BotActVec(bh, vh, i)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if one != actions[i] {
+				t.Fatalf("step %d game %d: the table's batch chose %d, the bot alone %d", step, i, actions[i], one)
+			}
+			compared++
+		}
+		if err := VecStep(vh, actions); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if compared == 0 {
+		t.Fatal("the trained bot's seat never decided")
+	}
+}
