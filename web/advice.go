@@ -50,14 +50,12 @@ func (s *Server) ask(spec string, st *rules.State) (AskAnswer, error) {
 	if err != nil {
 		return AskAnswer{}, errorf(http.StatusBadRequest, "%v", err)
 	}
-	d := st.Decision()
-	view := st.Clone()
-	st.Redact(d.Decider, view)
-	legal := st.LegalActions(nil)
-	if len(legal) == 0 {
+	seat := bots.NewSeat(b)
+	if err := seat.Prepare(st); err != nil {
 		return AskAnswer{}, errorf(http.StatusConflict, "the decision has no legal action with an id (bots cannot bid $100 or more)")
 	}
-	out := AskAnswer{Bot: display, Seat: d.Decider, Explain: "the move this bot plays here"}
+	view, legal := seat.View(), seat.Legal()
+	out := AskAnswer{Bot: display, Seat: seat.Decider(), Explain: "the move this bot plays here"}
 	if adv, ok := b.(bots.Advisor); ok {
 		a, err := adv.Advise(view, append([]int(nil), legal...))
 		if err == nil && len(a.Probs) == len(legal) {
@@ -73,7 +71,11 @@ func (s *Server) ask(spec string, st *rules.State) (AskAnswer, error) {
 			out.Explain = "a trained bot: its most likely moves with the policy's probabilities, and its value estimate of each seat's return (win-loss scale, about -1 to 1)"
 		}
 	}
-	out.Move = st.ActionToMove(b.Act(view, legal)).String()
+	a, err := seat.Decide()
+	if err != nil {
+		return AskAnswer{}, errorf(http.StatusInternalServerError, "%v", err)
+	}
+	out.Move = st.ActionToMove(a).String()
 	return out, nil
 }
 
