@@ -20,20 +20,16 @@ import (
 var ErrBenchOptions = errors.New("bench: invalid options")
 
 type benchOptions struct {
-	players   int
-	games     int
-	workers   int
-	variant   string
-	length    string
-	modules   string
-	seed      uint64
-	turnLimit int
-	json      bool
-	encode    bool
-	train     bool
-	batch     int
-	steps     int
-	width     int
+	gameFlags
+	games   int
+	workers int
+	seed    uint64
+	json    bool
+	encode  bool
+	train   bool
+	batch   int
+	steps   int
+	width   int
 }
 
 func newBenchCmd() *cobra.Command {
@@ -62,14 +58,10 @@ encoding included).`,
 		},
 	}
 	f := cmd.Flags()
-	f.IntVar(&o.players, "players", 4, "players (3-5)")
+	addGameFlags(cmd, &o.gameFlags, gameFlagSet{turnLimit: true})
 	f.IntVar(&o.games, "games", 1000, "games to play")
 	f.IntVar(&o.workers, "workers", runtime.GOMAXPROCS(0), "parallel workers (one game per worker at a time)")
-	f.StringVar(&o.variant, "rules", "base", "rules variant: base or classic")
-	f.StringVar(&o.length, "length", "standard", "game length: short, standard or extended")
-	f.StringVar(&o.modules, "modules", "", "More Containers modules: trucks,player-loans,luxury or all")
 	f.Uint64Var(&o.seed, "seed", 1, "seed of the first game")
-	f.IntVar(&o.turnLimit, "turn-limit", 0, "turn limit (0: the engine's default)")
 	f.BoolVar(&o.json, "json", false, "print one JSON object")
 	f.BoolVar(&o.encode, "encode", false, "also encode the decider's observation and legal-action mask before every move")
 	f.BoolVar(&o.train, "train", false, "measure training (BC samples/s) and batched bot inference (decisions/s) instead")
@@ -181,18 +173,15 @@ func BenchGames(opts rules.Options, games, workers int, seed uint64, step BenchS
 }
 
 func (o benchOptions) rulesOptions() (rules.Options, error) {
-	ro := rules.Options{Players: o.players, TurnLimit: o.turnLimit}
-	if err := parseGameFlags(&ro, o.variant, o.length, o.modules); err != nil {
-		return ro, fmt.Errorf("%w: %w", ErrBenchOptions, err)
-	}
-	if err := ro.Validate(); err != nil {
+	ro, err := o.gameFlags.rulesOptions(0)
+	if err != nil {
 		return ro, fmt.Errorf("%w: %w", ErrBenchOptions, err)
 	}
 	return ro, nil
 }
 
 func runBench(o benchOptions, out io.Writer) error {
-	flags := []intFlag{{"games", o.games, 1, maxFlagMemGames}, workersFlag(o.workers, false), turnLimitFlag(o.turnLimit)}
+	flags := []intFlag{{"games", o.games, 1, maxFlagMemGames}, workersFlag(o.workers, false)}
 	if o.train {
 		flags = append(flags, intFlag{"batch", o.batch, 1, maxFlagBatch}, intFlag{"steps", o.steps, 1, maxFlagSteps},
 			intFlag{"width", o.width, 1, training.MaxWidth})

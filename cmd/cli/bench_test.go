@@ -14,7 +14,7 @@ import (
 
 func TestBenchJSON(t *testing.T) {
 	var out bytes.Buffer
-	o := benchOptions{players: 3, games: 4, workers: 2, variant: "base", length: "short", seed: 1, json: true}
+	o := benchOptions{gameFlags: gameFlags{players: 3, variant: "base", length: "short"}, games: 4, workers: 2, seed: 1, json: true}
 	if err := runBench(o, &out); err != nil {
 		t.Fatal(err)
 	}
@@ -54,11 +54,11 @@ func TestBenchGamesIsDeterministicAndCallsStep(t *testing.T) {
 
 func TestBenchRejectsBadFlags(t *testing.T) {
 	for _, o := range []benchOptions{
-		{players: 6, games: 1, workers: 1},
-		{players: 4, games: 0, workers: 1},
-		{players: 4, games: 1, workers: 0},
-		{players: 4, games: 1, workers: 1, variant: "deluxe"},
-		{players: 4, games: 1, workers: 1, modules: "dragons"},
+		{gameFlags: gameFlags{players: 6}, games: 1, workers: 1},
+		{gameFlags: gameFlags{players: 4}, games: 0, workers: 1},
+		{gameFlags: gameFlags{players: 4}, games: 1, workers: 0},
+		{gameFlags: gameFlags{players: 4, variant: "deluxe"}, games: 1, workers: 1},
+		{gameFlags: gameFlags{players: 4, modules: "dragons"}, games: 1, workers: 1},
 	} {
 		if err := runBench(o, &bytes.Buffer{}); !errors.Is(err, ErrBenchOptions) {
 			t.Errorf("%+v: error %v, want ErrBenchOptions", o, err)
@@ -82,7 +82,7 @@ func TestRulesSupportCommandsRegistered(t *testing.T) {
 
 func TestBenchEncodeEncodesEveryDecision(t *testing.T) {
 	var out bytes.Buffer
-	o := benchOptions{players: 3, games: 3, workers: 2, variant: "base", length: "standard", seed: 1, encode: true, json: true}
+	o := benchOptions{gameFlags: gameFlags{players: 3, variant: "base", length: "standard"}, games: 3, workers: 2, seed: 1, encode: true, json: true}
 	if err := runBench(o, &out); err != nil {
 		t.Fatal(err)
 	}
@@ -96,8 +96,7 @@ func TestBenchEncodeEncodesEveryDecision(t *testing.T) {
 // with every field, and refuses bad flags.
 func TestBenchTrainMeasuresTrainingAndInference(t *testing.T) {
 	var out bytes.Buffer
-	o := benchOptions{players: 3, games: 1, workers: 1, variant: "base", length: "standard", seed: 1, json: true,
-		train: true, batch: 16, steps: 2, width: 8}
+	o := benchOptions{gameFlags: gameFlags{players: 3, variant: "base", length: "standard"}, games: 1, workers: 1, seed: 1, json: true, train: true, batch: 16, steps: 2, width: 8}
 	if err := runBench(o, &out); err != nil {
 		t.Fatal(err)
 	}

@@ -29,18 +29,14 @@ var ErrEvalOptions = errors.New("eval: invalid options")
 
 // tourneyOptions are the flags eval and rate share.
 type tourneyOptions struct {
-	agents    string
-	games     int
-	players   int
-	variant   string
-	length    string
-	modules   string
-	turnLimit int
-	seed      uint64
-	workers   int
-	batch     int
-	json      bool
-	progress  io.Writer // progress bar destination (stderr); nil for none
+	agents string
+	games  int
+	gameFlags
+	seed     uint64
+	workers  int
+	batch    int
+	json     bool
+	progress io.Writer // progress bar destination (stderr); nil for none
 	shardOptions
 	// maxAgents bounds --agents (0: one per seat at most); rate takes a ladder of more
 	// agents than seats, each game seating a rotating window of them.
@@ -52,11 +48,7 @@ func addTourneyFlags(cmd *cobra.Command, o *tourneyOptions) {
 	f.StringVar(&o.agents, "agents", "", "comma-separated bot names or .bot files, 1 to 5; a trained bot may end in @T to sample at temperature T (see container bots); required")
 	f.StringVar(&o.agents, "bots", "", "alias of --agents")
 	f.IntVar(&o.games, "games", 100, "number of games (seat rotation is exact for a multiple of the number of agents)")
-	f.IntVar(&o.players, "players", 0, "players per game, 3 to 5 (0: the number of agents if 3 to 5, else 4)")
-	f.StringVar(&o.variant, "rules", "base", "rules variant: base (Off-Shore Bank) or classic")
-	f.StringVar(&o.length, "length", "standard", "game length: short, standard or extended")
-	f.StringVar(&o.modules, "modules", "", "More Containers modules, comma-separated (trucks, player-loans, luxury) or all")
-	f.IntVar(&o.turnLimit, "turn-limit", 0, "end a game after this many turns (0: the rules' default limit)")
+	addGameFlags(cmd, &o.gameFlags, gameFlagSet{playersFromAgents: true, turnLimit: true})
 	f.Uint64Var(&o.seed, "seed", 1, "tournament seed: fixes every game's setup and every bot's seed")
 	f.IntVar(&o.workers, "workers", 0, "parallel games (0: one per CPU); results do not depend on it")
 	f.IntVar(&o.batch, "batch", 0, "games each worker plays in lockstep so trained bots decide in batches (0: off)")
@@ -79,8 +71,7 @@ func tourneyConfig(o tourneyOptions) (eval.Config, error) {
 		return cfg, bad("--agents names %d bots; at most %d", len(cfg.Agents), most)
 	}
 	if err := checkIntFlags(intFlag{"games", o.games, 1, maxFlagGames}, workersFlag(o.workers, true),
-		intFlag{"batch", o.batch, 0, maxFlagBatch}, turnLimitFlag(o.turnLimit),
-		intFlag{"players", o.players, 0, rules.MaxPlayers}); err != nil {
+		intFlag{"batch", o.batch, 0, maxFlagBatch}); err != nil {
 		return cfg, fmt.Errorf("%w: %w", ErrEvalOptions, err)
 	}
 	if o.games < 1 {
@@ -92,26 +83,11 @@ func tourneyConfig(o tourneyOptions) (eval.Config, error) {
 	if o.batch < 0 {
 		return cfg, bad("--batch %d is negative", o.batch)
 	}
-	if o.turnLimit < 0 {
-		return cfg, bad("--turn-limit %d is negative", o.turnLimit)
-	}
-	opts := rules.DefaultOptions()
-	opts.Players = o.players
-	if opts.Players == 0 {
-		opts.Players = 4
-		if n := len(cfg.Agents); n >= 3 && n <= rules.MaxPlayers {
-			opts.Players = n
-		}
-	}
-	opts.TurnLimit = o.turnLimit
-	if err := parseGameFlags(&opts, o.variant, o.length, o.modules); err != nil {
-		return cfg, fmt.Errorf("%w: %w", ErrEvalOptions, err)
-	}
-	if err := opts.Validate(); err != nil {
+	opts, err := o.rulesOptions(len(cfg.Agents))
+	if err != nil {
 		return cfg, fmt.Errorf("%w: %w", ErrEvalOptions, err)
 	}
 	cfg.Options, cfg.Games, cfg.Seed, cfg.Workers, cfg.Batch = opts, o.games, o.seed, o.workers, o.batch
-	var err error
 	if cfg.Shard, err = o.tourneyShard(); err != nil {
 		return cfg, err
 	}

@@ -16,9 +16,7 @@ import (
 )
 
 func smallEval(agents string) evalOptions {
-	return evalOptions{tourneyOptions: tourneyOptions{
-		agents: agents, games: 8, variant: "base", length: "short", seed: 3, workers: 2, turnLimit: 150,
-	}}
+	return evalOptions{tourneyOptions: tourneyOptions{gameFlags: gameFlags{variant: "base", length: "short", turnLimit: 150}, agents: agents, games: 8, seed: 3, workers: 2}}
 }
 
 func TestEval_TableNamesEveryAgentAndTheSeats(t *testing.T) {

@@ -23,14 +23,10 @@ var ErrPlayInput = errors.New("play: input ended before the game did")
 var scriptedFallback = []string{"valuer", "shipper", "manufacturer", "random"}
 
 type playOptions struct {
-	players   int
+	gameFlags
 	seat      int
 	opponents string
 	seed      uint64
-	variant   string
-	length    string
-	modules   string
-	turnLimit int
 }
 
 func newPlayCmd() *cobra.Command {
@@ -57,17 +53,11 @@ Input is read line by line from stdin, so a game can be scripted.`,
 		},
 	}
 	f := cmd.Flags()
-	f.IntVar(&o.players, "players", 4, "number of players, 3 to 5")
+	addGameFlags(cmd, &o.gameFlags, gameFlagSet{turnLimit: true})
 	f.IntVar(&o.seat, "seat", 0, "your seat, 0 to players-1 (seat 0 is p1 on the board; who starts is drawn at setup)")
 	f.StringVar(&o.opponents, "opponents", bots.DefaultName, "opponent bots: one name for all, or players-1 comma-separated names in seat order, skipping yours (see container bots); \"default\" is the trained bot where it has a model for the game's options, else the valuer")
 	f.Uint64Var(&o.seed, "seed", 1, "setup seed (the game is fully determined by the options, the seed and the moves)")
-	f.StringVar(&o.variant, "rules", "base", "rules variant: base (Off-Shore Bank) or classic")
-	f.StringVar(&o.length, "length", "standard", "game length: short, standard or extended")
-	f.StringVar(&o.modules, "modules", "", "More Containers modules, comma-separated (trucks, player-loans, luxury) or all")
-	f.IntVar(&o.turnLimit, "turn-limit", 0, "end the game after this many turns (0: the rules' default limit)")
 	_ = cmd.RegisterFlagCompletionFunc("opponents", completeBotList)
-	_ = cmd.RegisterFlagCompletionFunc("rules", cobra.FixedCompletions([]string{"base", "classic"}, cobra.ShellCompDirectiveNoFileComp))
-	_ = cmd.RegisterFlagCompletionFunc("length", cobra.FixedCompletions([]string{"short", "standard", "extended"}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
 
@@ -92,19 +82,11 @@ func init() { register(newPlayCmd) }
 // playSetup checks the options and returns the game options and one bot name per seat (the
 // human's seat holds "").
 func playSetup(o playOptions) (rules.Options, []string, error) {
-	opts := rules.DefaultOptions()
-	opts.Players = o.players
+	opts, err := o.rulesOptions(0)
+	if err != nil {
+		return opts, nil, fmt.Errorf("play: %w", err)
+	}
 	opts.Seed = o.seed
-	opts.TurnLimit = o.turnLimit
-	if err := parseGameFlags(&opts, o.variant, o.length, o.modules); err != nil {
-		return opts, nil, fmt.Errorf("play: %w", err)
-	}
-	if err := checkIntFlags(turnLimitFlag(o.turnLimit), intFlag{"players", o.players, 3, rules.MaxPlayers}); err != nil {
-		return opts, nil, fmt.Errorf("play: %w", err)
-	}
-	if err := opts.Validate(); err != nil {
-		return opts, nil, fmt.Errorf("play: %w", err)
-	}
 	if o.seat < 0 || o.seat >= o.players {
 		return opts, nil, fmt.Errorf("play: --seat %d is outside 0..%d", o.seat, o.players-1)
 	}

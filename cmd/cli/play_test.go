@@ -43,7 +43,7 @@ func requireEngine(t *testing.T) {
 }
 
 func defaultPlayOptions() playOptions {
-	return playOptions{players: 4, opponents: "random", seed: 1, variant: "base", length: "standard"}
+	return playOptions{gameFlags: gameFlags{players: 4, variant: "base", length: "standard"}, opponents: "random", seed: 1}
 }
 
 func TestPlaySetupRejectsBadOptions(t *testing.T) {

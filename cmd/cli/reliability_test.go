@@ -239,8 +239,7 @@ func TestSelfplayRecordPolicyWithAScriptedBotLeavesNothing(t *testing.T) {
 func TestInterruptedCommandsExitWith130(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	o := selfplayOptions{agents: "random", games: 4, out: filepath.Join(t.TempDir(), "ds"), format: "arrow",
-		variant: "base", length: "standard", reward: "win-loss", shardGames: 2}
+	o := selfplayOptions{gameFlags: gameFlags{variant: "base", length: "standard"}, agents: "random", games: 4, out: filepath.Join(t.TempDir(), "ds"), format: "arrow", reward: "win-loss", shardGames: 2}
 	var out bytes.Buffer
 	err := runSelfplay(ctx, o, &out)
 	assert.ErrorIs(t, err, ErrInterrupted)

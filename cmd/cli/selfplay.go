@@ -33,17 +33,13 @@ type selfplayOptions struct {
 	workers     int
 	seed        uint64
 	resume      bool
-	players     int
-	variant     string
-	length      string
-	modules     string
-	turnLimit   int
-	reward      string
-	shardGames  int
-	policy      bool
-	hideCash    bool
-	shard       string
-	progress    io.Writer // progress bar destination (stderr); nil for none
+	gameFlags
+	reward     string
+	shardGames int
+	policy     bool
+	hideCash   bool
+	shard      string
+	progress   io.Writer // progress bar destination (stderr); nil for none
 }
 
 func newSelfplayCmd() *cobra.Command {
@@ -103,11 +99,7 @@ obs-v2-hidden-cash, for imperfect-recall studies); the bots still play from the 
 	f.IntVar(&o.workers, "workers", 0, "parallel workers, one shard each (0: one per CPU); the data does not depend on it")
 	f.Uint64Var(&o.seed, "seed", 1, "run seed: fixes every game's setup and every bot's seed")
 	f.BoolVar(&o.resume, "resume", false, "continue the dataset in --out, playing only the shards its manifest lacks")
-	f.IntVar(&o.players, "players", 0, "players per game, 3 to 5 (0: the number of agents if 3 to 5, else 4)")
-	f.StringVar(&o.variant, "rules", "base", "rules variant: base (Off-Shore Bank) or classic")
-	f.StringVar(&o.length, "length", "standard", "game length: short, standard or extended")
-	f.StringVar(&o.modules, "modules", "", "More Containers modules, comma-separated (trucks, player-loans, luxury) or all")
-	f.IntVar(&o.turnLimit, "turn-limit", 0, "end a game after this many turns (0: the rules' default limit)")
+	addGameFlags(cmd, &o.gameFlags, gameFlagSet{playersFromAgents: true, turnLimit: true})
 	f.StringVar(&o.reward, "reward", "win-loss", "reward scheme for rewards and returns: win-loss, rank or cash-margin")
 	f.IntVar(&o.shardGames, "shard-games", selfplay.DefaultGamesPerShard, "games per shard")
 	f.BoolVar(&o.policy, "record-policy", false, "record each decision's behaviour probabilities and value estimate (bots that report them, e.g. trained bots)")
@@ -131,8 +123,7 @@ func selfplayConfig(o selfplayOptions) (selfplay.Config, error) {
 		shards = (o.games + o.shardGames - 1) / o.shardGames
 	}
 	if err := checkIntFlags(intFlag{"games", o.games, 1, maxFlagGames}, workersFlag(o.workers, true),
-		intFlag{"shard-games", o.shardGames, 1, maxFlagGames}, turnLimitFlag(o.turnLimit),
-		intFlag{"players", o.players, 0, rules.MaxPlayers}); err != nil {
+		intFlag{"shard-games", o.shardGames, 1, maxFlagGames}); err != nil {
 		return c, fmt.Errorf("%w: %w", ErrSelfplayOptions, err)
 	}
 	if shards > maxFlagShards {
@@ -151,26 +142,16 @@ func selfplayConfig(o selfplayOptions) (selfplay.Config, error) {
 		return c, bad("--workers %d is negative", o.workers)
 	case o.shardGames < 1:
 		return c, bad("--shard-games %d is less than 1", o.shardGames)
-	case o.turnLimit < 0:
-		return c, bad("--turn-limit %d is negative", o.turnLimit)
 	}
 	eo := env.DefaultOptions()
-	eo.Rules.Players = o.players
-	if eo.Rules.Players == 0 {
-		eo.Rules.Players = 4
-		if n := len(agents); n >= 3 {
-			eo.Rules.Players = n
-		}
+	var err error
+	if eo.Rules, err = o.rulesOptions(len(agents)); err != nil {
+		return c, fmt.Errorf("%w: %w", ErrSelfplayOptions, err)
 	}
 	if len(agents) > eo.Rules.Players {
 		return c, bad("--agents names %d bots for %d players", len(agents), eo.Rules.Players)
 	}
-	eo.Rules.TurnLimit = o.turnLimit
 	eo.HideOpponentCash = o.hideCash
-	if err := parseGameFlags(&eo.Rules, o.variant, o.length, o.modules); err != nil {
-		return c, fmt.Errorf("%w: %w", ErrSelfplayOptions, err)
-	}
-	var err error
 	if eo.Reward, err = env.ParseRewardScheme(o.reward); err != nil {
 		return c, fmt.Errorf("%w: --reward: %w", ErrSelfplayOptions, err)
 	}

@@ -13,8 +13,7 @@ import (
 )
 
 func smallSelfplay(out string) selfplayOptions {
-	return selfplayOptions{agents: "random,valuer,shipper", games: 4, out: out, format: "arrow", compression: "zstd",
-		workers: 2, seed: 3, variant: "base", length: "standard", reward: "win-loss", shardGames: 3}
+	return selfplayOptions{gameFlags: gameFlags{variant: "base", length: "standard"}, agents: "random, valuer, shipper", games: 4, out: out, format: "arrow", compression: "zstd", workers: 2, seed: 3, reward: "win-loss", shardGames: 3}
 }
 
 func TestSelfplayThenDatasetStatsAndHead(t *testing.T) {

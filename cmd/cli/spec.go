@@ -12,10 +12,7 @@ import (
 )
 
 type specOptions struct {
-	players int
-	variant string
-	modules string
-	length  string
+	gameFlags
 	oracle  bool
 	json    bool
 	columns bool
@@ -23,7 +20,7 @@ type specOptions struct {
 }
 
 func newSpecCmd() *cobra.Command {
-	o := specOptions{players: 4, variant: "base", length: "standard"}
+	o := specOptions{}
 	cmd := &cobra.Command{
 		Use:   "spec",
 		Short: "Print the observation feature spec (names, offsets, sizes, bounds, version)",
@@ -41,10 +38,7 @@ or R users can label tensor columns; --columns prints one column name per line.`
 		},
 	}
 	f := cmd.Flags()
-	f.IntVar(&o.players, "players", o.players, "number of players (3-5)")
-	f.StringVar(&o.variant, "rules", o.variant, "rules variant: base or classic")
-	f.StringVar(&o.modules, "modules", o.modules, "More Containers modules: comma-separated trucks, player-loans, luxury, or all")
-	f.StringVar(&o.length, "length", o.length, "game length: short, standard or extended")
+	addGameFlags(cmd, &o.gameFlags, gameFlagSet{})
 	f.BoolVar(&o.oracle, "oracle", false, "describe the oracle (all-information) encoding")
 	f.BoolVar(&o.json, "json", false, "print the spec as JSON")
 	f.BoolVar(&o.columns, "columns", false, "print one column name per observation entry")
@@ -56,11 +50,8 @@ func init() { register(newSpecCmd) }
 
 // specRulesOptions turns the command's flags into rules options.
 func specRulesOptions(o specOptions) (rules.Options, error) {
-	ro := rules.Options{Players: o.players}
-	if err := parseGameFlags(&ro, o.variant, o.length, o.modules); err != nil {
-		return rules.Options{}, fmt.Errorf("spec: %w", err)
-	}
-	if err := ro.Validate(); err != nil {
+	ro, err := o.rulesOptions(0)
+	if err != nil {
 		return rules.Options{}, fmt.Errorf("spec: %w", err)
 	}
 	return ro, nil

@@ -11,7 +11,7 @@ import (
 
 func TestSpecPrintsTheTableWithTheVersion(t *testing.T) {
 	var out bytes.Buffer
-	if err := runSpec(specOptions{players: 4, variant: "base", length: "standard"}, &out); err != nil {
+	if err := runSpec(specOptions{gameFlags: gameFlags{players: 4, variant: "base", length: "standard"}}, &out); err != nil {
 		t.Fatal(err)
 	}
 	s := out.String()
@@ -22,7 +22,7 @@ func TestSpecPrintsTheTableWithTheVersion(t *testing.T) {
 
 func TestSpecJSONLabelsEveryColumnAndAction(t *testing.T) {
 	var out bytes.Buffer
-	if err := runSpec(specOptions{players: 3, variant: "base", modules: "trucks,luxury", length: "short", json: true}, &out); err != nil {
+	if err := runSpec(specOptions{gameFlags: gameFlags{players: 3, variant: "base", modules: "trucks,luxury", length: "short"}, json: true}, &out); err != nil {
 		t.Fatal(err)
 	}
 	var s encoding.Spec
@@ -39,7 +39,7 @@ func TestSpecJSONLabelsEveryColumnAndAction(t *testing.T) {
 
 func TestSpecColumnsAndOracle(t *testing.T) {
 	var out bytes.Buffer
-	if err := runSpec(specOptions{players: 5, variant: "classic", length: "standard", columns: true}, &out); err != nil {
+	if err := runSpec(specOptions{gameFlags: gameFlags{players: 5, variant: "classic", length: "standard"}, columns: true}, &out); err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
@@ -47,7 +47,7 @@ func TestSpecColumnsAndOracle(t *testing.T) {
 		t.Fatalf("first column %q", lines[0])
 	}
 	out.Reset()
-	if err := runSpec(specOptions{players: 4, variant: "base", length: "standard", oracle: true}, &out); err != nil {
+	if err := runSpec(specOptions{gameFlags: gameFlags{players: 4, variant: "base", length: "standard"}, oracle: true}, &out); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.HasPrefix(out.String(), encoding.OracleVersion+":") {
@@ -57,12 +57,12 @@ func TestSpecColumnsAndOracle(t *testing.T) {
 
 func TestSpecRejectsBadFlags(t *testing.T) {
 	bad := []specOptions{
-		{players: 7, variant: "base", length: "standard"},
-		{players: 4, variant: "modern", length: "standard"},
-		{players: 4, variant: "base", modules: "boats", length: "standard"},
-		{players: 4, variant: "base", length: "epic"},
-		{players: 4, variant: "classic", modules: "trucks", length: "standard"},
-		{players: 4, variant: "base", length: "standard", json: true, columns: true},
+		{gameFlags: gameFlags{players: 7, variant: "base", length: "standard"}},
+		{gameFlags: gameFlags{players: 4, variant: "modern", length: "standard"}},
+		{gameFlags: gameFlags{players: 4, variant: "base", modules: "boats", length: "standard"}},
+		{gameFlags: gameFlags{players: 4, variant: "base", length: "epic"}},
+		{gameFlags: gameFlags{players: 4, variant: "classic", modules: "trucks", length: "standard"}},
+		{gameFlags: gameFlags{players: 4, variant: "base", length: "standard"}, json: true, columns: true},
 	}
 	for _, o := range bad {
 		err := runSpec(o, &bytes.Buffer{})

@@ -17,22 +17,19 @@ import (
 
 type trainPPOOptions struct {
 	netFlags
-	out             string
-	init            string
-	iterations      int
-	games           int
-	epochs          int
-	minibatch       int
-	opponents       string
-	poolEvery       int
-	evalEvery       int
-	evalGames       int
-	evalOpponent    string
-	entropy         float64
-	players         int
-	variant         string
-	length          string
-	modules         string
+	out          string
+	init         string
+	iterations   int
+	games        int
+	epochs       int
+	minibatch    int
+	opponents    string
+	poolEvery    int
+	evalEvery    int
+	evalGames    int
+	evalOpponent string
+	entropy      float64
+	gameFlags
 	reward          string
 	checkpointEvery int
 	hideCash        bool
@@ -82,10 +79,7 @@ change (to extend the run), every other setting must be the one the run started 
 	f.IntVar(&o.evalGames, "eval-games", 200, "games per evaluation")
 	f.StringVar(&o.evalOpponent, "eval-opponent", "valuer", "the learner plays one seat against copies of this bot")
 	f.Float64Var(&o.entropy, "entropy-coef", 0.01, "entropy bonus weight")
-	f.IntVar(&o.players, "players", 4, "players per game (3 to 5)")
-	f.StringVar(&o.variant, "rules", "base", "rules variant: base (Off-Shore Bank) or classic")
-	f.StringVar(&o.length, "length", "standard", "game length: short, standard or extended")
-	f.StringVar(&o.modules, "modules", "", "More Containers modules, comma-separated (trucks, player-loans, luxury) or all")
+	addGameFlags(cmd, &o.gameFlags, gameFlagSet{})
 	f.StringVar(&o.reward, "reward", "rank", "reward scheme: win-loss, rank or cash-margin")
 	f.IntVar(&o.checkpointEvery, "checkpoint-every", 1, "iterations between checkpoints")
 	f.IntVar(&o.maxSteps, "max-steps", 0, "truncate a rollout game after this many decisions with zero rewards for everyone (0: never); discourages dragging won games to the turn limit")
@@ -104,7 +98,6 @@ func runTrainPPO(o trainPPOOptions, out io.Writer) error {
 		intFlag{"epochs", o.epochs, 1, maxFlagEpochs}, intFlag{"minibatch", o.minibatch, 1, maxFlagBatch},
 		intFlag{"pool-every", o.poolEvery, 0, maxFlagSteps}, intFlag{"eval-every", o.evalEvery, 0, maxFlagSteps},
 		intFlag{"eval-games", o.evalGames, 1, maxFlagMemGames}, intFlag{"checkpoint-every", o.checkpointEvery, 1, maxFlagSteps},
-		intFlag{"players", o.players, 3, rules.MaxPlayers},
 		intFlag{"max-steps", o.maxSteps, 0, rules.MaxTurnLimit * rules.MaxStepsPerTurn}); err != nil {
 		return fmt.Errorf("%w: %w", ErrTrainOptions, err)
 	}
@@ -127,12 +120,8 @@ func runTrainPPO(o trainPPOOptions, out io.Writer) error {
 		return fmt.Errorf("%w: --entropy-coef %g is negative", ErrTrainOptions, o.entropy)
 	}
 	po := training.DefaultPPOOptions()
-	po.Rules = rules.DefaultOptions()
-	po.Rules.Players = o.players
-	if err := parseGameFlags(&po.Rules, o.variant, o.length, o.modules); err != nil {
-		return fmt.Errorf("%w: %w", ErrTrainOptions, err)
-	}
-	if err := po.Rules.Validate(); err != nil {
+	var err error
+	if po.Rules, err = o.rulesOptions(0); err != nil {
 		return fmt.Errorf("%w: %w", ErrTrainOptions, err)
 	}
 	po.Out, po.Iterations, po.Games, po.Epochs, po.Minibatch = o.out, int64(o.iterations), o.games, o.epochs, o.minibatch

@@ -74,7 +74,7 @@ func TestTrainAndExportFlagErrors(t *testing.T) {
 	}
 	ppo := trainPPOOptions{netFlags: netFlags{width: 8, depth: 1, norm: "layer", lr: 1e-3, valueCoef: 0.5}, out: t.TempDir(),
 		iterations: 1, games: 1, epochs: 1, minibatch: 8, checkpointEvery: 1, evalGames: 1, opponents: "valuer",
-		evalOpponent: "valuer", players: 4, variant: "base", length: "standard", reward: "rank"}
+		evalOpponent: "valuer", gameFlags: gameFlags{players: 4, variant: "base", length: "standard"}, reward: "rank"}
 	for name, mut := range map[string]func(*trainPPOOptions){
 		"bad rules":          func(o *trainPPOOptions) { o.variant = "deluxe" },
 		"bad length":         func(o *trainPPOOptions) { o.length = "epic" },
