@@ -78,7 +78,7 @@ func TestGameFlagsRulesOptions(t *testing.T) {
 		{func(g *gameFlags) { g.players = 6 }, 3, "--players 6 is outside 0..5"},
 		{func(g *gameFlags) { g.players = -1 }, 3, "--players -1 is negative"},
 		{func(g *gameFlags) { g.players, g.turnLimit = 4, -2 }, 0, "--turn-limit -2 is negative"},
-		{func(g *gameFlags) { g.players, g.turnLimit = 4, rules.MaxTurnLimit + 1 }, 0, "--turn-limit"},
+		{func(g *gameFlags) { g.players, g.turnLimit = 4, rules.MaxTurnLimit+1 }, 0, "--turn-limit"},
 		{func(g *gameFlags) { g.players, g.variant = 4, "deluxe" }, 0, "--rules"},
 		{func(g *gameFlags) { g.players, g.length = 4, "epic" }, 0, "--length"},
 		{func(g *gameFlags) { g.players, g.modules = 4, "dragons" }, 0, "--modules"},
