@@ -37,16 +37,10 @@ var pinnedFamilies = []struct {
 // its digest: length, turns, end, every seat's final total and a hash of the action list.
 func pinnedGame(t *testing.T, o rules.Options, seed uint64) string {
 	t.Helper()
-	g, err := rules.NewGame(o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	names := []string{"valuer", "shipper", "manufacturer"}
+	g, players := seatGame(t, o, seed)
 	seats := make([]Seat, o.Players)
 	for s := range seats {
-		if seats[s].Bot, err = New(names[s%len(names)], o, seed*10+uint64(s)); err != nil {
-			t.Fatal(err)
-		}
+		seats[s].Bot = players[s]
 	}
 	st := g.NewInitialStateSeed(seed)
 	h := sha256.New()
