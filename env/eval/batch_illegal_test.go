@@ -3,6 +3,7 @@ package eval
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/container-rl/container/env/bots"
@@ -33,8 +34,13 @@ func TestRunBatch_IllegalBatchAnswerIsAnError(t *testing.T) {
 			}
 			return bots.New(name, o, seed)
 		}
-		if _, err := Run(context.Background(), cfg); !errors.Is(err, ErrIllegalBotAction) {
+		_, err := Run(context.Background(), cfg)
+		if !errors.Is(err, ErrIllegalBotAction) {
 			t.Fatalf("answer %d, batch %d: err = %v, want ErrIllegalBotAction", answer, tc[1], err)
+		}
+		// The error says which agent, game and step, in lockstep blocks too.
+		if msg := err.Error(); !strings.Contains(msg, "agent batch at seat") || !strings.Contains(msg, "game ") || !strings.Contains(msg, "step ") {
+			t.Fatalf("answer %d, batch %d: %q does not name the agent, game and step", answer, tc[1], msg)
 		}
 	}
 }
