@@ -297,14 +297,7 @@ func TestBotsAndTables(t *testing.T) {
 	}
 
 	const n = 16
-	s, _ := VecSizes(n, "")
-	vb := env.VecBuffers{Obs: make([]float32, n*s.Obs), Mask: make([]float32, n*s.Actions), Rewards: make([]float32, n*s.Players),
-		Agents: make([]int, n), Terminated: make([]bool, n), Truncated: make([]bool, n), Legal: make([]int32, n*s.Actions),
-		NumLegal: make([]int32, n), Mask8: make([]int8, n*s.Actions)}
-	vh, err := NewVec(n, "", 4, 2, vb)
-	if err != nil {
-		t.Fatal(err)
-	}
+	vh, vb, s := newTestVec(t, n, 4)
 	defer Free(vh)
 	th, err := NewTable(vh, []string{"", "valuer", "shipper", "random"}, 1)
 	if err != nil {
@@ -378,14 +371,7 @@ func TestScoreAndObservePositions(t *testing.T) {
 // actions the same bot picks one game at a time (argmax play is deterministic).
 func TestTableBatchBotDecidesLikeTheBotOneGameAtATime(t *testing.T) {
 	const n = 6
-	s, _ := VecSizes(n, "")
-	vb := env.VecBuffers{Obs: make([]float32, n*s.Obs), Mask: make([]float32, n*s.Actions), Rewards: make([]float32, n*s.Players),
-		Agents: make([]int, n), Terminated: make([]bool, n), Truncated: make([]bool, n), Legal: make([]int32, n*s.Actions),
-		NumLegal: make([]int32, n), Mask8: make([]int8, n*s.Actions)}
-	vh, err := NewVec(n, "", 9, 2, vb)
-	if err != nil {
-		t.Fatal(err)
-	}
+	vh, vb, _ := newTestVec(t, n, 9)
 	defer Free(vh)
 	th, err := NewTable(vh, []string{"random", "default", "random", "random"}, 1)
 	if err != nil {
@@ -427,4 +413,18 @@ func TestTableBatchBotDecidesLikeTheBotOneGameAtATime(t *testing.T) {
 	if compared == 0 {
 		t.Fatal("the trained bot's seat never decided")
 	}
+}
+
+// newTestVec makes a vector env of n default games from seed (2 workers) with its buffers.
+func newTestVec(t *testing.T, n int, seed uint64) (int64, env.VecBuffers, Sizes) {
+	t.Helper()
+	s, _ := VecSizes(n, "")
+	vb := env.VecBuffers{Obs: make([]float32, n*s.Obs), Mask: make([]float32, n*s.Actions), Rewards: make([]float32, n*s.Players),
+		Agents: make([]int, n), Terminated: make([]bool, n), Truncated: make([]bool, n), Legal: make([]int32, n*s.Actions),
+		NumLegal: make([]int32, n), Mask8: make([]int8, n*s.Actions)}
+	vh, err := NewVec(n, "", seed, 2, vb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return vh, vb, s
 }
