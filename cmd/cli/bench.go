@@ -172,14 +172,6 @@ func BenchGames(opts rules.Options, games, workers int, seed uint64, step BenchS
 	return res, nil
 }
 
-func (o benchOptions) rulesOptions() (rules.Options, error) {
-	ro, err := o.gameFlags.rulesOptions(0)
-	if err != nil {
-		return ro, fmt.Errorf("%w: %w", ErrBenchOptions, err)
-	}
-	return ro, nil
-}
-
 func runBench(o benchOptions, out io.Writer) error {
 	flags := []intFlag{{"games", o.games, 1, maxFlagMemGames}, workersFlag(o.workers, false)}
 	if o.train {
@@ -189,9 +181,9 @@ func runBench(o benchOptions, out io.Writer) error {
 	if err := checkIntFlags(flags...); err != nil {
 		return fmt.Errorf("%w: %w", ErrBenchOptions, err)
 	}
-	ro, err := o.rulesOptions()
+	ro, err := o.rulesOptions(0)
 	if err != nil {
-		return err
+		return fmt.Errorf("%w: %w", ErrBenchOptions, err)
 	}
 	if o.train {
 		return runBenchTrain(o, ro, out)

@@ -29,9 +29,9 @@ var ErrEvalOptions = errors.New("eval: invalid options")
 
 // tourneyOptions are the flags eval and rate share.
 type tourneyOptions struct {
-	agents string
-	games  int
 	gameFlags
+	agents   string
+	games    int
 	seed     uint64
 	workers  int
 	batch    int

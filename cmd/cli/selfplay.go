@@ -25,6 +25,7 @@ import (
 var ErrSelfplayOptions = errors.New("selfplay: invalid options")
 
 type selfplayOptions struct {
+	gameFlags
 	agents      string
 	games       int
 	out         string
@@ -33,13 +34,12 @@ type selfplayOptions struct {
 	workers     int
 	seed        uint64
 	resume      bool
-	gameFlags
-	reward     string
-	shardGames int
-	policy     bool
-	hideCash   bool
-	shard      string
-	progress   io.Writer // progress bar destination (stderr); nil for none
+	reward      string
+	shardGames  int
+	policy      bool
+	hideCash    bool
+	shard       string
+	progress    io.Writer // progress bar destination (stderr); nil for none
 }
 
 func newSelfplayCmd() *cobra.Command {

@@ -17,19 +17,19 @@ import (
 
 type trainPPOOptions struct {
 	netFlags
-	out          string
-	init         string
-	iterations   int
-	games        int
-	epochs       int
-	minibatch    int
-	opponents    string
-	poolEvery    int
-	evalEvery    int
-	evalGames    int
-	evalOpponent string
-	entropy      float64
 	gameFlags
+	out             string
+	init            string
+	iterations      int
+	games           int
+	epochs          int
+	minibatch       int
+	opponents       string
+	poolEvery       int
+	evalEvery       int
+	evalGames       int
+	evalOpponent    string
+	entropy         float64
 	reward          string
 	checkpointEvery int
 	hideCash        bool
