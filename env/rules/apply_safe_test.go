@@ -45,3 +45,27 @@ func BenchmarkApplyChecked(b *testing.B) {
 		}
 	}
 }
+
+// An illegal action is refused with ErrIllegalAction and leaves the state untouched.
+func TestApplyCheckedRefusesAndKeepsState(t *testing.T) {
+	s := newTestState(t, DefaultOptions())
+	h := s.Hash()
+	id, _ := s.MoveToAction(Move{Kind: Place, Price: 2})
+	err := s.ApplyChecked(id)
+	if !errors.Is(err, ErrIllegalAction) || s.Hash() != h || len(s.History()) != 0 {
+		t.Fatalf("err %v", err)
+	}
+	if err := s.ApplyMoveChecked(Move{Kind: Amount, Amount: 3}); !errors.Is(err, ErrIllegalAction) {
+		t.Fatal("amount outside a bid accepted")
+	}
+	// Ids for relative seats 3 and 4 do not exist in a 3-player game.
+	s3 := newTestState(t, Options{Players: 3})
+	s3.Players[1].FactoryLots[0][Green] = 1
+	s3.Players[2].FactoryLots[0][Red] = 1
+	first, _ := KindBase(FactoryPurchase)
+	for rel := 3; rel <= 4; rel++ {
+		if err := s3.ApplyChecked(first + rel - 1); !errors.Is(err, ErrIllegalAction) {
+			t.Fatalf("relative seat %d accepted in a 3-player game: %v", rel, err)
+		}
+	}
+}

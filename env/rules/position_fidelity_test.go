@@ -55,7 +55,7 @@ func TestPositionClassicRemovedWithDerivedSupply(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	total := containerTotals(s.game.opts)
+	total := s.game.opts.containerTotals()
 	if int(s.Supply[White]) != total[White]-3 || int(s.Supply[Red]) != total[Red]-1 || s.Removed != (Counts{White: 2, Red: 1}) {
 		t.Fatalf("supply %v removed %v (total %v)", s.Supply, s.Removed, total)
 	}

@@ -12,12 +12,6 @@ import "fmt"
 // the loan request, the Bank bid kind, the payment counter): outside their phases only their
 // ranges are checked. One helper checks one area; each error names the machine field.
 
-// MaxPositionCash bounds every amount of cash in a position (a hand, a bid, a Bank cash lot,
-// a company pile, a delivery bid, an incentive). Real games stay in the hundreds of dollars;
-// the bound keeps amount ranges listable (LegalMoves lists every legal amount) and the
-// engine's 32-bit arithmetic far from overflow.
-const MaxPositionCash = 1_000_000
-
 // machineErr is a position error about one machine field.
 func machineErr(field, format string, args ...any) error {
 	return fmt.Errorf("%w: machine: %s: %s", ErrBadPosition, field, fmt.Sprintf(format, args...))

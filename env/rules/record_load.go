@@ -9,20 +9,6 @@ import (
 	"strings"
 )
 
-// Input size limits: a reader refuses larger input with one line before decoding it, so a
-// corrupt or hostile file cannot make it allocate without bound.
-const (
-	// MaxPositionBytes bounds a JSON position. A full position with its machine, indented,
-	// is about 6 KB; hand-written ones are smaller.
-	MaxPositionBytes = 1 << 20
-	// MaxRecordBytes bounds a game record (JSON or binary). The longest game at the default
-	// turn limit has Game.MaxGameLength() = 1000 x MaxStepsPerTurn (322) + 226 = 322,226
-	// decisions, each at most about 40 bytes in a JSON record ("pick:harbor:yellow:$6",
-	// quotes, comma, indent): 13 MB. Real games have a few thousand decisions (tens of KB).
-	// Reading a record allocates at most about 4 times its size.
-	MaxRecordBytes = 32 << 20
-)
-
 // recordHeaderJSON is a JSON record with its moves left undecoded: they are parsed one at a
 // time, against the move count the options allow, never held as a list of strings.
 type recordHeaderJSON struct {

@@ -4,6 +4,7 @@ import "testing"
 
 // Named examples from the More Containers module text (docs/RULES.md section 9,
 // /work/shared/rules/CLARIFICATIONS.md "More Containers rulings"), each test proving one rule.
+// The base-game examples are in rulebook_base_test.go.
 
 // More Containers, Luxury Containers, Bank bids: a gold container counts 1.5, so 1 normal +
 // 1 gold (3 halves + 2 = 5) strictly beats 2 normal (4), and 2 normal do not beat it back;

@@ -1,62 +1,9 @@
 package rules
 
-import (
-	"errors"
-	"slices"
-	"testing"
-)
+import "testing"
 
-// newTestState returns a 4-player (or n-player) game whose boards are emptied, every seat
-// with $20 and one factory of its own colour (seat i: colour i), seat 0 to move.
-func newTestState(t *testing.T, o Options) *State {
-	t.Helper()
-	g, err := NewGame(o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := g.NewInitialStateSeed(1)
-	for i := 0; i < o.Players; i++ {
-		p := &s.Players[i]
-		p.FactoryLots = [FactoryPrices]Counts{}
-		p.Factories = 1 << Colour(i)
-	}
-	s.Bank.ContainerLots = [BankLots]Counts{{1, 1}, {0, 0, 1}}
-	s.Active = 0
-	s.Turn = 1
-	s.toMenu()
-	return s
-}
-
-// play applies moves in notation, failing the test on an illegal one.
-func play(t *testing.T, s *State, moves ...string) {
-	t.Helper()
-	for _, text := range moves {
-		m, err := s.ParseMove(text)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := s.ApplyMoveChecked(m); err != nil {
-			t.Fatalf("%s: %v (legal: %v)", text, err, s.LegalMoves(nil))
-		}
-	}
-}
-
-// legal reports whether the move written in notation is legal now.
-func legal(t *testing.T, s *State, text string) bool {
-	t.Helper()
-	m, err := s.ParseMove(text)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return slices.Contains(s.LegalMoves(nil), m)
-}
-
-func wantPhase(t *testing.T, s *State, p Phase, decider int) {
-	t.Helper()
-	if s.Machine.Phase != p || s.CurrentPlayer() != decider {
-		t.Fatalf("phase %s decider %d, want %s decider %d", s.Machine.Phase, s.CurrentPlayer(), p, decider)
-	}
-}
+// Named examples from the base rulebook (docs/RULES.md), each test proving one rule; the
+// More Containers examples are in rulebook_modules_test.go.
 
 // Rulebook, Bank Auctions, "Reserve Tokens & Storage Limits" example: factory limit 6, 4
 // containers + 1 reserve token: Blue can produce only 1 more container.
@@ -410,29 +357,5 @@ func TestRulebookBuyoutAndClassicBids(t *testing.T) {
 	s = newTestState(t, Options{Players: 3, Variant: Classic})
 	if legal(t, s, "sail:bank") || !legal(t, s, "sail:p2") {
 		t.Fatal("classic: no Bank board to sail to")
-	}
-}
-
-// An illegal action is refused with ErrIllegalAction and leaves the state untouched.
-func TestApplyCheckedRefusesAndKeepsState(t *testing.T) {
-	s := newTestState(t, DefaultOptions())
-	h := s.Hash()
-	id, _ := s.MoveToAction(Move{Kind: Place, Price: 2})
-	err := s.ApplyChecked(id)
-	if !errors.Is(err, ErrIllegalAction) || s.Hash() != h || len(s.History()) != 0 {
-		t.Fatalf("err %v", err)
-	}
-	if err := s.ApplyMoveChecked(Move{Kind: Amount, Amount: 3}); !errors.Is(err, ErrIllegalAction) {
-		t.Fatal("amount outside a bid accepted")
-	}
-	// Ids for relative seats 3 and 4 do not exist in a 3-player game.
-	s3 := newTestState(t, Options{Players: 3})
-	s3.Players[1].FactoryLots[0][Green] = 1
-	s3.Players[2].FactoryLots[0][Red] = 1
-	first, _ := KindBase(FactoryPurchase)
-	for rel := 3; rel <= 4; rel++ {
-		if err := s3.ApplyChecked(first + rel - 1); !errors.Is(err, ErrIllegalAction) {
-			t.Fatalf("relative seat %d accepted in a 3-player game: %v", rel, err)
-		}
 	}
 }
