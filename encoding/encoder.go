@@ -47,7 +47,7 @@ func (e *Encoder) Observe(s *rules.State, observer int, dst []float32) error {
 		return err
 	}
 	s.Redact(observer, &e.view)
-	return e.encode(&e.view, observer, s.Decision(), dst, e.opts.HideOpponentCash)
+	return e.encode(&e.view, observer, s.DecisionFor(observer), dst, e.opts.HideOpponentCash)
 }
 
 // EncodeOracle writes the all-information encoding of s into dst, rotated so that seat
@@ -69,7 +69,9 @@ func (e *Encoder) checkObserver(observer int) error {
 }
 
 // Encode writes the observation of view (a State.Redact result for seat observer) and the
-// pending decision d into dst, which must have length Size(). It reads only view and d.
+// pending decision d into dst, which must have length Size(). It reads only view and d: the
+// board from view, the decision and the machine's facts from d, so d must be the decision as
+// observer may know it (view.Decision(), or the full state's DecisionFor(observer)).
 func (e *Encoder) Encode(view *rules.State, observer int, d rules.Decision, dst []float32) error {
 	return e.encode(view, observer, d, dst, e.opts.HideOpponentCash)
 }
@@ -267,7 +269,7 @@ func (e *Encoder) encode(view *rules.State, observer int, d rules.Decision, dst 
 		}
 	}
 
-	e.encodeMachine(view, observer, dst)
+	e.encodeMachine(&d, observer, dst)
 
 	// Decision.
 	if d.Phase < rules.NumPhases {

@@ -136,27 +136,28 @@ func TestObserverOutsideTheGameNamesTheValidSeats(t *testing.T) {
 }
 
 // The turn counters, purchase and seizure progress, Bank payment and the sealed delivery
-// bids of State.Machine land in their named features, scaled as documented and with seats
-// relative to the observer (seat 1 observes: seat 2 is p1, seat 3 p2, seat 0 p3). Sealed bids
-// are encoded as the view holds them (Redact zeroes the unrevealed ones first).
+// bids of the pending decision (rules.Decision) land in their named features, scaled as
+// documented and with seats relative to the observer (seat 1 observes: seat 2 is p1, seat 3
+// p2, seat 0 p3). Sealed bids are encoded as the decision holds them (Observe passes
+// DecisionFor(observer), which zeroes the unrevealed ones).
 func TestHandSetMachineFactsLandInTheirNamedFeatures(t *testing.T) {
 	g := newGame(t, rules.Options{Players: 4, Modules: rules.AllModules})
 	e := NewEncoder(g)
 	v := g.NewInitialStateSeed(1)
-	m := &v.Machine
-	m.ActionsUsed, m.Repays = 1, 1
-	m.Bought, m.PickLeft = 4, 2
-	m.Unpaid, m.SeizeAt = 1, 2
-	m.PayPlaced = 5
-	m.Bids[2], m.Bids[0], m.Runoff[3] = 30, 10, 20
-	m.HasBid = 1<<2 | 1<<0
-	m.Tied = 1 << 3
-	m.HasRunoff = 1 << 0
-	m.UnpaidLoans = 2
-	m.LoanRejected, m.LoanOffered, m.Offers, m.HasIncentive, m.LoanTied = 1<<2, 1<<3, 1<<2, 1<<3, 1<<0
-	m.Incentives[2] = 10
+	d := v.Decision()
+	d.Turn.ActionsUsed, d.Turn.Repays = 1, 1
+	d.Action.Bought, d.Action.PickLeft = 4, 2
+	d.Default.Unpaid, d.Default.At = 1, rules.SeizeHolding
+	d.Payment.Placed = 5
+	d.Delivery.Bids[2], d.Delivery.Bids[0], d.Delivery.Runoff[3] = 30, 10, 20
+	d.Delivery.HasBid = 1<<2 | 1<<0
+	d.Delivery.Tied = 1 << 3
+	d.Delivery.HasRunoff = 1 << 0
+	d.Interest.Unpaid = 2
+	d.Loan.Rejected, d.Loan.Offered, d.Loan.Offers, d.Loan.HasIncentive, d.Loan.Tied = 1<<2, 1<<3, 1<<2, 1<<3, 1<<0
+	d.Loan.Incentives[2] = 10
 	obs := make([]float32, e.Size())
-	if err := e.Encode(v, 1, v.Decision(), obs); err != nil {
+	if err := e.Encode(v, 1, d, obs); err != nil {
 		t.Fatal(err)
 	}
 	col := column(t, e, obs)
@@ -218,10 +219,11 @@ func TestPlacedContainersFeatureIsClippedToItsBound(t *testing.T) {
 	e := NewEncoder(g)
 	v := g.NewInitialStateSeed(1)
 	last := rules.Colour(rules.NumColours - 1)
-	v.Machine.Fixed[0][0] = 7
-	v.Machine.Fixed[rules.HarborPrices-1][last] = 9
+	d := v.Decision()
+	d.Action.Fixed[0][0] = 7
+	d.Action.Fixed[rules.HarborPrices-1][last] = 9
 	obs := make([]float32, e.Size())
-	if err := e.Encode(v, 0, v.Decision(), obs); err != nil {
+	if err := e.Encode(v, 0, d, obs); err != nil {
 		t.Fatal(err)
 	}
 	col := column(t, e, obs)

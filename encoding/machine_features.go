@@ -6,7 +6,7 @@ import (
 	"github.com/container-rl/container/env/rules"
 )
 
-// machineOffsets locates the features read from State.Machine: the active turn's counters,
+// machineOffsets locates the features read from the decision machine (rules.Decision): the active turn's counters,
 // the action in progress, the Bank bid being made, a default in progress, a payment to the
 // Bank, and the delivery auction. Sealed bids are read from the view, in which Redact has
 // zeroed every unrevealed bid but the observer's own.
@@ -22,8 +22,15 @@ type machineOffsets struct {
 	loanRejected, loanOffered, borrower, offers, incentives, hasIncentive, incentiveRevealed, loanTied, lender int
 }
 
-// seizeLocations names Machine.SeizeAt values in the engine's default order.
-var seizeLocations = []string{"island", "ship", "holding", "harbor", "factory", "nothing"}
+// seizeLocations names the seizure locations in the default order, island to nothing
+// (rules.SeizeLocation; a lender's SeizeAnywhere is not a feature value).
+var seizeLocations = func() []string {
+	var l []string
+	for k := rules.SeizeIsland; k <= rules.SeizeNothing; k++ {
+		l = append(l, k.String())
+	}
+	return l
+}()
 
 func addMachineFeatures(b *builder, o rules.Options, nc int, maxHeap float32) machineOffsets {
 	var m machineOffsets
@@ -102,9 +109,8 @@ var kindLabels = [rules.NumMoveKinds]string{
 
 func kindLabel(k rules.MoveKind) string { return kindLabels[k] }
 
-func (e *Encoder) encodeMachine(v *rules.State, observer int, dst []float32) {
+func (e *Encoder) encodeMachine(d *rules.Decision, observer int, dst []float32) {
 	m := &e.l.machine
-	mc := &v.Machine
 	n := e.l.n
 	nc := e.l.nc
 	rel := func(seat int) int { return ((seat-observer)%n + n) % n }
@@ -120,74 +126,74 @@ func (e *Encoder) encodeMachine(v *rules.State, observer int, dst []float32) {
 			dst[off] = 1
 		}
 	}
-	dst[m.actionsUsed] = clip(float32(mc.ActionsUsed)/2, 1)
-	flag(m.produced, mc.Produced)
-	flag(m.calledBank, mc.CalledBank)
-	flag(m.wonAuction, mc.WonAuction)
-	dst[m.repays] = clip(float32(mc.Repays)/2, 1)
-	flag(m.luxuryUsed, mc.LuxuryUsed)
-	flag(m.loansBlocked, mc.LoansBlocked)
+	dst[m.actionsUsed] = clip(float32(d.Turn.ActionsUsed)/2, 1)
+	flag(m.produced, d.Turn.Produced)
+	flag(m.calledBank, d.Turn.CalledBank)
+	flag(m.wonAuction, d.Turn.WonAuction)
+	dst[m.repays] = clip(float32(d.Turn.Repays)/2, 1)
+	flag(m.luxuryUsed, d.Turn.LuxuryUsed)
+	flag(m.loansBlocked, d.Turn.LoansBlocked)
 
-	if mc.Action < rules.NumMoveKinds {
-		dst[m.action+int(mc.Action)] = 1
+	if d.Action.Kind < rules.NumMoveKinds {
+		dst[m.action+int(d.Action.Kind)] = 1
 	}
 	for lot := 0; lot < rules.HarborPrices; lot++ {
-		putCounts(dst[m.fixed+lot*nc:], &mc.Fixed[lot], nc, rules.MaxWarehouses)
+		putCounts(dst[m.fixed+lot*nc:], &d.Action.Fixed[lot], nc, rules.MaxWarehouses)
 	}
 	for i := m.fixed; i < m.fixed+rules.HarborPrices*nc; i++ {
 		dst[i] = clip(dst[i], 1)
 	}
-	dst[m.bought] = clip(float32(mc.Bought)/(2*rules.MaxFactories), 1)
-	dst[m.pickLeft] = clip(float32(mc.PickLeft)/(2*rules.MaxFactories), 1)
+	dst[m.bought] = clip(float32(d.Action.Bought)/(2*rules.MaxFactories), 1)
+	dst[m.pickLeft] = clip(float32(d.Action.PickLeft)/(2*rules.MaxFactories), 1)
 
-	if mc.BidKind < rules.NumAuctionKinds {
-		dst[m.bidKind+int(mc.BidKind)] = 1
+	if d.BankBid.Kind < rules.NumAuctionKinds {
+		dst[m.bidKind+int(d.BankBid.Kind)] = 1
 	}
-	seatOrNone(m.returner, mc.Returner)
-	putCounts(dst[m.returnFactory:], &mc.ReturnFactory, nc, heapScale)
-	putCounts(dst[m.returnHarbor:], &mc.ReturnHarbor, nc, heapScale)
+	seatOrNone(m.returner, d.BankBid.Returner)
+	putCounts(dst[m.returnFactory:], &d.BankBid.ReturnFactory, nc, heapScale)
+	putCounts(dst[m.returnHarbor:], &d.BankBid.ReturnHarbor, nc, heapScale)
 
-	dst[m.unpaid] = clip(float32(mc.Unpaid)/rules.MaxLoans, 1)
-	if int(mc.SeizeAt) < len(seizeLocations) {
-		dst[m.seizeAt+int(mc.SeizeAt)] = 1
+	dst[m.unpaid] = clip(float32(d.Default.Unpaid)/rules.MaxLoans, 1)
+	if int(d.Default.At) < len(seizeLocations) {
+		dst[m.seizeAt+int(d.Default.At)] = 1
 	}
-	putCounts(dst[m.seized:], &mc.Seized, nc, heapScale)
+	putCounts(dst[m.seized:], &d.Default.Seized, nc, heapScale)
 
-	putCounts(dst[m.pay:], &mc.Pay, nc, heapScale)
-	seatOrNone(m.payer, mc.Payer)
-	dst[m.payPlaced] = clip(float32(mc.PayPlaced)/heapScale, e.l.maxHeap)
+	putCounts(dst[m.pay:], &d.Payment.Left, nc, heapScale)
+	seatOrNone(m.payer, d.Payment.Payer)
+	dst[m.payPlaced] = clip(float32(d.Payment.Placed)/heapScale, e.l.maxHeap)
 
 	for seat := 0; seat < n; seat++ {
 		r := rel(seat)
-		dst[m.bids+r] = clip(float32(mc.Bids[seat])/cashScale, maxCashFeature)
-		dst[m.runoff+r] = clip(float32(mc.Runoff[seat])/cashScale, maxCashFeature)
-		flag(m.hasBid+r, mc.HasBid&(1<<seat) != 0)
-		flag(m.tied+r, mc.Tied&(1<<seat) != 0)
-		flag(m.hasRunoff+r, mc.HasRunoff&(1<<seat) != 0)
+		dst[m.bids+r] = clip(float32(d.Delivery.Bids[seat])/cashScale, maxCashFeature)
+		dst[m.runoff+r] = clip(float32(d.Delivery.Runoff[seat])/cashScale, maxCashFeature)
+		flag(m.hasBid+r, d.Delivery.HasBid&(1<<seat) != 0)
+		flag(m.tied+r, d.Delivery.Tied&(1<<seat) != 0)
+		flag(m.hasRunoff+r, d.Delivery.HasRunoff&(1<<seat) != 0)
 	}
-	flag(m.revealed, mc.Revealed)
-	flag(m.runoffRevealed, mc.RunoffRevealed)
-	seatOrNone(m.winner, mc.Winner)
+	flag(m.revealed, d.Delivery.Revealed)
+	flag(m.runoffRevealed, d.Delivery.RunoffRevealed)
+	seatOrNone(m.winner, d.Delivery.Winner)
 
-	dst[m.interestDue] = clip(float32(mc.InterestDue)/rules.MaxLoans, 1)
-	flag(m.unpaidLoans, mc.UnpaidLoans&1 != 0)
-	flag(m.unpaidLoans+1, mc.UnpaidLoans&2 != 0)
+	dst[m.interestDue] = clip(float32(d.Interest.Loans)/rules.MaxLoans, 1)
+	flag(m.unpaidLoans, d.Interest.Unpaid&1 != 0)
+	flag(m.unpaidLoans+1, d.Interest.Unpaid&2 != 0)
 
 	if m.borrower < 0 {
 		return
 	}
-	seatOrNone(m.borrower, mc.Borrower)
-	seatOrNone(m.lender, mc.Lender)
-	flag(m.incentiveRevealed, mc.IncentiveRevealed)
+	seatOrNone(m.borrower, d.Loan.Borrower)
+	seatOrNone(m.lender, d.Loan.Lender)
+	flag(m.incentiveRevealed, d.Loan.IncentiveRevealed)
 	for seat := 0; seat < n; seat++ {
 		r := rel(seat)
 		bit := uint8(1) << seat
-		flag(m.loanRejected+r, mc.LoanRejected&bit != 0)
-		flag(m.loanOffered+r, mc.LoanOffered&bit != 0)
-		flag(m.offers+r, mc.Offers&bit != 0)
-		flag(m.hasIncentive+r, mc.HasIncentive&bit != 0)
-		flag(m.loanTied+r, mc.LoanTied&bit != 0)
-		dst[m.incentives+r] = clip(float32(mc.Incentives[seat])/smallCashScale, maxCashFeature)
+		flag(m.loanRejected+r, d.Loan.Rejected&bit != 0)
+		flag(m.loanOffered+r, d.Loan.Offered&bit != 0)
+		flag(m.offers+r, d.Loan.Offers&bit != 0)
+		flag(m.hasIncentive+r, d.Loan.HasIncentive&bit != 0)
+		flag(m.loanTied+r, d.Loan.Tied&bit != 0)
+		dst[m.incentives+r] = clip(float32(d.Loan.Incentives[seat])/smallCashScale, maxCashFeature)
 	}
 }
 

@@ -164,15 +164,12 @@ func TestUpgradeBotKeepsPolicyAndValueOnOldPositions(t *testing.T) {
 		for game := 0; game < 3; game++ {
 			s := o.NewInitialStateSeed(uint64(50 + game))
 			if game == 2 { // rich players: bids of $100 or more become legal
-				for i := range opts.Players {
-					s.Players[i].Cash += 150
-					s.Machine.FromSupply += 150
-				}
+				s = richPlayers(t, s, 150)
 			}
 			for !s.IsTerminal() {
 				ids := s.LegalActions(nil)
 				if r.IntN(3) == 0 {
-					d := s.Decision()
+					d := s.DecisionFor(s.CurrentPlayer())
 					var view rules.State
 					s.Redact(d.Decider, &view)
 					if err := enc.Encode(&view, d.Decider, d, obs); err != nil {
@@ -299,7 +296,7 @@ func TestShippedBotsMatchTheirObsV1Outputs(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s sample %d: %v", rb.Bot, si, err)
 			}
-			d := s.Decision()
+			d := s.DecisionFor(s.CurrentPlayer())
 			var view rules.State
 			s.Redact(d.Decider, &view)
 			if err := enc.Encode(&view, d.Decider, d, obs); err != nil {
@@ -410,4 +407,32 @@ func TestUpgradeBotRefusesWhatItCannotMap(t *testing.T) {
 		!strings.Contains(err.Error(), "--upgrade") {
 		t.Fatalf("old file: %v", err)
 	}
+}
+
+// richPlayers returns s with every player given extra dollars from the supply, through the
+// position format (the cash ledger's from_supply grows with them, so the position stays valid).
+func richPlayers(t *testing.T, s *rules.State, extra int32) *rules.State {
+	t.Helper()
+	b, err := s.MarshalPosition()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pos map[string]any
+	if err := json.Unmarshal(b, &pos); err != nil {
+		t.Fatal(err)
+	}
+	players := pos["players"].([]any)
+	for _, p := range players {
+		p.(map[string]any)["cash"] = p.(map[string]any)["cash"].(float64) + float64(extra)
+	}
+	m := pos["machine"].(map[string]any)
+	m["from_supply"] = m["from_supply"].(float64) + float64(extra)*float64(len(players))
+	if b, err = json.Marshal(pos); err != nil {
+		t.Fatal(err)
+	}
+	rich, err := rules.LoadPosition(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rich
 }

@@ -352,8 +352,8 @@ func auctionText(k rules.AuctionKind, a rules.Auction) string {
 // the view may see it, "sealed" otherwise (the redacted view holds 0 for it anyway).
 func (g *svgBoard) deliveryAuction(x, y int) {
 	v := g.v
-	m := &v.Machine
-	if v.IsTerminal() || m.Action != rules.SailIsland || m.HasBid == 0 || g.d.Phase == rules.PhaseTurn {
+	m := &g.d.Delivery
+	if v.IsTerminal() || g.d.Action.Kind != rules.SailIsland || m.HasBid == 0 || g.d.Phase == rules.PhaseTurn {
 		return
 	}
 	var parts []string

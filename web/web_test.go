@@ -121,21 +121,23 @@ func chooseMove(rng *rand.Rand, st GameState) string {
 // unrevealed delivery bids, runoff additions and incentive bids.
 func perturbHidden(s *rules.State, seat int) {
 	n := s.Game().Options().Players
-	m := &s.Machine
+	d := s.Decision()
 	for i := 0; i < n; i++ {
 		if i == seat {
 			continue
 		}
 		s.Players[i].Card = uint8((int(s.Players[i].Card) + 1) % rules.NumScoringCards)
-		if !m.Revealed {
-			m.Bids[i] += 7
+		v := rules.Sealed{Bid: d.Delivery.Bids[i], Runoff: d.Delivery.Runoff[i], Incentive: d.Loan.Incentives[i]}
+		if !d.Delivery.Revealed {
+			v.Bid += 7
 		}
-		if !m.RunoffRevealed {
-			m.Runoff[i] += 5
+		if !d.Delivery.RunoffRevealed {
+			v.Runoff += 5
 		}
-		if !m.IncentiveRevealed {
-			m.Incentives[i] += 3
+		if !d.Loan.IncentiveRevealed {
+			v.Incentive += 3
 		}
+		s.SetSealed(i, v)
 	}
 }
 

@@ -126,7 +126,7 @@ func (b *board) factoryOwners(c rules.Colour, skip int) int {
 }
 
 // actionsLeft is how many of the active player's two actions are left this turn.
-func (b *board) actionsLeft() int { return max(0, 2-int(b.view.Machine.ActionsUsed)) }
+func (b *board) actionsLeft() int { return max(0, 2-int(b.d.Turn.ActionsUsed)) }
 
 // maxPrice is the highest price of a normal (not gold) container in the bot's district d
 // (0 if there is none).

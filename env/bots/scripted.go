@@ -228,9 +228,9 @@ func (s *Scripted) score(b *board, m rules.Move) float64 {
 		if m.Kind == rules.Yes {
 			// Never lend cash already promised in a sealed delivery bid.
 			promised := 0
-			switch b.view.Machine.LoanReturnPhase {
+			switch b.d.Loan.ReturnPhase {
 			case rules.PhaseDeliveryBid, rules.PhaseRunoffBid, rules.PhaseDeliveryTie, rules.PhaseDeliveryAccept:
-				promised = int(b.view.Machine.Bids[b.me] + b.view.Machine.Runoff[b.me])
+				promised = int(b.d.Delivery.Bids[b.me] + b.d.Delivery.Runoff[b.me])
 			}
 			if b.cash-promised >= 16 && !b.late {
 				return 1
@@ -302,7 +302,7 @@ func (s *Scripted) placePrice(b *board) int {
 			break
 		}
 	}
-	if b.d.Phase == rules.PhasePlace && b.view.Machine.Action == rules.Reprice {
+	if b.d.Phase == rules.PhasePlace && b.d.Action.Kind == rules.Reprice {
 		return stuckPrice(b.d.District)
 	}
 	if b.d.District == rules.HarborDistrict {
@@ -360,12 +360,12 @@ func (s *Scripted) acceptScore(b *board, m rules.Move) float64 {
 
 // winningBid reads the bid the deliverer accepts or buys out.
 func winningBid(b *board) int {
-	m := &b.view.Machine
-	w := int(m.Winner)
+	a := &b.d.Delivery
+	w := int(a.Winner)
 	if w < 0 || w >= rules.MaxPlayers {
 		return 0
 	}
-	return int(m.Bids[w] + m.Runoff[w])
+	return int(a.Bids[w] + a.Runoff[w])
 }
 
 // buyFactoryScore values taking one container from the seller's factory lot for the harbor.

@@ -16,7 +16,7 @@ func bidByIDs(t *testing.T, s *State, amount int32) {
 	first, _ := KindBase(Amount)
 	for a := amount; a > MaxAmountID; a -= 100 {
 		if !slices.Contains(s.LegalActions(nil), hundred) {
-			t.Fatalf("phase %s: +$100 not legal (legal %v)", s.Machine.Phase, s.LegalMoves(nil))
+			t.Fatalf("phase %s: +$100 not legal (legal %v)", s.machine.Phase, s.LegalMoves(nil))
 		}
 		s.Apply(hundred)
 	}
@@ -25,7 +25,7 @@ func bidByIDs(t *testing.T, s *State, amount int32) {
 		id = first + int(amount)
 	}
 	if err := s.ApplyChecked(id); err != nil {
-		t.Fatalf("phase %s: $%d: %v", s.Machine.Phase, amount, err)
+		t.Fatalf("phase %s: $%d: %v", s.machine.Phase, amount, err)
 	}
 }
 
@@ -48,23 +48,23 @@ func TestEveryLegalBidHasActionIDs(t *testing.T) {
 	}
 	var v State
 	s.Redact(2, &v)
-	if v.Machine.AmountBase != 0 {
+	if v.machine.AmountBase != 0 {
 		t.Fatal("a sealed bid in progress leaks to another seat")
 	}
 	if legal(t, s, "$99") || !legal(t, s, "$120") || legal(t, s, "loan") {
 		t.Fatalf("after +$100: %v", s.LegalMoves(nil))
 	}
 	s.Apply(kindBaseOf(Amount) + 20)
-	if s.Machine.Bids[1] != 120 || s.Machine.AmountBase != 0 {
-		t.Fatalf("bid %d base %d", s.Machine.Bids[1], s.Machine.AmountBase)
+	if s.machine.Bids[1] != 120 || s.machine.AmountBase != 0 {
+		t.Fatalf("bid %d base %d", s.machine.Bids[1], s.machine.AmountBase)
 	}
 	bidByIDs(t, s, 120) // seat 2 ties
 	play(t, s, "$0")    // seat 3
 	wantPhase(t, s, PhaseRunoffBid, 1)
 	s.Players[1].Cash = 270 // a runoff addition of $120 on top of the $120 bid
 	bidByIDs(t, s, 120)
-	if s.Machine.Runoff[1] != 120 {
-		t.Fatalf("runoff %d", s.Machine.Runoff[1])
+	if s.machine.Runoff[1] != 120 {
+		t.Fatalf("runoff %d", s.machine.Runoff[1])
 	}
 
 	// Bank cash bid (Rulebook, Bank Auctions): $120 on a container lot.
@@ -82,8 +82,8 @@ func TestEveryLegalBidHasActionIDs(t *testing.T) {
 	play(t, s, "loan", "yes", "yes", "yes")
 	wantPhase(t, s, PhaseIncentiveBid, 1)
 	bidByIDs(t, s, 120)
-	if s.Machine.Incentives[1] != 120 {
-		t.Fatalf("incentive %d", s.Machine.Incentives[1])
+	if s.machine.Incentives[1] != 120 {
+		t.Fatalf("incentive %d", s.machine.Incentives[1])
 	}
 	// +$100 is offered only while $100 more still fits: $99 is the most seat 1 may offer here.
 	s = newTestState(t, Options{Players: 4, Modules: PlayerLoans})
@@ -131,7 +131,7 @@ func TestPositionAmountBaseValidated(t *testing.T) {
 		// Rich players reach +$100 in every amount decision kind.
 		for i := range s.Players[:o.Players] {
 			s.Players[i].Cash += 200
-			s.Machine.FromSupply += 200 // as if from subsidies: the cash ledger balances
+			s.machine.FromSupply += 200 // as if from subsidies: the cash ledger balances
 		}
 		var ids []int
 		for !s.IsTerminal() && s.Steps < 3000 {
@@ -140,7 +140,7 @@ func TestPositionAmountBaseValidated(t *testing.T) {
 			if slices.Contains(ids, hundred) && r.IntN(2) == 0 {
 				id = hundred
 			}
-			if m := &s.Machine; m.Phase == PhaseDeliveryBid && m.AmountBase == 0 && r.IntN(2) == 0 {
+			if m := &s.machine; m.Phase == PhaseDeliveryBid && m.AmountBase == 0 && r.IntN(2) == 0 {
 				// Match a bid already made, so that runoffs happen.
 				for i := range o.Players {
 					if m.HasBid&(1<<i) != 0 && s.ApplyMoveChecked(Move{Kind: Amount, Amount: m.Bids[i]}) == nil {
@@ -152,20 +152,20 @@ func TestPositionAmountBaseValidated(t *testing.T) {
 			if id >= 0 {
 				s.Apply(id)
 			}
-			if s.Machine.AmountBase == 0 || r.IntN(4) != 0 {
+			if s.machine.AmountBase == 0 || r.IntN(4) != 0 {
 				continue
 			}
 			built++
-			phases[s.Machine.Phase]++
+			phases[s.machine.Phase]++
 			pos, err := s.MarshalPosition()
 			if err != nil {
 				t.Fatal(err)
 			}
 			if l, err := exercisePosition(pos); !l || err != nil {
-				t.Fatalf("%v phase %s base %d: loaded %v: %v", o, s.Machine.Phase, s.Machine.AmountBase, l, err)
+				t.Fatalf("%v phase %s base %d: loaded %v: %v", o, s.machine.Phase, s.machine.AmountBase, l, err)
 			}
 			if back, err := LoadPosition(pos); err != nil || back.Hash() != s.Hash() {
-				t.Fatalf("%v phase %s base %d: reloaded differently (%v)", o, s.Machine.Phase, s.Machine.AmountBase, err)
+				t.Fatalf("%v phase %s base %d: reloaded differently (%v)", o, s.machine.Phase, s.machine.AmountBase, err)
 			}
 			hi := s.Decision().MaxAmount
 			for _, c := range []struct {
@@ -184,7 +184,7 @@ func TestPositionAmountBaseValidated(t *testing.T) {
 			}
 			for _, v := range []any{-100, 1, 99, 100, 200, 300, 1000, MaxPositionCash} {
 				if _, err := exercisePosition(applyMutation(pos, machineMutation{"machine.amount_base", v})); err != nil {
-					t.Fatalf("%v phase %s amount_base=%v: %v", o, s.Machine.Phase, v, err)
+					t.Fatalf("%v phase %s amount_base=%v: %v", o, s.machine.Phase, v, err)
 				}
 			}
 		}

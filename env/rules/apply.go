@@ -20,7 +20,7 @@ func (s *State) ApplyChecked(id int) (err error) {
 	defer s.recoverApply(&saved, &err)
 	m := s.ActionToMove(id)
 	if !s.isLegal(m) {
-		return fmt.Errorf("%w: action %d (%s) in phase %s of seat p%d", ErrIllegalAction, id, m, s.Machine.Phase, s.Machine.Decider+1)
+		return fmt.Errorf("%w: action %d (%s) in phase %s of seat p%d", ErrIllegalAction, id, m, s.machine.Phase, s.machine.Decider+1)
 	}
 	s.ApplyMove(m)
 	return nil
@@ -34,7 +34,7 @@ func (s *State) ApplyMoveChecked(m Move) (err error) {
 	saved := *s
 	defer s.recoverApply(&saved, &err)
 	if !s.isLegal(m) {
-		return fmt.Errorf("%w: move %s in phase %s of seat p%d", ErrIllegalAction, m, s.Machine.Phase, s.Machine.Decider+1)
+		return fmt.Errorf("%w: move %s in phase %s of seat p%d", ErrIllegalAction, m, s.machine.Phase, s.machine.Decider+1)
 	}
 	s.ApplyMove(m)
 	return nil
@@ -45,7 +45,7 @@ func (s *State) ApplyMoveChecked(m Move) (err error) {
 func (s *State) recoverApply(saved *State, err *error) {
 	if r := recover(); r != nil {
 		*s = *saved
-		*err = fmt.Errorf("%w: the engine cannot continue from this position (phase %s, seat p%d): %v", ErrBadPosition, s.Machine.Phase, s.Machine.Decider+1, r)
+		*err = fmt.Errorf("%w: the engine cannot continue from this position (phase %s, seat p%d): %v", ErrBadPosition, s.machine.Phase, s.machine.Decider+1, r)
 	}
 }
 
@@ -53,7 +53,7 @@ func (s *State) recoverApply(saved *State, err *error) {
 func (s *State) isLegal(m Move) bool {
 	if m.Kind == Amount {
 		lo, hi, ok := s.amountRange()
-		return ok && m == (Move{Kind: Amount, Amount: m.Amount}) && m.Amount >= max(lo, s.Machine.AmountBase) && m.Amount <= hi
+		return ok && m == (Move{Kind: Amount, Amount: m.Amount}) && m.Amount >= max(lo, s.machine.AmountBase) && m.Amount <= hi
 	}
 	k := sink{s: s, noAmounts: true, matching: true, want: m}
 	s.generate(&k)
@@ -64,7 +64,7 @@ func (s *State) isLegal(m Move) bool {
 func (s *State) ApplyMove(mv Move) {
 	s.history = append(s.history, mv)
 	s.Steps++
-	m := &s.Machine
+	m := &s.machine
 	d := int(m.Decider)
 	switch mv.Kind {
 	case EndTurn:

@@ -10,9 +10,9 @@ import (
 // ErrBadPosition and leave the state as it was, instead of panicking.
 func TestApplyCheckedNeverPanics(t *testing.T) {
 	s := loadTestPosition(t, "opening-4p.json")
-	s.Machine.Phase = PhaseBuyFactory
-	s.Machine.Action = FactoryPurchase
-	s.Machine.Counterpart = 9
+	s.machine.Phase = PhaseBuyFactory
+	s.machine.Action = FactoryPurchase
+	s.machine.Counterpart = 9
 	h := s.Hash()
 	first, _ := KindBase(PickFactory)
 	if err := s.ApplyChecked(first); !errors.Is(err, ErrBadPosition) {

@@ -6,7 +6,7 @@ package rules
 // Arranging is a loop of atomic decisions: the pending (new) containers are placed one at a
 // time, lowest colour first, at a price the owner picks; then the owner may pick up any
 // container not yet placed during this action and place it again, or stop (Done). Each
-// container moves at most once per action (Machine.Fixed), so the loop is finite and every
+// container moves at most once per action (machine.Fixed), so the loop is finite and every
 // final arrangement is reachable.
 
 // producible lists (as a count per colour, 0 or 1) what seat's factories could produce now.
@@ -23,7 +23,7 @@ func (s *State) producible(seat int) (c Counts, n int) {
 
 // canProduce: once per turn, the $1 wage in hand, at least one container fits.
 func (s *State) canProduce(seat int) bool {
-	if s.Machine.Produced || s.Players[seat].Cash < 1 || s.factorySpace(seat) <= 0 {
+	if s.machine.Produced || s.Players[seat].Cash < 1 || s.factorySpace(seat) <= 0 {
 		return false
 	}
 	_, n := s.producible(seat)
@@ -33,7 +33,7 @@ func (s *State) canProduce(seat int) bool {
 // produce pays the wage to the right-hand player and takes the new containers from the
 // supply; when storage is short the player picks the colours (PhaseProduceColour).
 func (s *State) produce(seat int) {
-	m := &s.Machine
+	m := &s.machine
 	m.Produced = true
 	s.Players[seat].Cash--
 	s.Players[s.right(seat)].Cash++
@@ -59,7 +59,7 @@ func (s *State) produce(seat int) {
 
 // produceColour takes one container of colour c for a short-storage Produce.
 func (s *State) produceColour(c Colour) {
-	m := &s.Machine
+	m := &s.machine
 	s.Supply[c]--
 	m.Pending[c]++
 	m.PickLeft--
@@ -71,7 +71,7 @@ func (s *State) produceColour(c Colour) {
 
 // startPlace asks the active player to place the pending containers.
 func (s *State) startPlace() {
-	m := &s.Machine
+	m := &s.machine
 	m.Phase = PhasePlace
 	m.Decider = s.Active
 }
@@ -79,7 +79,7 @@ func (s *State) startPlace() {
 // place puts the lowest-coloured pending container in the lot priced price of the
 // district being arranged, by the decider.
 func (s *State) place(price int) {
-	m := &s.Machine
+	m := &s.machine
 	c := m.Pending.lowest()
 	i, _ := lotIndex(m.District, price)
 	s.Players[m.Decider].lots(m.District)[i][c]++
@@ -102,7 +102,7 @@ func (s *State) place(price int) {
 
 // startRearrange opens the optional rearrange loop, or ends the action when nothing can move.
 func (s *State) startRearrange() {
-	m := &s.Machine
+	m := &s.machine
 	if !s.canMoveAny() {
 		s.toMenu()
 		return
@@ -113,12 +113,12 @@ func (s *State) startRearrange() {
 
 // movable is how many containers of colour c in lot i may still be picked up this action.
 func (s *State) movable(i int, c Colour) int {
-	m := &s.Machine
+	m := &s.machine
 	return int(s.Players[s.Active].lots(m.District)[i][c]) - int(m.Fixed[i][c])
 }
 
 func (s *State) canMoveAny() bool {
-	lots := s.Players[s.Active].lots(s.Machine.District)
+	lots := s.Players[s.Active].lots(s.machine.District)
 	for i := range lots {
 		for c := Colour(0); c < NumColours; c++ {
 			if s.movable(i, c) > 0 {
@@ -131,7 +131,7 @@ func (s *State) canMoveAny() bool {
 
 // pickUp takes a container of colour c from lot i for placing again.
 func (s *State) pickUp(c Colour, i int) {
-	m := &s.Machine
+	m := &s.machine
 	s.Players[s.Active].lots(m.District)[i][c]--
 	m.Pending[c]++
 	m.Phase = PhasePlace
@@ -139,7 +139,7 @@ func (s *State) pickUp(c Colour, i int) {
 
 // reprice starts a Reprice action on district d.
 func (s *State) reprice(d District) {
-	m := &s.Machine
+	m := &s.machine
 	m.Action = Reprice
 	m.District = d
 	m.Fixed = [HarborPrices]Counts{}
@@ -175,7 +175,7 @@ func (s *State) companyAuctioned(seat int) bool {
 
 // factoryPurchase starts buying from seller's factory lots.
 func (s *State) factoryPurchase(buyer, seller int) {
-	m := &s.Machine
+	m := &s.machine
 	if fee := s.freightFee(buyer); fee > 0 {
 		s.Players[buyer].Cash -= int32(fee)
 		switch o := s.Companies[buyer].Owner; {
@@ -184,7 +184,7 @@ func (s *State) factoryPurchase(buyer, seller int) {
 		case s.companyAuctioned(buyer):
 			// Nothing may be added to a lot being auctioned (company auctions follow the
 			// Bank-lot rules, More, Truck Company Auctions): the fee goes to the supply.
-			s.Machine.ToSupply += int64(fee)
+			s.machine.ToSupply += int64(fee)
 		default:
 			s.Companies[buyer].Pile += int32(fee)
 		}
@@ -200,7 +200,7 @@ func (s *State) factoryPurchase(buyer, seller int) {
 // canBuyFromFactory reports whether the buyer can take one more container of colour c from
 // the seller's factory lot i.
 func (s *State) canBuyFromFactory(c Colour, i int) bool {
-	m := &s.Machine
+	m := &s.machine
 	buyer := int(s.Active)
 	return s.Players[m.Counterpart].FactoryLots[i][c] > 0 &&
 		int(s.Players[buyer].Cash) >= FactoryPrice(i) &&
@@ -221,7 +221,7 @@ func (s *State) anyFactoryBuy() bool {
 // buyFromFactory buys one container from the seller's lot i: paid to the seller, pending
 // for the buyer's harbor.
 func (s *State) buyFromFactory(c Colour, i int) {
-	m := &s.Machine
+	m := &s.machine
 	seller := &s.Players[m.Counterpart]
 	seller.FactoryLots[i][c]--
 	price := int32(FactoryPrice(i))
@@ -238,7 +238,7 @@ func (s *State) buyFromFactory(c Colour, i int) {
 // space for, whatever its price: with a loan still possible the purchase stays open (a
 // loan may be requested at any decision point, CLARIFICATIONS, Loans).
 func (s *State) factoryStockLeft() bool {
-	m := &s.Machine
+	m := &s.machine
 	if s.harborSpace(int(s.Active))-m.Pending.Total() <= 0 {
 		return false
 	}
@@ -271,7 +271,7 @@ func (s *State) canBuyHarbor(seat int) bool {
 
 // harborPurchase starts a Harbor Purchase action at the docked harbor.
 func (s *State) harborPurchase(seat int) {
-	m := &s.Machine
+	m := &s.machine
 	m.Action = HarborPurchase
 	m.Phase = PhaseBuyHarbor
 	m.Counterpart = s.Players[seat].ShipAt.Seat
@@ -280,7 +280,7 @@ func (s *State) harborPurchase(seat int) {
 }
 
 func (s *State) canBuyFromHarbor(c Colour, i int) bool {
-	m := &s.Machine
+	m := &s.machine
 	p := &s.Players[s.Active]
 	return s.Players[m.Counterpart].HarborLots[i][c] > 0 && int(p.Cash) >= HarborPrice(i) &&
 		p.Ship.Total() < ShipCapacity
@@ -299,7 +299,7 @@ func (s *State) anyHarborBuy() bool {
 
 // buyFromHarbor buys one container from the owner's harbor lot i onto the ship.
 func (s *State) buyFromHarbor(c Colour, i int) {
-	m := &s.Machine
+	m := &s.machine
 	owner := &s.Players[m.Counterpart]
 	owner.HarborLots[i][c]--
 	price := int32(HarborPrice(i))

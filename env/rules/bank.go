@@ -6,7 +6,7 @@ package rules
 // canCallBank reports whether the active seat may take a Call Bank action at all: not in
 // Classic, once per turn, not after winning an auction or triggering the end this turn.
 func (s *State) canCallBank() bool {
-	m := &s.Machine
+	m := &s.machine
 	return !s.classic() && !m.CalledBank && !m.WonAuction && !s.EndTriggered && m.ActionsUsed < 2
 }
 
@@ -95,7 +95,7 @@ func (s *State) startTruck(seat, company int, containers bool) {
 // askBid asks the active seat for a bid in cash or containers on the auction of kind that
 // beats toBeat.
 func (s *State) askBid(kind AuctionKind, toBeat int32, cash bool) {
-	m := &s.Machine
+	m := &s.machine
 	m.BidKind = kind
 	m.ToBeat = toBeat
 	m.Decider = s.Active
@@ -120,7 +120,7 @@ func (s *State) raiseBank(seat int, kind AuctionKind) {
 		s.askBid(kind, toBeat, true)
 		return
 	}
-	m := &s.Machine
+	m := &s.machine
 	m.BidKind = kind
 	m.ToBeat = bidHalves(a)
 	m.Returner = int8(old)
@@ -132,7 +132,7 @@ func (s *State) raiseBank(seat int, kind AuctionKind) {
 // continueReturn asks the outbid player to put back the next district's containers, then
 // asks the new bidder for the container bid.
 func (s *State) continueReturn() {
-	m := &s.Machine
+	m := &s.machine
 	switch {
 	case m.ReturnFactory.Total() > 0:
 		m.Pending, m.ReturnFactory = m.ReturnFactory, Counts{}
@@ -151,7 +151,7 @@ func (s *State) continueReturn() {
 
 // cashBid puts amount on the cash bid tile (frozen: out of the bidder's hand).
 func (s *State) cashBid(amount int32) {
-	a := &s.Auctions[s.Machine.BidKind]
+	a := &s.Auctions[s.machine.BidKind]
 	a.Cash = amount
 	s.Players[a.Bidder].Cash -= amount
 	s.toMenu()
@@ -159,7 +159,7 @@ func (s *State) cashBid(amount int32) {
 
 // bidContainer moves one container from the bidder's lot onto the container bid tile.
 func (s *State) bidContainer(d District, c Colour, lot int) {
-	a := &s.Auctions[s.Machine.BidKind]
+	a := &s.Auctions[s.machine.BidKind]
 	p := &s.Players[a.Bidder]
 	p.lots(d)[lot][c]--
 	if d == FactoryDistrict {
@@ -208,7 +208,7 @@ func (s *State) winAuction(kind AuctionKind, resume uint8) bool {
 // lot with an auction token; payer chooses the colour for each lot while colours differ.
 // It returns true when a PhaseBankPayColour decision is pending.
 func (s *State) startPay(c Counts, payer int, resume uint8) bool {
-	m := &s.Machine
+	m := &s.machine
 	m.Pay = c
 	m.Payer = int8(payer)
 	m.PayPlaced = 0
@@ -217,7 +217,7 @@ func (s *State) startPay(c Counts, payer int, resume uint8) bool {
 }
 
 func (s *State) continuePay() bool {
-	m := &s.Machine
+	m := &s.machine
 	for m.Pay.Total() > 0 {
 		if m.Pay.distinct() > 1 {
 			m.Phase = PhaseBankPayColour
@@ -232,7 +232,7 @@ func (s *State) continuePay() bool {
 
 // payOne puts one container of colour c on the next Bank container lot.
 func (s *State) payOne(c Colour) {
-	m := &s.Machine
+	m := &s.machine
 	var open [BankLots]int
 	k := 0
 	for l := 0; l < BankLots; l++ {
@@ -248,7 +248,7 @@ func (s *State) payOne(c Colour) {
 
 // resumePay continues whatever a finished payment interrupted.
 func (s *State) resumePay() {
-	if s.Machine.PayResume == resumeGameEnd {
+	if s.machine.PayResume == resumeGameEnd {
 		s.runGameEnd()
 	} else {
 		s.runTurnStart()

@@ -7,13 +7,13 @@ import "testing"
 func TestCallBankIsNotOfferedAfterTwoActions(t *testing.T) {
 	s := newTestState(t, DefaultOptions())
 	play(t, s, "build:warehouse")
-	if s.Machine.ActionsUsed != 1 || !legal(t, s, "bank:start:container-lot:1") {
-		t.Fatalf("after one action (%d used): Call Bank should be offered", s.Machine.ActionsUsed)
+	if s.machine.ActionsUsed != 1 || !legal(t, s, "bank:start:container-lot:1") {
+		t.Fatalf("after one action (%d used): Call Bank should be offered", s.machine.ActionsUsed)
 	}
 	play(t, s, "produce", "place:$1")
 	wantPhase(t, s, PhaseTurn, 0)
-	if s.Machine.ActionsUsed != 2 {
-		t.Fatalf("%d actions used, want 2", s.Machine.ActionsUsed)
+	if s.machine.ActionsUsed != 2 {
+		t.Fatalf("%d actions used, want 2", s.machine.ActionsUsed)
 	}
 	if legal(t, s, "bank:start:container-lot:1") || legal(t, s, "bank:start:container-lot:2") {
 		t.Fatal("Call Bank offered as a third action")
@@ -70,8 +70,8 @@ func TestBankContainerBidValueCountsFactoryAndHarborContainers(t *testing.T) {
 	play(t, s, "place:$2")
 	wantPhase(t, s, PhaseBankContainerBid, b)
 	// Nobody is left marked as returning: the position (and its hash) keeps no trace of it.
-	if s.Machine.Returner != -1 {
-		t.Fatalf("returns done but seat %d still marked as returning", s.Machine.Returner)
+	if s.machine.Returner != -1 {
+		t.Fatalf("returns done but seat %d still marked as returning", s.machine.Returner)
 	}
 	play(t, s, "pick:factory:green:$1", "pick:factory:green:$1")
 	if legal(t, s, "done") {
@@ -131,8 +131,8 @@ func TestPayingTheBankInSeveralColoursAsksThePayerWithNoCounterpart(t *testing.T
 	play(t, s, "bank:start:cash-lot:1", "pick:factory:white:$1", "pick:factory:red:$1")
 	play(t, s, "end", "end", "end", "end")
 	wantPhase(t, s, PhaseBankPayColour, a)
-	if d := s.Decision(); d.Counterpart != -1 || s.Machine.Counterpart != -1 {
-		t.Fatalf("pay-colour decision names seat %d (machine %d) as counterpart", d.Counterpart, s.Machine.Counterpart)
+	if d := s.Decision(); d.Counterpart != -1 || s.machine.Counterpart != -1 {
+		t.Fatalf("pay-colour decision names seat %d (machine %d) as counterpart", d.Counterpart, s.machine.Counterpart)
 	}
 	if s.Players[a].Cash != 20+1 { // cash lot I holds $1
 		t.Fatalf("cash lot not won: $%d", s.Players[a].Cash)

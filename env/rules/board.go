@@ -150,7 +150,7 @@ func (s *State) checkEnd() {
 
 // rel converts an absolute seat to a seat relative to the decider.
 func (s *State) rel(seat int) int {
-	return (seat - int(s.Machine.Decider) + s.n()) % s.n()
+	return (seat - int(s.machine.Decider) + s.n()) % s.n()
 }
 
 // abs converts a seat relative to the decider to an absolute seat; -1 when rel is not a
@@ -159,5 +159,5 @@ func (s *State) abs(rel int) int {
 	if rel >= s.n() {
 		return -1
 	}
-	return (int(s.Machine.Decider) + rel) % s.n()
+	return (int(s.machine.Decider) + rel) % s.n()
 }

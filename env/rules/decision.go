@@ -1,16 +1,167 @@
 package rules
 
+// The pending decision, as every player may know it: the only door from outside the package
+// into the decision machinery (machine.go), as OpenSpiel's State API is for a game's
+// internals. Bots, the observation encoder, search, the CLI, the web UI and the C API read
+// the machine through Decision; SetSealed is the one way in, for search determinizations and
+// leak tests.
+
+// Decision is the public description of the pending decision and of the machine around it:
+// what the observation encodes and what a bot may use. Every field is known to every player,
+// except the sealed values in Delivery and Loan, which a redacted view (State.Redact) holds
+// only for the viewing seat until they are revealed. Seats are absolute (0-based); a seat
+// field reads -1 when no seat is involved; a bit set is one bit per seat.
+type Decision struct {
+	Phase    Phase
+	Decider  int      // seat that decides now (-1 once the game is over)
+	Active   int      // seat whose turn it is
+	District District // district being placed into / picked from, where it applies
+	// Counterpart is the other seat involved: the seller (buy-factory), harbor owner
+	// (buy-harbor), deliverer (bids), defaulter (seize), borrower (loan phases), -1 if none.
+	Counterpart int
+	Pending     Counts // containers waiting to be placed (place, return-bid) or bought so far
+	MinAmount   int    // smallest legal Amount (amount phases)
+	MaxAmount   int    // largest legal Amount, uncapped (amount phases)
+	AmountBase  int    // amount built so far with AmountHundred; Amount ids count from it
+	ToBeat      int    // value a Bank bid must beat, in cash or half-containers (gold = 3 halves)
+	Free        bool   // harbor purchase taken as an anchor action (zero containers allowed)
+
+	Turn     TurnCounters     // the active player's turn so far
+	Action   ActionInProgress // the turn-menu action in progress (or the last one)
+	BankBid  BankBid          // the Bank bid being made
+	Default  Seizure          // a default in progress (unpaid interest)
+	Payment  BankPayment      // containers being paid to the Bank container lots
+	Delivery DeliveryAuction  // the delivery auction (sealed bids)
+	Interest InterestDue      // interest at this turn's start
+	Loan     LoanRequest      // a player-loan request (Player Loans)
+}
+
+// TurnCounters are the active player's turn counters.
+type TurnCounters struct {
+	ActionsUsed uint8 // turn-menu actions taken (two per turn)
+	Produced    bool  // Produce used
+	CalledBank  bool  // Call Bank used
+	WonAuction  bool  // won a Bank auction at this turn's start (no Call Bank)
+	Repays      uint8 // loans repaid
+	LuxuryUsed  bool  // Acquire Luxury used (Luxury Containers)
+	// LoansBlocked: the active player rejected a player loan (no loan of any kind until the
+	// turn ends; Player Loans).
+	LoansBlocked bool
+}
+
+// ActionInProgress is the turn-menu action in progress (Decision.District, Counterpart,
+// Pending and Free say more about it).
+type ActionInProgress struct {
+	Kind MoveKind // the turn-menu kind that started it (or the last one)
+	// Fixed counts, by lot index (factory $1..$4 or harbor $2..$6), containers placed during
+	// this action: they may not be picked up again.
+	Fixed [HarborPrices]Counts
+	// Pending holds the containers waiting to be placed, the colours chosen so far when
+	// producing, or the containers bought so far in a purchase (Decision.Pending is the same
+	// except while paying the Bank, when it shows the containers still to pay).
+	Pending  Counts
+	Bought   uint8 // containers bought in this purchase
+	PickLeft uint8 // colours still to choose when producing with short storage
+}
+
+// BankBid is a Bank bid in progress (Decision.ToBeat is the value to beat).
+type BankBid struct {
+	Kind AuctionKind // the auction bid on
+	// Returner is the outbid seat still putting containers back (-1 if none), and
+	// ReturnFactory, ReturnHarbor the containers it still puts back, by district.
+	Returner      int8
+	ReturnFactory Counts
+	ReturnHarbor  Counts
+}
+
+// SeizeLocation is where a seizure takes a container, in the default order (rulebook
+// "Defaulting"): the island first, then the ship, and so on.
+type SeizeLocation uint8
+
+const (
+	SeizeIsland SeizeLocation = iota
+	SeizeShip
+	SeizeHolding
+	SeizeHarbor
+	SeizeFactory
+	SeizeNothing  // nothing left to seize
+	SeizeAnywhere // Player Loans: a lender takes any container (not on a bid tile)
+	NumSeizeLocations
+)
+
+var seizeLocationNames = [NumSeizeLocations]string{"island", "ship", "holding", "harbor", "factory", "nothing", "anywhere"}
+
+func (l SeizeLocation) String() string {
+	if l < NumSeizeLocations {
+		return seizeLocationNames[l]
+	}
+	return "seize(?)"
+}
+
+// Seizure is a default in progress: unpaid interest paid in containers.
+type Seizure struct {
+	Unpaid uint8         // containers still to seize
+	At     SeizeLocation // location of the pending seizure choice
+	Seized Counts        // containers seized so far in this default
+}
+
+// BankPayment is a payment of containers to the Bank container lots.
+type BankPayment struct {
+	Left   Counts // containers still to pay
+	Payer  int8   // seat choosing the colours paid
+	Placed uint8  // units paid so far (sets the next lot)
+}
+
+// DeliveryAuction is the sealed delivery auction. Bids and Runoff are the first-round bids
+// and runoff additions by seat; in a redacted view another seat's value reads 0 until it is
+// revealed.
+type DeliveryAuction struct {
+	Bids           [MaxPlayers]int32
+	Runoff         [MaxPlayers]int32
+	HasBid         uint8 // bit per seat: bid placed
+	Tied           uint8 // bit per seat: in the runoff
+	HasRunoff      uint8 // bit per seat: runoff addition placed
+	Revealed       bool  // first-round bids are public
+	RunoffRevealed bool  // runoff additions are public
+	Winner         int8  // winning bidder once decided (-1 before)
+}
+
+// InterestDue is the interest at this turn's start.
+type InterestDue struct {
+	Loans  uint8 // loans due interest (those held when the turn began)
+	Unpaid uint8 // bit per loan slot left unpaid
+}
+
+// LoanRequest is a player-loan request (Player Loans). Incentives are the sealed incentive
+// bids by seat; in a redacted view another seat's reads 0 until they are revealed.
+type LoanRequest struct {
+	Borrower          int8  // seat asking (-1 if none)
+	Offers            uint8 // bit per seat: offered a loan
+	Incentives        [MaxPlayers]int32
+	HasIncentive      uint8 // bit per seat: incentive bid placed
+	IncentiveRevealed bool
+	Tied              uint8 // bit per seat: lenders tied on the best incentive
+	Lender            int8  // chosen lender (-1 before)
+	Rejected          uint8 // bit per seat: rejected a player loan this turn
+	Offered           uint8 // bit per seat: offered a player loan this turn (no Bank loan until it ends)
+	// ReturnPhase is the decision the request interrupted, resumed once it is settled.
+	ReturnPhase Phase
+}
+
 // CurrentPlayer is the seat that decides now, or -1 when the game is over.
 func (s *State) CurrentPlayer() int {
 	if s.Ended != NotEnded {
 		return -1
 	}
-	return int(s.Machine.Decider)
+	return int(s.machine.Decider)
 }
+
+// Phase is the kind of the pending decision (Decision().Phase without building the rest).
+func (s *State) Phase() Phase { return s.machine.Phase }
 
 // Decision describes the pending decision.
 func (s *State) Decision() Decision {
-	m := &s.Machine
+	m := &s.machine
 	d := Decision{
 		Phase:       m.Phase,
 		Decider:     s.CurrentPlayer(),
@@ -19,6 +170,18 @@ func (s *State) Decision() Decision {
 		Counterpart: -1,
 		Pending:     m.Pending,
 		Free:        m.Free,
+		Turn: TurnCounters{ActionsUsed: m.ActionsUsed, Produced: m.Produced, CalledBank: m.CalledBank,
+			WonAuction: m.WonAuction, Repays: m.Repays, LuxuryUsed: m.LuxuryUsed, LoansBlocked: m.LoansBlocked},
+		Action:  ActionInProgress{Kind: m.Action, Fixed: m.Fixed, Pending: m.Pending, Bought: m.Bought, PickLeft: m.PickLeft},
+		BankBid: BankBid{Kind: m.BidKind, Returner: m.Returner, ReturnFactory: m.ReturnFactory, ReturnHarbor: m.ReturnHarbor},
+		Default: Seizure{Unpaid: m.Unpaid, At: SeizeLocation(m.SeizeAt), Seized: m.Seized},
+		Payment: BankPayment{Left: m.Pay, Payer: m.Payer, Placed: m.PayPlaced},
+		Delivery: DeliveryAuction{Bids: m.Bids, Runoff: m.Runoff, HasBid: m.HasBid, Tied: m.Tied,
+			HasRunoff: m.HasRunoff, Revealed: m.Revealed, RunoffRevealed: m.RunoffRevealed, Winner: m.Winner},
+		Interest: InterestDue{Loans: m.InterestDue, Unpaid: m.UnpaidLoans},
+		Loan: LoanRequest{Borrower: m.Borrower, Offers: m.Offers, Incentives: m.Incentives,
+			HasIncentive: m.HasIncentive, IncentiveRevealed: m.IncentiveRevealed, Tied: m.LoanTied,
+			Lender: m.Lender, Rejected: m.LoanRejected, Offered: m.LoanOffered, ReturnPhase: m.LoanReturnPhase},
 	}
 	switch m.Phase {
 	case PhaseBuyFactory, PhaseBuyHarbor, PhaseSeize, PhaseDeliveryAccept:
@@ -44,4 +207,24 @@ func (s *State) Decision() Decision {
 		d.AmountBase = int(m.AmountBase)
 	}
 	return d
+}
+
+// Sealed is one seat's sealed values: its first-round delivery bid, its runoff addition and
+// its loan incentive bid.
+type Sealed struct {
+	Bid, Runoff, Incentive int32
+}
+
+// SetSealed overwrites seat's sealed values (Decision.Delivery.Bids and Runoff,
+// Decision.Loan.Incentives) and marks the state as a full position again (not a redacted
+// view). A search fills in the values a redacted view hid (a determinization); a test changes
+// them to prove that no view leaks them. It checks nothing: the values must be ones the seat
+// could have bid for the state to be a position (State.Validate says).
+func (s *State) SetSealed(seat int, v Sealed) {
+	if seat < 0 || seat >= MaxPlayers {
+		return
+	}
+	m := &s.machine
+	m.Bids[seat], m.Runoff[seat], m.Incentives[seat] = v.Bid, v.Runoff, v.Incentive
+	m.Hidden = false
 }

@@ -52,7 +52,7 @@ func seizeDistrict(loc uint8) District {
 // seizeStep seizes one container for an unpaid loan of seat. It returns true when the
 // seizer must choose (a PhaseSeize decision is pending).
 func (s *State) seizeStep(seat int) bool {
-	m := &s.Machine
+	m := &s.machine
 	loc := s.seizeLocation(seat)
 	if loc == seizeNothing {
 		m.Unpaid = 0 // nothing to seize: the interest is forgiven this turn
@@ -88,7 +88,7 @@ func (s *State) seizeStep(seat int) bool {
 // seizeFrom takes the seizer's pick: to the lender's scoring area (Player Loans) or to the
 // Bank's seized pile; the turn start then continues.
 func (s *State) seizeFrom(area *Counts, c Colour) {
-	if s.Machine.SeizeAt == seizeAnywhere {
+	if s.machine.SeizeAt == seizeAnywhere {
 		s.lenderSeize(area, c)
 		return
 	}
@@ -99,6 +99,6 @@ func (s *State) seizeFrom(area *Counts, c Colour) {
 // seize moves one container of colour c from area to the seized pile.
 func (s *State) seize(area *Counts, c Colour) {
 	area[c]--
-	s.Machine.Seized[c]++
-	s.Machine.Unpaid--
+	s.machine.Seized[c]++
+	s.machine.Unpaid--
 }

@@ -9,7 +9,7 @@ package rules
 // sailIsland moves the active ship to Container Island and opens the delivery auction.
 func (s *State) sailIsland(seat int) {
 	s.Players[seat].ShipAt = ShipPos{Where: AtIsland}
-	m := &s.Machine
+	m := &s.machine
 	m.Action = SailIsland
 	m.Bids, m.Runoff = [MaxPlayers]int32{}, [MaxPlayers]int32{}
 	m.HasBid, m.Tied, m.HasRunoff = 0, 0, 0
@@ -30,7 +30,7 @@ func (s *State) minDeliveryBid(seat int) int32 {
 
 // deliveryBid records the decider's sealed bid and moves on.
 func (s *State) deliveryBid(amount int32) {
-	m := &s.Machine
+	m := &s.machine
 	d := int(m.Decider)
 	m.Bids[d] = amount
 	m.HasBid |= 1 << d
@@ -66,7 +66,7 @@ func (s *State) deliveryBid(amount int32) {
 
 // runoffBid records the decider's sealed runoff addition and moves on.
 func (s *State) runoffBid(amount int32) {
-	m := &s.Machine
+	m := &s.machine
 	d := int(m.Decider)
 	m.Runoff[d] = amount
 	m.HasRunoff |= 1 << d
@@ -109,7 +109,7 @@ func (s *State) runoffBid(amount int32) {
 
 // toAccept asks the deliverer to accept the winner's offer or buy out.
 func (s *State) toAccept(winner int) {
-	m := &s.Machine
+	m := &s.machine
 	m.Winner = int8(winner)
 	m.Phase = PhaseDeliveryAccept
 	m.Decider = s.Active
@@ -118,7 +118,7 @@ func (s *State) toAccept(winner int) {
 
 // winningBid is the winner's total (bid plus runoff addition).
 func (s *State) winningBid() int32 {
-	m := &s.Machine
+	m := &s.machine
 	return m.Bids[m.Winner] + m.Runoff[m.Winner]
 }
 
@@ -126,7 +126,7 @@ func (s *State) winningBid() int32 {
 // goes to the winner's scoring area. buyOut: the deliverer pays the winning total to the
 // Bank (Classic: the supply) and keeps the cargo.
 func (s *State) resolveDelivery(accept bool) {
-	m := &s.Machine
+	m := &s.machine
 	a := &s.Players[s.Active]
 	total := s.winningBid()
 	to := a

@@ -14,7 +14,7 @@ package rules
 
 // noTrigger reports whether the active player's choices must avoid triggering the end: it
 // called the Bank this turn and the end is not triggered yet.
-func (s *State) noTrigger() bool { return s.Machine.CalledBank && !s.EndTriggered }
+func (s *State) noTrigger() bool { return s.machine.CalledBank && !s.EndTriggered }
 
 // produceAvoidsEnd reports whether a Produce by seat, started now, can be completed without
 // emptying a second supply colour (every producible colour when storage allows, else a
@@ -44,7 +44,7 @@ func (s *State) produceFeasible(sup Counts, cands Counts, n, picks int) bool {
 // producePickAvoidsEnd reports whether picking colour c next (short-storage Produce) leaves a
 // completion that does not trigger the end.
 func (s *State) producePickAvoidsEnd(c Colour) bool {
-	m := &s.Machine
+	m := &s.machine
 	cands, _ := s.producible(int(s.Active))
 	n := 0
 	for col := range cands {

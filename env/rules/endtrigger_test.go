@@ -132,7 +132,7 @@ func TestRulebookFivePlayerNoTriggerAfterCallBankBesideOpenAuction(t *testing.T)
 			t.Fatalf("modules %v: %s must be legal before the Call Bank", mods, trigger)
 		}
 		play(t, s, "bank:start:cash-lot:1", "pick:harbor:yellow:$2")
-		if s.Machine.Phase == PhaseBankContainerBid {
+		if s.machine.Phase == PhaseBankContainerBid {
 			play(t, s, "done")
 		}
 		if !s.Auctions[CashLotAuction].Active || !s.Auctions[ContainerLotAuction].Active {

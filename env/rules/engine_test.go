@@ -68,7 +68,7 @@ func TestRandomPlayVisitsEveryBasePhase(t *testing.T) {
 				r := rand.New(rand.NewPCG(seed, 9))
 				ids := make([]int, 0, 256)
 				for !s.IsTerminal() {
-					seen[s.Machine.Phase] = true
+					seen[s.machine.Phase] = true
 					ids = s.LegalActions(ids)
 					s.Apply(biasedPick(r, ids))
 					checkInvariants(t, s)
@@ -222,7 +222,7 @@ func TestRandomPlayVisitsEveryModulePhase(t *testing.T) {
 			r := rand.New(rand.NewPCG(seed, 11))
 			ids := make([]int, 0, 256)
 			for !s.IsTerminal() {
-				seen[s.Machine.Phase]++
+				seen[s.machine.Phase]++
 				ids = s.LegalActions(ids)
 				s.Apply(biasedPick(r, ids))
 				checkInvariants(t, s)

@@ -13,7 +13,7 @@ func TestRulebookAnchorHarborFreePurchase(t *testing.T) {
 		t.Fatal("the anchor purchase may buy nothing")
 	}
 	play(t, s, "done")
-	if s.Machine.ActionsUsed != 1 {
+	if s.machine.ActionsUsed != 1 {
 		t.Fatal("the anchor purchase used an action")
 	}
 	play(t, s, "buy-harbor")
@@ -56,7 +56,7 @@ func TestRulebookInterestBeforeWinnings(t *testing.T) {
 	if d.harborCount() != 0 {
 		t.Fatal("unpaid interest: the harbor container is seized")
 	}
-	if d.Cash != 3 || !s.Machine.WonAuction {
+	if d.Cash != 3 || !s.machine.WonAuction {
 		t.Fatalf("cash lot III won after interest: cash %d", d.Cash)
 	}
 }

@@ -6,7 +6,7 @@ import (
 )
 
 // Every position field takes part in the hash: changing any single field (every element of
-// every array, every Machine field) changes Hash; copies and clones hash the same.
+// every array, every machine field) changes Hash; copies and clones hash the same.
 func TestHashCoversEveryField(t *testing.T) {
 	g, _ := NewGame(Options{Players: 5, Modules: AllModules})
 	s := g.NewInitialStateSeed(3)

@@ -54,7 +54,7 @@ func legal(t *testing.T, s *State, text string) bool {
 
 func wantPhase(t *testing.T, s *State, p Phase, decider int) {
 	t.Helper()
-	if s.Machine.Phase != p || s.CurrentPlayer() != decider {
-		t.Fatalf("phase %s decider %d, want %s decider %d", s.Machine.Phase, s.CurrentPlayer(), p, decider)
+	if s.machine.Phase != p || s.CurrentPlayer() != decider {
+		t.Fatalf("phase %s decider %d, want %s decider %d", s.machine.Phase, s.CurrentPlayer(), p, decider)
 	}
 }

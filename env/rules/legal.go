@@ -33,7 +33,7 @@ func (k *sink) add(m Move) {
 // amounts adds the Amount moves lo..hi not below the amount built so far (ids: the up to
 // MaxAmountID+1 of them from there), then AmountHundred while $100 more still fits.
 func (k *sink) amounts(lo, hi int32) {
-	base := k.s.Machine.AmountBase
+	base := k.s.machine.AmountBase
 	if !k.noAmounts {
 		lo := max(lo, base)
 		if k.useIDs {
@@ -75,7 +75,7 @@ func (s *State) LegalMoves(buf []Move) []Move {
 
 // amountRange is the legal Amount range of the pending decision (ok false if none).
 func (s *State) amountRange() (lo, hi int32, ok bool) {
-	m := &s.Machine
+	m := &s.machine
 	if m.Decider < 0 {
 		return 0, 0, false
 	}
@@ -96,7 +96,7 @@ func (s *State) amountRange() (lo, hi int32, ok bool) {
 
 // generate emits every legal move of the pending decision, kinds in action-id order.
 func (s *State) generate(k *sink) {
-	m := &s.Machine
+	m := &s.machine
 	if s.Ended != NotEnded || m.Decider < 0 {
 		return
 	}
@@ -228,7 +228,7 @@ func doneFirst(ph Phase) bool {
 }
 
 func (s *State) generateRest(k *sink, d int) {
-	m := &s.Machine
+	m := &s.machine
 	p := &s.Players[d]
 	n := s.n()
 	// A loan is requested before an amount is begun with AmountHundred, not in the middle.

@@ -13,7 +13,7 @@ const maxRepaysPerTurn = 2
 
 // canLoan reports whether seat may request a loan now.
 func (s *State) canLoan(seat int) bool {
-	return s.Players[seat].NumLoans < MaxLoans && s.Machine.LoanRejected&(1<<seat) == 0
+	return s.Players[seat].NumLoans < MaxLoans && s.machine.LoanRejected&(1<<seat) == 0
 }
 
 // takeBankLoan lends seat $10 from the supply.
@@ -22,14 +22,14 @@ func (s *State) takeBankLoan(seat int) {
 	p.Loans[p.NumLoans] = Loan{Lender: -1, Amount: LoanAmount}
 	p.NumLoans++
 	p.Cash += LoanAmount
-	s.Machine.FromSupply += LoanAmount
+	s.machine.FromSupply += LoanAmount
 }
 
 // canRepay reports whether seat may repay loan slot i now (own turn menu). Of two identical
 // loans only the last slot is offered, so no two action ids do the same thing.
 func (s *State) canRepay(seat, i int) bool {
 	p := &s.Players[seat]
-	if i >= int(p.NumLoans) || s.Machine.Repays >= maxRepaysPerTurn || p.Cash < p.Loans[i].Amount {
+	if i >= int(p.NumLoans) || s.machine.Repays >= maxRepaysPerTurn || p.Cash < p.Loans[i].Amount {
 		return false
 	}
 	return i == int(p.NumLoans)-1 || p.Loans[i] != p.Loans[p.NumLoans-1]
@@ -41,7 +41,7 @@ func (s *State) repay(seat, i int) {
 	l := p.Loans[i]
 	p.Cash -= l.Amount
 	if l.Lender < 0 {
-		s.Machine.ToSupply += int64(l.Amount)
+		s.machine.ToSupply += int64(l.Amount)
 	} else {
 		s.Players[l.Lender].Cash += l.Amount
 		s.Players[l.Lender].LoanCards++
@@ -49,15 +49,15 @@ func (s *State) repay(seat, i int) {
 	copy(p.Loans[i:], p.Loans[i+1:])
 	p.Loans[MaxLoans-1] = Loan{Lender: -1}
 	p.NumLoans--
-	s.Machine.Repays++
+	s.machine.Repays++
 }
 
 // payInterest charges the active seat $1 per loan due at the start of its turn (to the Bank,
 // or to the lending player). Short of cash, it pays what it can: the player chooses which
 // loan when the two have different lenders (PhaseInterestChoice; it returns true), and the
-// unpaid loans are marked in Machine.UnpaidLoans for the default.
+// unpaid loans are marked in machine.UnpaidLoans for the default.
 func (s *State) payInterest(seat int) bool {
-	m := &s.Machine
+	m := &s.machine
 	p := &s.Players[seat]
 	due := int(m.InterestDue)
 	if due == 2 && p.Cash == 1 && p.Loans[0].Lender != p.Loans[1].Lender {
@@ -81,7 +81,7 @@ func (s *State) payInterest(seat int) bool {
 func (s *State) payInterestChoice(i int) {
 	a := int(s.Active)
 	s.payBankCash(s.payInterestOn(a, i))
-	s.Machine.UnpaidLoans = 1 << (1 - i)
+	s.machine.UnpaidLoans = 1 << (1 - i)
 	s.runTurnStart()
 }
 
@@ -104,7 +104,7 @@ func (s *State) payBankCash(amount int32) {
 		return
 	}
 	if s.classic() {
-		s.Machine.ToSupply += int64(amount)
+		s.machine.ToSupply += int64(amount)
 		return
 	}
 	var open [BankLots]int

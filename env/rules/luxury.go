@@ -8,7 +8,7 @@ package rules
 
 // canAcquireLuxury reports whether seat may take Acquire Luxury on district d now.
 func (s *State) canAcquireLuxury(seat int, d District) bool {
-	if !s.game.opts.Modules.Has(Luxury) || s.Machine.LuxuryUsed || s.Supply[Gold] == 0 {
+	if !s.game.opts.Modules.Has(Luxury) || s.machine.LuxuryUsed || s.Supply[Gold] == 0 {
 		return false
 	}
 	p := &s.Players[seat]
@@ -31,7 +31,7 @@ func (s *State) canAcquireLuxury(seat int, d District) bool {
 }
 
 func (s *State) acquireLuxury(d District) {
-	m := &s.Machine
+	m := &s.machine
 	m.LuxuryUsed = true
 	m.Action = AcquireLuxury
 	m.District = d
@@ -44,7 +44,7 @@ func luxuryPickIndex(c Colour, lot int) uint8 { return uint8(int(c)*HarborPrices
 
 // canLuxuryPick reports whether the container of colour c in lot i may be returned next.
 func (s *State) canLuxuryPick(c Colour, i int) bool {
-	m := &s.Machine
+	m := &s.machine
 	lots := s.Players[s.Active].lots(m.District)
 	if lots[i][c] == 0 {
 		return false
@@ -72,7 +72,7 @@ func (s *State) canLuxuryPick(c Colour, i int) bool {
 
 // luxuryPick returns a container to the supply; after the second, the gold is taken.
 func (s *State) luxuryPick(c Colour, i int) {
-	m := &s.Machine
+	m := &s.machine
 	s.Players[s.Active].lots(m.District)[i][c]--
 	s.Supply[c]++
 	if m.LuxFirst == 0 {

@@ -1,17 +1,22 @@
 package rules
 
-// Machine is the decision machinery of a State: the active turn's counters, the action in
-// progress, the sealed delivery auction, the Bank bid being made, the turn-start bookkeeping
-// (interest, default, auctions won) and the cash ledger. Every field is part of the position
-// (JSON, Hash). It holds no slices or pointers, so copying a State copies it and nothing is
-// allocated while playing.
+// decisionMachine is the decision machinery of a State: the active turn's counters, the
+// action in progress, the sealed delivery auction, the Bank bid being made, the turn-start
+// bookkeeping (interest, default, auctions won) and the cash ledger. Every field is part of
+// the position (JSON, Hash). It holds no slices or pointers, so copying a State copies it and
+// nothing is allocated while playing.
+//
+// The machine is private to the engine: code outside the package reads what a decider may
+// know through State.Decision (decision.go), never these fields. They are capitalised only
+// because they are the position format's "machine" object (docs/POSITION.md; encoding/json
+// reads exported fields): renaming a field or its JSON tag changes the format.
 //
 // Instead of a general stack of frames the machine keeps one continuation per nested
 // sub-process, which is all the rules need: a placement returns to its action's rearrange
 // loop or to the Bank re-bid (Action), a payment of containers to the Bank returns to the
 // turn start or to the game end (PayResume), and the turn start and game end are staged
 // loops (Stage) that re-enter where they stopped.
-type Machine struct {
+type decisionMachine struct {
 	Phase   Phase `json:"phase"`
 	Decider int8  `json:"decider"`
 
@@ -113,7 +118,7 @@ type Machine struct {
 	ToSupply   int64 `json:"to_supply"`
 }
 
-// Turn-start stages (Machine.Stage).
+// Turn-start stages (machine.Stage).
 const (
 	stageInterest    uint8 = iota // a loan forced by interest is requested
 	stageInterestPay              // interest paid (PhaseInterestChoice when it matters)
@@ -123,24 +128,25 @@ const (
 	stageMenu
 )
 
-// Where a payment of containers to the Bank resumes (Machine.PayResume).
+// Where a payment of containers to the Bank resumes (machine.PayResume).
 const (
 	resumeTurnStart uint8 = iota
 	resumeGameEnd
 )
 
-// Seizure locations in the default order (Machine.SeizeAt).
+// Seizure locations in the default order (machine.SeizeAt): the public SeizeLocation
+// values (decision.go), as the machine stores them.
 const (
-	seizeIsland uint8 = iota
-	seizeShip
-	seizeHolding
-	seizeHarbor
-	seizeFactory
-	seizeNothing
-	seizeAnywhere // Player Loans: a lender takes any container (not on a bid tile)
+	seizeIsland   = uint8(SeizeIsland)
+	seizeShip     = uint8(SeizeShip)
+	seizeHolding  = uint8(SeizeHolding)
+	seizeHarbor   = uint8(SeizeHarbor)
+	seizeFactory  = uint8(SeizeFactory)
+	seizeNothing  = uint8(SeizeNothing)
+	seizeAnywhere = uint8(SeizeAnywhere)
 )
 
-// Where a loan request resumes (Machine.LoanResume).
+// Where a loan request resumes (machine.LoanResume).
 const (
 	resumeDecision uint8 = iota // the decision during which the loan was requested
 	resumeInterest              // the turn start's interest payment
@@ -174,5 +180,5 @@ func (s *State) CashFlow() CashFlow {
 	for _, c := range s.Bank.CashLots {
 		in += int64(c)
 	}
-	return CashFlow{Start: start, FromSupply: s.Machine.FromSupply, ToSupply: s.Machine.ToSupply, InPlay: in}
+	return CashFlow{Start: start, FromSupply: s.machine.FromSupply, ToSupply: s.machine.ToSupply, InPlay: in}
 }

@@ -17,7 +17,7 @@ func TestMoreContainersFreightFee(t *testing.T) {
 	if s.Players[2].Cash != 21 {
 		t.Fatal("fee not paid to the owner")
 	}
-	s.Machine.ActionsUsed = 0
+	s.machine.ActionsUsed = 0
 	s.Companies[0] = Company{Owner: 0}
 	play(t, s, "buy-factory:p2", "pick:factory:green:$1")
 	if s.Players[0].Cash != 20-2-2-1 {
@@ -54,8 +54,8 @@ func TestMoreContainersTruckAuctionExample(t *testing.T) {
 		t.Fatal("orange's container not returned")
 	}
 	s.Players[purple].Trucks = TrucksPerPlayer
-	s.Machine.CalledBank = false
-	s.Machine.WonAuction = false
+	s.machine.CalledBank = false
+	s.machine.WonAuction = false
 	if legal(t, s, "truck:start:p3:cash") {
 		t.Fatal("bid on a company without a truck left")
 	}
@@ -79,7 +79,7 @@ func TestMoreContainersAcquireLuxury(t *testing.T) {
 	if p.FactoryLots[2][Gold] != 1 || p.factoryCount() != 1 || s.Supply[White] != supply[White]+2 || s.Supply[Gold] != supply[Gold]-1 {
 		t.Fatalf("lots %v supply %v", p.FactoryLots, s.Supply)
 	}
-	if legal(t, s, "luxury:factory") || s.Machine.ActionsUsed != 0 {
+	if legal(t, s, "luxury:factory") || s.machine.ActionsUsed != 0 {
 		t.Fatal("luxury twice, or it used an action")
 	}
 	// Outbid 2 normal containers with 1 normal + 1 gold.
@@ -153,7 +153,7 @@ func TestMoreContainersIncentiveAuction(t *testing.T) {
 	play(t, s, "$3")
 	var v State
 	s.Redact(2, &v)
-	if v.Machine.Incentives[1] != 0 {
+	if v.machine.Incentives[1] != 0 {
 		t.Fatal("incentive bid leaks")
 	}
 	play(t, s, "$3", "$1")

@@ -42,7 +42,7 @@ const (
 )
 
 // MaxAmountID is the largest amount offset that has an Amount id. Amount ids count from the
-// amount built so far (Machine.AmountBase, raised $100 at a time by AmountHundred), so every
+// amount built so far (machine.AmountBase, raised $100 at a time by AmountHundred), so every
 // legal amount has a sequence of ids: $250 is AmountHundred, AmountHundred, then the $50 id.
 const MaxAmountID = 99
 

@@ -38,7 +38,7 @@ func (s *State) ActionToMove(id int) Move {
 		m.Colour = Colour(i / HarborPrices)
 		m.Price = uint8(HarborPrice(i % HarborPrices))
 	case Amount:
-		m.Amount = s.Machine.AmountBase + int32(i)
+		m.Amount = s.machine.AmountBase + int32(i)
 	}
 	return m
 }
@@ -72,7 +72,7 @@ func (s *State) MoveToAction(m Move) (id int, ok bool) {
 			return 0, false
 		}
 	case Amount:
-		i = int(m.Amount - s.Machine.AmountBase)
+		i = int(m.Amount - s.machine.AmountBase)
 		if i < 0 || i > MaxAmountID {
 			return 0, false
 		}

@@ -10,13 +10,13 @@ package rules
 // kind for the rest of the active player's turn).
 //
 // "This turn" is the whole turn: once any opponent has offered a seat a loan, that seat may
-// not take a Bank loan until the active player's turn ends (Machine.LoanOffered). A later
+// not take a Bank loan until the active player's turn ends (machine.LoanOffered). A later
 // request that draws no offer then gives nothing, and the seat may not request again that
 // turn (it was left to accept a player loan or take none; the block also keeps turns finite).
 
 // freeCash is seat's cash in hand less what it has committed to an unresolved delivery bid.
 func (s *State) freeCash(seat int) int32 {
-	m := &s.Machine
+	m := &s.machine
 	c := s.Players[seat].Cash
 	ph := m.Phase
 	if ph >= PhaseLoanOffer && ph <= PhaseLoanAccept {
@@ -38,7 +38,7 @@ func (s *State) canOffer(seat, borrower int) bool {
 // without possible lenders (it returns false), else the offer round (it returns true; resume
 // says what continues after it).
 func (s *State) requestLoan(borrower int, resume uint8) bool {
-	m := &s.Machine
+	m := &s.machine
 	if s.game.opts.Modules.Has(PlayerLoans) {
 		for r := 1; r < s.n(); r++ {
 			if l := (borrower + r) % s.n(); s.canOffer(l, borrower) {
@@ -63,7 +63,7 @@ func (s *State) requestLoan(borrower int, resume uint8) bool {
 // offered the borrower a loan earlier this turn; then no loan, and no further request this
 // turn.
 func (s *State) bankLoanOrNothing(borrower int) {
-	m := &s.Machine
+	m := &s.machine
 	if m.LoanOffered&(1<<borrower) == 0 {
 		s.takeBankLoan(borrower)
 		return
@@ -76,7 +76,7 @@ func (s *State) bankLoanOrNothing(borrower int) {
 
 // loanDone returns to what the loan request interrupted.
 func (s *State) loanDone() {
-	m := &s.Machine
+	m := &s.machine
 	if m.LoanResume == resumeInterest {
 		m.LoanResume = resumeDecision
 		s.runTurnStart()
@@ -88,7 +88,7 @@ func (s *State) loanDone() {
 // nextAfter returns the next seat after from (clockwise, stopping before the borrower) in
 // mask, or -1.
 func (s *State) nextAfter(from int, mask uint8) int {
-	b := int(s.Machine.Borrower)
+	b := int(s.machine.Borrower)
 	for i := (from + 1) % s.n(); i != b; i = (i + 1) % s.n() {
 		if mask&(1<<i) != 0 {
 			return i
@@ -99,7 +99,7 @@ func (s *State) nextAfter(from int, mask uint8) int {
 
 // loanOffer records the decider's offer (yes) or refusal and asks the next opponent.
 func (s *State) loanOffer(yes bool) {
-	m := &s.Machine
+	m := &s.machine
 	d := int(m.Decider)
 	b := int(m.Borrower)
 	if yes {
@@ -128,7 +128,7 @@ func (s *State) loanOffer(yes bool) {
 
 // incentiveBid records the decider's sealed incentive and, after the last, reveals them.
 func (s *State) incentiveBid(amount int32) {
-	m := &s.Machine
+	m := &s.machine
 	d := int(m.Decider)
 	m.Incentives[d] = amount
 	m.HasIncentive |= 1 << d
@@ -158,7 +158,7 @@ func (s *State) incentiveBid(amount int32) {
 
 // toLoanAccept asks the borrower to accept lender's loan or reject every loan.
 func (s *State) toLoanAccept(lender int) {
-	m := &s.Machine
+	m := &s.machine
 	m.Lender = int8(lender)
 	m.Phase = PhaseLoanAccept
 	m.Decider = m.Borrower
@@ -166,7 +166,7 @@ func (s *State) toLoanAccept(lender int) {
 
 // loanAccept gives the borrower the lender's loan (yes) or rejects it (no loans this turn).
 func (s *State) loanAccept(yes bool) {
-	m := &s.Machine
+	m := &s.machine
 	b := int(m.Borrower)
 	if yes {
 		l := int(m.Lender)
@@ -189,7 +189,7 @@ func (s *State) loanAccept(yes bool) {
 // nextUnpaidPlayerLoan returns the unpaid player-loan slot whose lender comes first
 // clockwise from the defaulter's left, or -1.
 func (s *State) nextUnpaidPlayerLoan(a int) int {
-	m := &s.Machine
+	m := &s.machine
 	p := &s.Players[a]
 	for r := 1; r < s.n(); r++ {
 		l := (a + r) % s.n()
@@ -204,7 +204,7 @@ func (s *State) nextUnpaidPlayerLoan(a int) int {
 
 // lenderChoice: the lender seizes a container (yes: pick it next) or forgives (no).
 func (s *State) lenderChoice(yes bool) {
-	m := &s.Machine
+	m := &s.machine
 	if yes {
 		m.Phase = PhaseSeize
 		m.SeizeAt = seizeAnywhere
@@ -216,6 +216,6 @@ func (s *State) lenderChoice(yes bool) {
 // lenderSeize moves the picked container of the defaulter to the lender's scoring area.
 func (s *State) lenderSeize(area *Counts, c Colour) {
 	area[c]--
-	s.Players[s.Machine.Decider].Island[c]++
+	s.Players[s.machine.Decider].Island[c]++
 	s.runTurnStart()
 }

@@ -346,7 +346,7 @@ func (s *State) MarshalPosition() ([]byte, error) {
 	if int(s.Ended) < len(endReasonNames) {
 		pj.Ended = endReasonNames[s.Ended]
 	}
-	m, err := json.Marshal(s.Machine)
+	m, err := json.Marshal(s.machine)
 	if err != nil {
 		return nil, fmt.Errorf("%w: machine: %v", ErrBadPosition, err)
 	}
@@ -557,7 +557,7 @@ func LoadPosition(data []byte) (*State, error) {
 	if len(pj.Machine) > 0 && !bytes.Equal(bytes.TrimSpace(pj.Machine), []byte("null")) {
 		md := json.NewDecoder(bytes.NewReader(pj.Machine))
 		md.DisallowUnknownFields()
-		if err := md.Decode(&s.Machine); err != nil {
+		if err := md.Decode(&s.machine); err != nil {
 			return nil, fmt.Errorf("%w: machine: %v", ErrBadPosition, unwrapBad(err))
 		}
 	}

@@ -11,7 +11,7 @@ import "fmt"
 // where Pending only mirrors what is already on the ship), an outbid player's containers
 // still to be put back, containers being paid to the Bank, and containers seized so far.
 func (s *State) machineContainers() Counts {
-	m := &s.Machine
+	m := &s.machine
 	var t Counts
 	if ph, _ := s.interrupted(); ph != PhaseBuyHarbor {
 		t.Add(&m.Pending)
@@ -28,8 +28,8 @@ func (s *State) machineContainers() Counts {
 // the game when "ended" is set. The cash ledger is set so that the cash in play is explained
 // by what entered from or left to the supply.
 func (s *State) resetMachineForPosition() {
-	s.Machine = Machine{Winner: -1, Returner: -1, Counterpart: -1}
-	m := &s.Machine
+	s.machine = decisionMachine{Winner: -1, Returner: -1, Counterpart: -1}
+	m := &s.machine
 	m.Stage = stageMenu
 	m.Phase = PhaseTurn
 	m.Decider = s.Active
@@ -49,7 +49,7 @@ func (s *State) resetMachineForPosition() {
 
 // validateMachine checks the machine against the board where the position format can.
 func (s *State) validateMachine() error {
-	m := &s.Machine
+	m := &s.machine
 	n := s.game.opts.Players
 	if m.Phase >= NumPhases {
 		return fmt.Errorf("%w: machine: unknown phase %d", ErrBadPosition, m.Phase)
@@ -73,7 +73,7 @@ func (s *State) validateMachine() error {
 // any decision point, and that decision's bid or containers are still part of the position)
 // with its decider, or the pending decision and decider when no request is open.
 func (s *State) interrupted() (Phase, int8) {
-	m := &s.Machine
+	m := &s.machine
 	if m.Phase >= PhaseLoanOffer && m.Phase <= PhaseLoanAccept && m.LoanResume == resumeDecision {
 		return m.LoanReturnPhase, m.LoanReturnDecider
 	}
@@ -83,7 +83,7 @@ func (s *State) interrupted() (Phase, int8) {
 // bidInProgress reports whether the machine is making a bid on the auction of kind (the tile
 // may hold a partial bid, or none yet).
 func (s *State) bidInProgress(kind AuctionKind) bool {
-	m := &s.Machine
+	m := &s.machine
 	switch ph, _ := s.interrupted(); ph {
 	case PhaseBankCashBid, PhaseBankContainerBid, PhaseReturnBid:
 		return m.BidKind == kind
@@ -95,7 +95,7 @@ func (s *State) bidInProgress(kind AuctionKind) bool {
 // belong to a seat's district (waiting to be placed after producing or buying, or an outbid
 // player's returned bid), so scoring "as if the game ended now" counts them there.
 func (s *State) machineDistrictContainers(add func(seat int, d District, c *Counts)) {
-	m := &s.Machine
+	m := &s.machine
 	switch ph, decider := s.interrupted(); ph {
 	case PhasePlace, PhaseReturnBid:
 		add(int(decider), m.District, &m.Pending)

@@ -47,7 +47,7 @@ func samplePositions(t testing.TB, o Options, games, perPhase int, seed uint64) 
 	for k := 0; k < games; k++ {
 		s := g.NewInitialStateSeed(seed + uint64(k))
 		for {
-			ph := s.Machine.Phase
+			ph := s.machine.Phase
 			if seen[ph] < perPhase && (seen[ph] == 0 || r.IntN(8) == 0) {
 				seen[ph]++
 				b, err := s.MarshalPosition()
@@ -233,7 +233,7 @@ func checkPlayable(s *State) error {
 		return nil
 	}
 	if len(ids) == 0 || len(moves) == 0 {
-		return fmt.Errorf("no legal actions in a non-terminal state (phase %s, decider p%d)", s.Machine.Phase, s.Machine.Decider+1)
+		return fmt.Errorf("no legal actions in a non-terminal state (phase %s, decider p%d)", s.machine.Phase, s.machine.Decider+1)
 	}
 	for _, id := range ids {
 		m := s.ActionToMove(id)

@@ -84,7 +84,7 @@ func TestPositionFilesRoundTrip(t *testing.T) {
 				t.Fatalf("reloading the written position: %v\n%s", err, out)
 			}
 			if !reflect.DeepEqual(s.Players, s2.Players) || s.Bank != s2.Bank || s.Auctions != s2.Auctions ||
-				s.Supply != s2.Supply || s.Machine != s2.Machine || s.Companies != s2.Companies ||
+				s.Supply != s2.Supply || s.machine != s2.machine || s.Companies != s2.Companies ||
 				s.FactorySupply != s2.FactorySupply || s.WarehouseSupply != s2.WarehouseSupply {
 				t.Errorf("round trip changed the state:\n%s", out)
 			}

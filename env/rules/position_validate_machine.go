@@ -47,7 +47,7 @@ func isLoanPhase(p Phase) bool { return p >= PhaseLoanOffer && p <= PhaseLoanAcc
 // request made while paying interest at the turn start reports PhaseInterestChoice's place:
 // the turn start (ok false).
 func (s *State) underPhase() (p Phase, decision bool) {
-	m := &s.Machine
+	m := &s.machine
 	if !isLoanPhase(m.Phase) {
 		return m.Phase, true
 	}
@@ -83,7 +83,7 @@ func (s *State) checkCashBounds() error {
 			return fmt.Errorf("%w: Bank cash lot %d: $%d is above $%d", ErrBadPosition, l, c, MaxPositionCash)
 		}
 	}
-	m := &s.Machine
+	m := &s.machine
 	for _, a := range []struct {
 		name string
 		v    *[MaxPlayers]int32
@@ -108,7 +108,7 @@ func (s *State) checkCashBounds() error {
 
 // checkMachineRanges checks each field's own range, whatever the phase.
 func (s *State) checkMachineRanges() error {
-	m := &s.Machine
+	m := &s.machine
 	n := s.n()
 	seatOrNone := func(field string, v int8) error {
 		if v < -1 || int(v) >= n {
@@ -209,7 +209,7 @@ func (s *State) checkMachineRanges() error {
 
 // checkTurnCounters checks the active turn's counters against the phase.
 func (s *State) checkTurnCounters() error {
-	m := &s.Machine
+	m := &s.machine
 	if ph, _ := s.underPhase(); ph == PhaseTerminal || (ph == PhaseBankPayColour && m.PayResume == resumeGameEnd) {
 		return nil // the last turn's counters, kept
 	}
@@ -267,14 +267,14 @@ func (s *State) atTurnStart(p Phase) bool {
 	case PhaseInterestChoice, PhaseSeize, PhaseLenderChoice:
 		return true
 	case PhaseBankPayColour:
-		return s.Machine.PayResume == resumeTurnStart
+		return s.machine.PayResume == resumeTurnStart
 	}
 	return false
 }
 
 // checkDecider checks who decides.
 func (s *State) checkDecider() error {
-	m := &s.Machine
+	m := &s.machine
 	a := s.Active
 	want := func(seat int8, who string) error {
 		if m.Decider != seat {
@@ -337,7 +337,7 @@ func (s *State) lends(lender, borrower int) bool {
 // checkActionInProgress checks the action being carried out: its kind, district, other seat,
 // the containers pending, bought, still to pick or fixed, and Acquire Luxury's first pick.
 func (s *State) checkActionInProgress() error {
-	m := &s.Machine
+	m := &s.machine
 	a := int(s.Active)
 	p := &s.Players[a]
 	under, decision := s.underPhase()
@@ -523,7 +523,7 @@ func (s *State) districtSpace(seat int, d District) int {
 // checkProduceColour checks a short-storage Produce: the colours chosen so far, the picks
 // left (filling the factory storage exactly) and more candidates than picks.
 func (s *State) checkProduceColour() error {
-	m := &s.Machine
+	m := &s.machine
 	a := int(s.Active)
 	p := &s.Players[a]
 	for c := Colour(0); c < NumColours; c++ {
@@ -550,7 +550,7 @@ func (s *State) checkProduceColour() error {
 // checkFixed checks the containers fixed by the arranging action in progress: never more
 // than the lot holds, none in lots the district does not have, none outside arranging.
 func (s *State) checkFixed(under Phase) error {
-	m := &s.Machine
+	m := &s.machine
 	arranging := (under == PhasePlace || under == PhaseRearrange) && m.Action != AcquireLuxury
 	if !arranging {
 		if m.Fixed != ([HarborPrices]Counts{}) {
@@ -578,7 +578,7 @@ func (s *State) checkFixed(under Phase) error {
 
 // checkBankBid checks a Bank bid being made or an outbid player putting containers back.
 func (s *State) checkBankBid() error {
-	m := &s.Machine
+	m := &s.machine
 	a := int(s.Active)
 	under, decision := s.underPhase()
 	if !decision {
@@ -637,7 +637,7 @@ func (s *State) checkBankBid() error {
 
 // checkTurnStart checks the turn start (interest, default, auctions won) and the game end.
 func (s *State) checkTurnStart() error {
-	m := &s.Machine
+	m := &s.machine
 	a := int(s.Active)
 	p := &s.Players[a]
 	wantStage := stageMenu
@@ -730,7 +730,7 @@ func (s *State) checkTurnStart() error {
 
 // checkBankPayment checks containers being paid to the Bank's container lots.
 func (s *State) checkBankPayment() error {
-	m := &s.Machine
+	m := &s.machine
 	if ph, _ := s.underPhase(); ph != PhaseBankPayColour {
 		if m.Pay.Total() != 0 {
 			return machineErr("pay", "%q being paid outside %s", m.Pay.Letters(), PhaseBankPayColour)
@@ -755,7 +755,7 @@ func (s *State) checkBankPayment() error {
 // checkDelivery checks a delivery auction in progress: sealed bids in turn order from the
 // deliverer's left, the runoff among the tied, the tie break, the winner.
 func (s *State) checkDelivery() error {
-	m := &s.Machine
+	m := &s.machine
 	n := s.n()
 	a := int(s.Active)
 	under, decision := s.underPhase()
@@ -869,7 +869,7 @@ func (s *State) checkDelivery() error {
 // checkLoanRequest checks a player-loan request: who borrows and why, the offers asked for
 // in turn order, the sealed incentives, the tie, the lender chosen.
 func (s *State) checkLoanRequest() error {
-	m := &s.Machine
+	m := &s.machine
 	if !isLoanPhase(m.Phase) {
 		return nil
 	}
@@ -974,7 +974,7 @@ func (s *State) loanRequestable(p Phase) bool { return loanAt(p) }
 // bid) of a game that is not over, and never exceeds the largest legal amount (AmountHundred
 // is legal only while $100 more fits), so the decision keeps a legal id.
 func (s *State) checkAmountBase() error {
-	b := s.Machine.AmountBase
+	b := s.machine.AmountBase
 	if b == 0 {
 		return nil
 	}
@@ -983,7 +983,7 @@ func (s *State) checkAmountBase() error {
 	}
 	_, hi, ok := s.amountRange()
 	if s.Ended != NotEnded || !ok {
-		return machineErr("amount_base", "$%d built outside an amount decision (phase %s)", b, s.Machine.Phase)
+		return machineErr("amount_base", "$%d built outside an amount decision (phase %s)", b, s.machine.Phase)
 	}
 	if b > hi {
 		return machineErr("amount_base", "$%d built, above the largest legal amount $%d", b, hi)
@@ -1002,7 +1002,7 @@ func (s *State) checkHasLegalMove() error {
 	k := sink{s: s, noAmounts: true}
 	s.generate(&k)
 	if len(k.moves) == 0 {
-		return machineErr("phase", "%s of seat %d has no legal move", s.Machine.Phase, s.Machine.Decider)
+		return machineErr("phase", "%s of seat %d has no legal move", s.machine.Phase, s.machine.Decider)
 	}
 	return nil
 }

@@ -32,7 +32,7 @@ func playRandom(t *testing.T, o Options, seed uint64, check bool) *State {
 		}
 		ids = s.LegalActions(ids)
 		if len(ids) == 0 {
-			t.Fatalf("seed %d step %d: no legal actions in phase %s", seed, s.Steps, s.Machine.Phase)
+			t.Fatalf("seed %d step %d: no legal actions in phase %s", seed, s.Steps, s.machine.Phase)
 		}
 		if check {
 			checkStep(t, s, ids, moves)
@@ -59,7 +59,7 @@ func checkStep(t *testing.T, s *State, ids []int, moves []Move) {
 		m := s.ActionToMove(id)
 		back, ok := s.MoveToAction(m)
 		if !ok || back != id {
-			t.Fatalf("phase %s: id %d -> %v -> %d,%v", s.Machine.Phase, id, m, back, ok)
+			t.Fatalf("phase %s: id %d -> %v -> %d,%v", s.machine.Phase, id, m, back, ok)
 		}
 		pm, err := s.ParseMove(m.String())
 		if err != nil || pm != m {
@@ -70,9 +70,9 @@ func checkStep(t *testing.T, s *State, ids []int, moves []Move) {
 	var view State
 	s.Redact(s.CurrentPlayer(), &view)
 	if !slices.Equal(view.LegalActions(nil), ids) || view.Decision() != s.Decision() {
-		t.Fatalf("phase %s: the decider's view differs: %v vs %v", s.Machine.Phase, view.LegalActions(nil), ids)
+		t.Fatalf("phase %s: the decider's view differs: %v vs %v", s.machine.Phase, view.LegalActions(nil), ids)
 	}
-	if d := s.Decision(); d.Decider != int(s.Machine.Decider) || d.MinAmount > d.MaxAmount ||
+	if d := s.Decision(); d.Decider != int(s.machine.Decider) || d.MinAmount > d.MaxAmount ||
 		d.Counterpart < -1 || d.Counterpart >= s.n() {
 		t.Fatalf("decision %+v", d)
 	}
@@ -96,7 +96,7 @@ func checkStep(t *testing.T, s *State, ids []int, moves []Move) {
 			continue
 		}
 		if err := s.ApplyChecked(id); !errors.Is(err, ErrIllegalAction) {
-			t.Fatalf("illegal id %d (%v) accepted in phase %s: %v", id, s.ActionToMove(id), s.Machine.Phase, err)
+			t.Fatalf("illegal id %d (%v) accepted in phase %s: %v", id, s.ActionToMove(id), s.machine.Phase, err)
 		}
 		if s.Hash() != h {
 			t.Fatalf("refused id %d changed the state", id)
@@ -122,7 +122,7 @@ func checkInvariants(t *testing.T, s *State) {
 		if p.Cash < 0 {
 			t.Fatalf("step %d: seat %d cash %d (last move %v)", s.Steps, i, p.Cash, s.history[len(s.history)-1])
 		}
-		if s.Machine.Phase != PhasePlace && s.Machine.Phase != PhaseReturnBid && s.Machine.Phase != PhaseRearrange {
+		if s.machine.Phase != PhasePlace && s.machine.Phase != PhaseReturnBid && s.machine.Phase != PhaseRearrange {
 			if s.factorySpace(i) < 0 || s.harborSpace(i) < 0 {
 				t.Fatalf("step %d: seat %d over storage (last move %v)", s.Steps, i, s.history[len(s.history)-1])
 			}
@@ -142,9 +142,9 @@ func checkInvariants(t *testing.T, s *State) {
 		tot.Add(&s.Auctions[k].FromFactory)
 		tot.Add(&s.Auctions[k].FromHarbor)
 	}
-	m := &s.Machine
+	m := &s.machine
 	tot.Add(&m.Pending)
-	if s.Machine.Phase == PhaseBuyHarbor {
+	if s.machine.Phase == PhaseBuyHarbor {
 		for c := range tot {
 			tot[c] -= m.Pending[c] // bought containers are on the ship already
 		}
@@ -172,7 +172,7 @@ func checkInvariants(t *testing.T, s *State) {
 			want = gold
 		}
 		if int(tot[c]) != want {
-			t.Fatalf("step %d: colour %v total %d, want %d (last move %v, phase %s)", s.Steps, Colour(c), tot[c], want, s.history[len(s.history)-1], s.Machine.Phase)
+			t.Fatalf("step %d: colour %v total %d, want %d (last move %v, phase %s)", s.Steps, Colour(c), tot[c], want, s.history[len(s.history)-1], s.machine.Phase)
 		}
 	}
 }

@@ -1,7 +1,7 @@
 package rules
 
 // Redact writes into dst what seat may see: opponents' scoring cards become Unknown, other
-// seats' unrevealed delivery bids and runoff additions read 0 (Machine.Hidden marks it),
+// seats' unrevealed delivery bids and runoff additions read 0 (machine.Hidden marks it),
 // history is dropped. dst must not be s. Encoders and renderers read only redacted views.
 func (s *State) Redact(seat int, dst *State) {
 	h := dst.history
@@ -13,7 +13,7 @@ func (s *State) Redact(seat int, dst *State) {
 		}
 	}
 	// Hidden is decided from public facts only (who has bid), never from the values.
-	m := &dst.Machine
+	m := &dst.machine
 	others := uint8(1<<s.n() - 1)
 	if seat >= 0 && seat < s.n() {
 		others &^= 1 << seat
@@ -24,26 +24,40 @@ func (s *State) Redact(seat int, dst *State) {
 	}
 	if !m.Revealed {
 		m.Hidden = m.Hidden || m.HasBid&others != 0
-		for i := 0; i < s.n(); i++ {
-			if i != seat {
-				m.Bids[i] = 0
-			}
-		}
+		hideOthers(&m.Bids, s.n(), seat)
 	}
 	if !m.RunoffRevealed {
 		m.Hidden = m.Hidden || m.HasRunoff&others != 0
-		for i := 0; i < s.n(); i++ {
-			if i != seat {
-				m.Runoff[i] = 0
-			}
-		}
+		hideOthers(&m.Runoff, s.n(), seat)
 	}
 	if !m.IncentiveRevealed {
 		m.Hidden = m.Hidden || m.HasIncentive&others != 0
-		for i := 0; i < s.n(); i++ {
-			if i != seat {
-				m.Incentives[i] = 0
-			}
+		hideOthers(&m.Incentives, s.n(), seat)
+	}
+}
+
+// hideOthers zeroes the sealed values of every seat but seat.
+func hideOthers(v *[MaxPlayers]int32, n, seat int) {
+	for i := 0; i < n; i++ {
+		if i != seat {
+			v[i] = 0
 		}
 	}
+}
+
+// DecisionFor is Decision as seat may know it: other seats' sealed values not yet revealed
+// read 0, as in seat's redacted view (Redact), while every other field is the state's own.
+// The observation encoder reads it with the view (encoding.Encoder.Observe).
+func (s *State) DecisionFor(seat int) Decision {
+	d := s.Decision()
+	if !d.Delivery.Revealed {
+		hideOthers(&d.Delivery.Bids, s.n(), seat)
+	}
+	if !d.Delivery.RunoffRevealed {
+		hideOthers(&d.Delivery.Runoff, s.n(), seat)
+	}
+	if !d.Loan.IncentiveRevealed {
+		hideOthers(&d.Loan.Incentives, s.n(), seat)
+	}
+	return d
 }

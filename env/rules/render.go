@@ -239,7 +239,7 @@ func (s *State) renderDecision(viewer int) string {
 		b.WriteString(", free anchor purchase")
 	}
 	b.WriteString("\n")
-	m := &s.Machine
+	m := &s.machine
 	if m.Action == SailIsland && m.HasBid != 0 && d.Phase != PhaseTurn {
 		b.WriteString("Delivery bids:")
 		for i := 0; i < s.game.opts.Players; i++ {

@@ -44,14 +44,14 @@ func TestRenderSealedBids(t *testing.T) {
 		var ids []int
 		for step := 0; step < 4000 && !s.IsTerminal(); step++ {
 			d := s.Decision()
-			if d.Phase == PhaseDeliveryBid && s.Machine.HasBid != 0 {
+			if d.Phase == PhaseDeliveryBid && s.machine.HasBid != 0 {
 				bidder := -1
 				for i := 0; i < 4; i++ {
-					if s.Machine.HasBid&(1<<uint(i)) != 0 {
+					if s.machine.HasBid&(1<<uint(i)) != 0 {
 						bidder = i
 					}
 				}
-				s.Machine.Bids[bidder] = 77 // a recognisable sealed amount
+				s.machine.Bids[bidder] = 77 // a recognisable sealed amount
 				if !strings.Contains(s.Render(-1), "$77") || !strings.Contains(s.Render(bidder), "$77") {
 					t.Fatalf("bidder or omniscient board does not show the bid:\n%s", s.Render(bidder))
 				}

@@ -22,8 +22,8 @@ func TestRulebookReserveTokensStorageExample(t *testing.T) {
 	wantPhase(t, s, PhaseProduceColour, 0)
 	play(t, s, "colour:green")
 	wantPhase(t, s, PhasePlace, 0)
-	if s.Machine.Pending.Total() != 1 {
-		t.Fatalf("produced %d, want 1", s.Machine.Pending.Total())
+	if s.machine.Pending.Total() != 1 {
+		t.Fatalf("produced %d, want 1", s.machine.Pending.Total())
 	}
 }
 
@@ -110,7 +110,7 @@ func TestRulebookContainerBidExample(t *testing.T) {
 	}
 	play(t, s, "bank:raise:cash-lot")
 	wantPhase(t, s, PhaseReturnBid, blue)
-	if s.Decision().District != FactoryDistrict || s.Machine.Pending != (Counts{White: 1, Yellow: 1}) {
+	if s.Decision().District != FactoryDistrict || s.machine.Pending != (Counts{White: 1, Yellow: 1}) {
 		t.Fatalf("return %+v", s.Decision())
 	}
 	play(t, s, "place:$2", "place:$1") // white back at $2, yellow lowered from $3 to $1
@@ -132,12 +132,12 @@ func TestRulebookContainerBidExample(t *testing.T) {
 	// (lot I, II, III, colour chosen while they differ), cash lot III to hand.
 	s.Active = int8(purple-1+4) % 4
 	play(t, s, "end")
-	for s.Active != int8(purple) || s.Machine.Phase != PhaseBankPayColour {
-		if s.Machine.Phase == PhaseTurn {
+	for s.Active != int8(purple) || s.machine.Phase != PhaseBankPayColour {
+		if s.machine.Phase == PhaseTurn {
 			play(t, s, "end")
 			continue
 		}
-		t.Fatalf("unexpected phase %s", s.Machine.Phase)
+		t.Fatalf("unexpected phase %s", s.machine.Phase)
 	}
 	play(t, s, "colour:red")
 	wantPhase(t, s, PhaseTurn, purple)
@@ -293,7 +293,7 @@ func TestRulebookDeliveryTieRunoffChoice(t *testing.T) {
 	// Bids are sealed: seat 2's view shows seat 1's bid as 0.
 	var view State
 	s.Redact(2, &view)
-	if view.Machine.Bids[1] != 0 || !view.Machine.Hidden || s.Players[1].Cash != 20 {
+	if view.machine.Bids[1] != 0 || !view.machine.Hidden || s.Players[1].Cash != 20 {
 		t.Fatal("a sealed bid leaks")
 	}
 	play(t, s, "loan", "$5", "$3")

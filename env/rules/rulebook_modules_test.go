@@ -161,7 +161,7 @@ func TestMoreContainersCompetingPlayerLoanOffersIncentiveWinsAndIsRepaid(t *test
 	play(t, s, "$2")
 	var v State
 	s.Redact(high, &v)
-	if v.Machine.Incentives[low] != 0 {
+	if v.machine.Incentives[low] != 0 {
 		t.Fatal("the other lender sees a sealed incentive")
 	}
 	wantPhase(t, s, PhaseIncentiveBid, high)
@@ -352,7 +352,7 @@ func TestMoreContainersAcquireLuxuryBetweenActionsAndSecondEmptyColourEndsTurn(t
 	}
 	play(t, s, "end")
 	if !s.IsTerminal() {
-		t.Fatalf("the game did not end with the turn: phase %s", s.Machine.Phase)
+		t.Fatalf("the game did not end with the turn: phase %s", s.machine.Phase)
 	}
 }
 

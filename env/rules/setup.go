@@ -96,9 +96,9 @@ func (g *Game) ResetState(s *State, seed uint64) {
 	first := r.IntN(n)
 	s.FirstPlayer = int8(first)
 	s.Active = int8(first)
-	s.Machine.Winner = -1
-	s.Machine.Returner = -1
-	s.Machine.Counterpart = -1
+	s.machine.Winner = -1
+	s.machine.Returner = -1
+	s.machine.Counterpart = -1
 	s.startTurn()
 }
 

@@ -163,24 +163,6 @@ func (p Phase) String() string {
 	return "phase(?)"
 }
 
-// Decision is the public description of the pending decision: what the observation needs to
-// make shared action ids unambiguous. Every field is known to every player.
-type Decision struct {
-	Phase    Phase
-	Decider  int      // seat that decides now
-	Active   int      // seat whose turn it is
-	District District // district being placed into / picked from, where it applies
-	// Counterpart is the other seat involved: the seller (buy-factory), harbor owner
-	// (buy-harbor), deliverer (bids), defaulter (seize), borrower (loan phases), -1 if none.
-	Counterpart int
-	Pending     Counts // containers waiting to be placed (place, return-bid) or bought so far
-	MinAmount   int    // smallest legal Amount (amount phases)
-	MaxAmount   int    // largest legal Amount, uncapped (amount phases)
-	AmountBase  int    // amount built so far with AmountHundred; Amount ids count from it
-	ToBeat      int    // value a Bank bid must beat, in cash or half-containers (gold = 3 halves)
-	Free        bool   // harbor purchase taken as an anchor action (zero containers allowed)
-}
-
 // Unknown marks a hidden value in a redacted view (a scoring card, an unrevealed bid's seat data).
 const Unknown = 255
 
@@ -205,9 +187,10 @@ type State struct {
 	EndTriggered bool      `json:"end_triggered"` // two colours ran out; the game ends after this turn
 	Ended        EndReason `json:"ended"`
 
-	// Machine holds the decision machinery: the turn's counters, the stack of pending
-	// decisions, the delivery auction and loan request in progress (machine.go).
-	Machine Machine `json:"machine"`
+	// machine is the decision machinery: the turn's counters, the action in progress, the
+	// delivery auction and loan request in progress (machine.go). Private: a decider reads
+	// what it may know through Decision (decision.go).
+	machine decisionMachine
 
 	history []Move
 }

@@ -7,7 +7,7 @@ import "math/bits"
 
 // startTurn resets the turn's counters and runs the turn start of the active player.
 func (s *State) startTurn() {
-	m := &s.Machine
+	m := &s.machine
 	m.ActionsUsed, m.Produced, m.CalledBank, m.WonAuction = 0, false, false, false
 	m.Repays, m.LuxuryUsed, m.LoansBlocked, m.LoanRejected, m.LoanOffered = 0, false, false, 0, 0
 	m.Stage = stageInterest
@@ -15,10 +15,10 @@ func (s *State) startTurn() {
 	s.runTurnStart()
 }
 
-// runTurnStart continues the turn start from Machine.Stage until a decision is pending or
+// runTurnStart continues the turn start from machine.Stage until a decision is pending or
 // the turn menu is reached: pay interest, resolve default, win auctions.
 func (s *State) runTurnStart() {
-	m := &s.Machine
+	m := &s.machine
 	a := int(s.Active)
 	for {
 		switch m.Stage {
@@ -85,7 +85,7 @@ func (s *State) runTurnStart() {
 
 // toMenu returns to the active player's turn menu, closing the action in progress.
 func (s *State) toMenu() {
-	m := &s.Machine
+	m := &s.machine
 	m.Phase = PhaseTurn
 	m.Decider = s.Active
 	m.Action = EndTurn
@@ -98,7 +98,7 @@ func (s *State) toMenu() {
 
 // endTurn ends the active player's turn: the next player starts, or the game ends.
 func (s *State) endTurn() {
-	m := &s.Machine
+	m := &s.machine
 	if s.EndTriggered {
 		m.Ending = EndTwoColours
 	} else if int(s.Turn)+1 >= s.game.opts.TurnLimit {
@@ -122,7 +122,7 @@ func (s *State) runGameEnd() {
 			}
 		}
 	}
-	m := &s.Machine
+	m := &s.machine
 	s.Ended = m.Ending
 	m.Phase = PhaseTerminal
 	m.Decider = -1
@@ -148,7 +148,7 @@ func (s *State) buildFactory(seat int, c Colour) {
 	p := &s.Players[seat]
 	cost := FactoryCost[p.numFactories()+1]
 	p.Cash -= int32(cost)
-	s.Machine.ToSupply += int64(cost)
+	s.machine.ToSupply += int64(cost)
 	p.Factories |= 1 << c
 	s.FactorySupply[c]--
 }
@@ -157,7 +157,7 @@ func (s *State) buildWarehouse(seat int) {
 	p := &s.Players[seat]
 	cost := WarehouseCost[int(p.Warehouses)+1]
 	p.Cash -= int32(cost)
-	s.Machine.ToSupply += int64(cost)
+	s.machine.ToSupply += int64(cost)
 	p.Warehouses++
 	s.WarehouseSupply--
 }
@@ -167,7 +167,7 @@ func (s *State) sailHarbor(seat, owner int) {
 	s.Players[seat].ShipAt = ShipPos{Where: AtHarbor, Seat: int8(owner)}
 	// Offered also when only a loan would pay for a container (loans at any decision point).
 	if s.canBuyHarbor(seat) || s.canLoan(seat) && s.harborStockLeft(seat) {
-		m := &s.Machine
+		m := &s.machine
 		m.Action = HarborPurchase
 		m.Phase = PhaseBuyHarbor
 		m.Counterpart = int8(owner)
@@ -182,7 +182,7 @@ func (s *State) sailHarbor(seat, owner int) {
 func (s *State) sailBank(seat int) {
 	s.Players[seat].ShipAt = ShipPos{Where: AtBank}
 	if s.canLoadBank(seat) {
-		m := &s.Machine
+		m := &s.machine
 		m.Action = SailBank
 		m.Phase = PhaseLoadBank
 		return

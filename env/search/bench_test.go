@@ -26,7 +26,7 @@ func benchPositions(b *testing.B) ([]*rules.State, [][]int) {
 			d := st.CurrentPlayer()
 			legal := st.LegalActions(nil)
 			st.Redact(d, &view)
-			if step >= 100+int(seed)*20 && len(legal) > 3 && st.Machine.Phase == rules.PhaseTurn {
+			if step >= 100+int(seed)*20 && len(legal) > 3 && st.Phase() == rules.PhaseTurn {
 				views = append(views, view.Clone())
 				legals = append(legals, legal)
 				break

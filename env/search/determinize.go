@@ -49,37 +49,38 @@ func Determinize(view *rules.State, seat int, rng *rand.Rand, dst *rules.State) 
 		}
 	}
 	// Sealed values.
-	m := &dst.Machine
+	d := dst.Decision()
 	for i := 0; i < n; i++ {
 		if i == seat {
 			continue
 		}
+		v := rules.Sealed{Bid: d.Delivery.Bids[i], Runoff: d.Delivery.Runoff[i], Incentive: d.Loan.Incentives[i]}
 		cash := dst.Players[i].Cash
 		// A seat that offered a loan in the request now open had $10 in hand beyond its
 		// delivery bid (rules: canOffer), so its bid left it at least that much.
 		committable := cash
-		if m.Phase >= rules.PhaseLoanOffer && m.Phase <= rules.PhaseLoanAccept && m.Offers&(1<<i) != 0 {
+		if d.Phase >= rules.PhaseLoanOffer && d.Phase <= rules.PhaseLoanAccept && d.Loan.Offers&(1<<i) != 0 {
 			committable = max(0, cash-rules.LoanAmount)
 		}
-		if !m.Revealed && m.HasBid&(1<<i) != 0 {
+		if !d.Delivery.Revealed && d.Delivery.HasBid&(1<<i) != 0 {
 			lo := int32(0)
 			if view.Game().Options().Variant == rules.Classic && cash > 0 {
 				lo = 1 // Classic demands a $1 bid from a seat with cash (rules.minDeliveryBid)
 			}
-			m.Bids[i] = lowDraw(rng, lo, committable)
+			v.Bid = lowDraw(rng, lo, committable)
 		}
-		if !m.RunoffRevealed && m.HasRunoff&(1<<i) != 0 {
-			m.Runoff[i] = lowDraw(rng, 0, committable-m.Bids[i])
+		if !d.Delivery.RunoffRevealed && d.Delivery.HasRunoff&(1<<i) != 0 {
+			v.Runoff = lowDraw(rng, 0, committable-v.Bid)
 		}
-		if !m.IncentiveRevealed && m.HasIncentive&(1<<i) != 0 {
+		if !d.Loan.IncentiveRevealed && d.Loan.HasIncentive&(1<<i) != 0 {
 			free := cash
-			if m.Action == rules.SailIsland && m.HasBid&(1<<i) != 0 {
-				free -= m.Bids[i] + m.Runoff[i] // cash committed to an open delivery bid
+			if d.Action.Kind == rules.SailIsland && d.Delivery.HasBid&(1<<i) != 0 {
+				free -= v.Bid + v.Runoff // cash committed to an open delivery bid
 			}
-			m.Incentives[i] = lowDraw(rng, 0, free-rules.LoanAmount)
+			v.Incentive = lowDraw(rng, 0, free-rules.LoanAmount)
 		}
+		dst.SetSealed(i, v) // the values seat saw are kept; the view is a position again
 	}
-	m.Hidden = false
 }
 
 // lowDraw draws from lo..hi leaning low: the smaller of two uniform draws (lo when hi < lo).

@@ -102,8 +102,7 @@ func hiddenBidPosition(t *testing.T, opts rules.Options, seed uint64) *rules.Sta
 	legal := make([]int, 0, 256)
 	for !st.IsTerminal() {
 		d := st.CurrentPlayer()
-		m := &st.Machine
-		if m.Phase == rules.PhaseDeliveryBid && m.HasBid&^(1<<d) != 0 {
+		if dec := st.Decision(); dec.Phase == rules.PhaseDeliveryBid && dec.Delivery.HasBid&^(1<<d) != 0 {
 			return st
 		}
 		legal = st.LegalActions(legal)
@@ -133,9 +132,10 @@ func TestIsmcts_SameMoveWhateverTheHiddenInformation(t *testing.T) {
 	other.Players[opp[0]].Card, other.Players[opp[1]].Card = other.Players[opp[1]].Card, other.Players[opp[0]].Card
 	changed := false
 	for _, i := range opp {
-		if other.Machine.HasBid&(1<<i) != 0 {
-			other.Machine.Bids[i] = (other.Machine.Bids[i] + 3) % (other.Players[i].Cash + 1)
-			changed = changed || other.Machine.Bids[i] != st.Machine.Bids[i]
+		if a := other.Decision().Delivery; a.HasBid&(1<<i) != 0 {
+			sealed := rules.Sealed{Bid: (a.Bids[i] + 3) % (other.Players[i].Cash + 1), Runoff: a.Runoff[i], Incentive: other.Decision().Loan.Incentives[i]}
+			other.SetSealed(i, sealed)
+			changed = changed || sealed.Bid != st.Decision().Delivery.Bids[i]
 		}
 	}
 	if !changed {
@@ -177,8 +177,8 @@ func TestIsmcts_SameMoveWhateverTheHiddenInformation(t *testing.T) {
 		Determinize(&v1, seat, rng, &d)
 		cards[d.Players[opp[0]].Card] = true
 		for _, i := range opp {
-			if d.Machine.HasBid&(1<<i) != 0 {
-				bids[d.Machine.Bids[i]] = true
+			if a := d.Decision().Delivery; a.HasBid&(1<<i) != 0 {
+				bids[a.Bids[i]] = true
 			}
 		}
 	}
@@ -217,8 +217,8 @@ func TestDeterminize_KeepsTheViewAndDealsDistinctCards(t *testing.T) {
 				t.Fatalf("%v: the determinization's view differs from the seat's view", opts)
 			}
 			for i := 0; i < opts.Players; i++ {
-				if d.Machine.HasBid&(1<<i) != 0 && (d.Machine.Bids[i] < 0 || d.Machine.Bids[i] > d.Players[i].Cash) {
-					t.Fatalf("seat %d bid %d with $%d", i, d.Machine.Bids[i], d.Players[i].Cash)
+				if a := d.Decision().Delivery; a.HasBid&(1<<i) != 0 && (a.Bids[i] < 0 || a.Bids[i] > d.Players[i].Cash) {
+					t.Fatalf("seat %d bid %d with $%d", i, a.Bids[i], d.Players[i].Cash)
 				}
 			}
 		}
@@ -317,7 +317,7 @@ func TestIsmcts_PlaysEveryOptionSetLegally(t *testing.T) {
 				t.Fatalf("%v step %d: illegal %d in phase %s", o, steps, a, st.Decision().Phase)
 			}
 			if d != int(st.Active) {
-				phases[st.Machine.Phase] = true
+				phases[st.Phase()] = true
 			}
 			st.Apply(a)
 		}

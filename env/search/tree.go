@@ -132,7 +132,7 @@ func (w *worker) hiddenMove(st *rules.State, d, a int) bool {
 	if d == w.seat || a < amountBase || a >= amountBase+amount {
 		return false
 	}
-	switch st.Machine.Phase {
+	switch st.Phase() {
 	case rules.PhaseDeliveryBid, rules.PhaseRunoffBid, rules.PhaseIncentiveBid:
 		return true
 	}

@@ -253,6 +253,7 @@ func (c *checker) checkLegal(s *rules.State, r *rand.Rand) error {
 // addition) leaves the view identical.
 func (c *checker) checkViews(s *rules.State) error {
 	np := c.g.Options().Players
+	d := s.Decision() // the true sealed values, restored after each change
 	for v := 0; v < np; v++ {
 		s.Redact(v, &c.view)
 		for j := 0; j < np; j++ {
@@ -271,33 +272,36 @@ func (c *checker) checkViews(s *rules.State) error {
 			}
 			// Change seat j's secrets in place, redact, and restore them (cheaper than a
 			// Clone, which copies the whole history).
-			m := &s.Machine
-			card, bid, runoff, inc := s.Players[j].Card, m.Bids[j], m.Runoff[j], m.Incentives[j]
+			card := s.Players[j].Card
+			was := rules.Sealed{Bid: d.Delivery.Bids[j], Runoff: d.Delivery.Runoff[j], Incentive: d.Loan.Incentives[j]}
+			changed := was
 			s.Players[j].Card = (card + 1) % rules.NumScoringCards
-			if m.HasBid&(1<<uint(j)) != 0 && !m.Revealed {
-				m.Bids[j]++
+			if d.Delivery.HasBid&(1<<uint(j)) != 0 && !d.Delivery.Revealed {
+				changed.Bid++
 			}
-			if m.HasRunoff&(1<<uint(j)) != 0 && !m.RunoffRevealed {
-				m.Runoff[j]++
+			if d.Delivery.HasRunoff&(1<<uint(j)) != 0 && !d.Delivery.RunoffRevealed {
+				changed.Runoff++
 			}
-			hiddenInc := m.HasIncentive&(1<<uint(j)) != 0 && !m.IncentiveRevealed
+			hiddenInc := d.Loan.HasIncentive&(1<<uint(j)) != 0 && !d.Loan.IncentiveRevealed
 			if hiddenInc {
-				m.Incentives[j]++
+				changed.Incentive++
 			}
+			s.SetSealed(j, changed)
 			s.Redact(v, &c.view2)
-			s.Players[j].Card, m.Bids[j], m.Runoff[j], m.Incentives[j] = card, bid, runoff, inc
+			s.Players[j].Card = card
+			s.SetSealed(j, was)
 			if c.view2.Hash() != h {
 				return fmt.Errorf("seat %d's view changes with seat %d's secrets", v, j)
 			}
-			if hiddenInc && c.view.Machine.Incentives[j] != 0 {
-				return fmt.Errorf("view of seat %d shows seat %d's sealed incentive bid $%d", v, j, inc)
+			if hiddenInc && c.view.Decision().Loan.Incentives[j] != 0 {
+				return fmt.Errorf("view of seat %d shows seat %d's sealed incentive bid $%d", v, j, was.Incentive)
 			}
 		}
 	}
 	return nil
 }
 
-// CheckInvariants checks, from the exported fields alone, the limits any position obeys:
+// CheckInvariants checks, from the exported fields and the public Decision alone, the limits any position obeys:
 // ship capacity, at most two loans, storage limits counting reserve tokens, non-negative
 // cash, the container census per colour and the cash ledger.
 func CheckInvariants(s *rules.State) error {
@@ -353,14 +357,14 @@ func CheckInvariants(s *rules.State) error {
 	for k := range s.Bank.ContainerLots {
 		census.Add(&s.Bank.ContainerLots[k])
 	}
-	m := &s.Machine
-	if m.Phase != rules.PhaseBuyHarbor {
-		census.Add(&m.Pending)
+	d := s.Decision()
+	if d.Phase != rules.PhaseBuyHarbor {
+		census.Add(&d.Action.Pending)
 	}
-	census.Add(&m.ReturnFactory)
-	census.Add(&m.ReturnHarbor)
-	census.Add(&m.Pay)
-	census.Add(&m.Seized)
+	census.Add(&d.BankBid.ReturnFactory)
+	census.Add(&d.BankBid.ReturnHarbor)
+	census.Add(&d.Payment.Left)
+	census.Add(&d.Default.Seized)
 	census.Add(&s.Supply)
 	census.Add(&s.Removed)
 	want := containerTotals(o)
