@@ -18,6 +18,22 @@
 // for self-play; [State.ApplyChecked] validates and returns an error wrapping
 // [ErrIllegalAction], leaving the state untouched.
 //
+// The board is exported ([State.Players], [State.Bank], ...); the decision machinery behind
+// the pending decision is private. [State.Decision] is its only door: the pending [Phase] and
+// decider, the amount range, and what every player knows of the machine by area (turn
+// counters, the action in progress, the Bank bid, a default, a payment to the Bank, the
+// delivery auction, interest, a player-loan request). [State.DecisionFor] zeroes the sealed
+// values a seat may not see, as its redacted view ([State.Redact]) does.
+//
+// Files, one concept each: options.go, supply.go (the pieces each option gives) and game.go;
+// state.go (the board) and machine.go (the private machine); decision.go (the public
+// decision); move.go and notation.go (moves and their text); legal.go and apply.go; the rule
+// processes (turn.go, arrange.go, bank.go, delivery.go, loans.go, playerloans.go, luxury.go,
+// default.go, endtrigger.go); setup.go and scoring.go; clone.go, hash.go and redact.go; the
+// JSON position format (position_text.go, position_json.go, position_validate.go,
+// position_machine.go, position_validate_machine.go); records (record.go, record_load.go);
+// limits.go, render.go, quote.go.
+//
 // Randomness is used only at setup, from Options.Seed: options + seed + the list of moves
 // determine a game completely.
 //

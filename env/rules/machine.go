@@ -156,10 +156,10 @@ const (
 // it. Cash in play (hands, bid tiles, Bank cash lots, company piles) always equals the
 // starting cash plus FromSupply minus ToSupply.
 type CashFlow struct {
-	Start      int64 `json:"start"`
-	FromSupply int64 `json:"from_supply"`
-	ToSupply   int64 `json:"to_supply"`
-	InPlay     int64 `json:"in_play"`
+	Start      int64
+	FromSupply int64
+	ToSupply   int64
+	InPlay     int64
 }
 
 // CashFlow returns the cash ledger of the position.

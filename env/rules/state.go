@@ -1,9 +1,11 @@
 package rules
 
-// This file declares the shape of a position. Fields are exported (with JSON tags) because
-// the JSON position format (docs/POSITION.md) is this struct; invariants are checked by
-// State.Validate. Code outside this package reads a State only through a View (view.go),
-// which redacts what the viewer may not see.
+// This file declares the shape of a position. The board fields are exported for reading;
+// the JSON position format (docs/POSITION.md) is written by its own mirror types
+// (position_json.go), and invariants are checked by State.Validate (position_validate.go).
+// The decision machinery is private (machine.go) and read through Decision (decision.go).
+// Bots, encoders and renderers read a redacted view (State.Redact, redact.go), which hides
+// what the viewer may not see.
 
 // Where is the kind of place a ship is.
 type Where uint8
@@ -17,8 +19,8 @@ const (
 
 // ShipPos is where a ship is.
 type ShipPos struct {
-	Where Where `json:"where"`
-	Seat  int8  `json:"seat,omitempty"` // owner of the harbor when Where == AtHarbor
+	Where Where
+	Seat  int8 // owner of the harbor when Where == AtHarbor
 }
 
 // District names one half of a player board.
@@ -36,7 +38,7 @@ func (d District) String() string {
 	return "factory"
 }
 
-// Loan is one outstanding loan.
+// Loan is one outstanding loan. Its JSON tags are the position format's loan objects.
 type Loan struct {
 	// Lender is the seat of the lending player, or -1 for the Off-Shore Bank.
 	Lender int8 `json:"lender"`
@@ -46,26 +48,26 @@ type Loan struct {
 
 // Player is one seat's board, hand and pieces.
 type Player struct {
-	Cash int32 `json:"cash"` // cash in hand (cash on a Bank bid tile is not in hand)
-	Card uint8 `json:"card"` // final scoring card 0..4 (secret)
+	Cash int32 // cash in hand (cash on a Bank bid tile is not in hand)
+	Card uint8 // final scoring card 0..4 (secret)
 
-	Factories  uint8 `json:"factories"`  // bit c set: owns a factory of colour c
-	Warehouses uint8 `json:"warehouses"` // number of warehouses built (1..5)
+	Factories  uint8 // bit c set: owns a factory of colour c
+	Warehouses uint8 // number of warehouses built (1..5)
 
-	FactoryLots [FactoryPrices]Counts `json:"factory_lots"` // index p: price $p+1
-	HarborLots  [HarborPrices]Counts  `json:"harbor_lots"`  // index p: price $p+2
+	FactoryLots [FactoryPrices]Counts // index p: price $p+1
+	HarborLots  [HarborPrices]Counts  // index p: price $p+2
 
-	Ship    Counts  `json:"ship"`
-	ShipAt  ShipPos `json:"ship_at"`
-	Holding Counts  `json:"holding"` // holding area on the Off-Shore Bank
-	Island  Counts  `json:"island"`  // scoring area on Container Island
+	Ship    Counts
+	ShipAt  ShipPos
+	Holding Counts // holding area on the Off-Shore Bank
+	Island  Counts // scoring area on Container Island
 
-	NumLoans uint8          `json:"num_loans"`
-	Loans    [MaxLoans]Loan `json:"loans"`
+	NumLoans uint8
+	Loans    [MaxLoans]Loan
 
 	// Modules.
-	Trucks    uint8 `json:"trucks,omitempty"`     // trucks placed on owned companies (<= 3)
-	LoanCards uint8 `json:"loan_cards,omitempty"` // player-loan cards still in hand (Player Loans)
+	Trucks    uint8 // trucks placed on owned companies (<= 3)
+	LoanCards uint8 // player-loan cards still in hand (Player Loans)
 }
 
 // AuctionKind names one of the three kinds of Bank auction.
@@ -83,29 +85,29 @@ const (
 
 // Auction is one Bank auction in progress.
 type Auction struct {
-	Active bool `json:"active"`
+	Active bool
 	// Target is the lot index 0..2 (I..III), or the seat whose Truck Company is auctioned.
-	Target int8 `json:"target"`
-	Bidder int8 `json:"bidder"`
+	Target int8
+	Bidder int8
 	// Cash is a cash bid on the tile (frozen: not in the bidder's hand).
-	Cash int32 `json:"cash,omitempty"`
+	Cash int32
 	// FromFactory and FromHarbor are a container bid, by the district each container came
 	// from; they still count against that district's storage limit (reserve tokens).
-	FromFactory Counts `json:"from_factory"`
-	FromHarbor  Counts `json:"from_harbor"`
+	FromFactory Counts
+	FromHarbor  Counts
 }
 
 // Bank is the Off-Shore Bank board.
 type Bank struct {
-	ContainerLots [BankLots]Counts `json:"container_lots"`
-	CashLots      [BankLots]int32  `json:"cash_lots"`
+	ContainerLots [BankLots]Counts
+	CashLots      [BankLots]int32
 }
 
 // Company is a Truck Company (Truck Companies module): one per seat, transporting to that
 // seat's harbor.
 type Company struct {
-	Owner int8  `json:"owner"` // -1 while independent
-	Pile  int32 `json:"pile"`  // freight fees piled up while independent
+	Owner int8  // -1 while independent
+	Pile  int32 // freight fees piled up while independent
 }
 
 // EndReason says why a game ended.
@@ -170,22 +172,22 @@ const Unknown = 255
 type State struct {
 	game *Game
 
-	Players         [MaxPlayers]Player       `json:"players"` // seats 0..Players-1 are used
-	Bank            Bank                     `json:"bank"`
-	Auctions        [NumAuctionKinds]Auction `json:"auctions"`
-	Companies       [MaxPlayers]Company      `json:"companies"`
-	Supply          Counts                   `json:"supply"`
-	Removed         Counts                   `json:"removed"` // Classic: seized containers leave the game
-	FactorySupply   [NumNormalColours]uint8  `json:"factory_supply"`
-	WarehouseSupply uint8                    `json:"warehouse_supply"`
+	Players         [MaxPlayers]Player // seats 0..Players-1 are used
+	Bank            Bank
+	Auctions        [NumAuctionKinds]Auction
+	Companies       [MaxPlayers]Company
+	Supply          Counts
+	Removed         Counts // Classic: seized containers leave the game
+	FactorySupply   [NumNormalColours]uint8
+	WarehouseSupply uint8
 
-	Active      int8  `json:"active"`       // seat whose turn it is
-	FirstPlayer int8  `json:"first_player"` // seat that took the first turn
-	Turn        int32 `json:"turn"`         // turns begun so far, minus one (0 on the first turn)
-	Steps       int32 `json:"steps"`        // decisions applied so far
+	Active      int8  // seat whose turn it is
+	FirstPlayer int8  // seat that took the first turn
+	Turn        int32 // turns begun so far, minus one (0 on the first turn)
+	Steps       int32 // decisions applied so far
 
-	EndTriggered bool      `json:"end_triggered"` // two colours ran out; the game ends after this turn
-	Ended        EndReason `json:"ended"`
+	EndTriggered bool // two colours ran out; the game ends after this turn
+	Ended        EndReason
 
 	// machine is the decision machinery: the turn's counters, the action in progress, the
 	// delivery auction and loan request in progress (machine.go). Private: a decider reads
