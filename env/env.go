@@ -235,8 +235,7 @@ func (e *Env) refresh() {
 }
 
 func (e *Env) info() Info {
-	d := e.state.Decision()
-	return Info{Phase: d.Phase, Decider: e.agent, NumLegal: e.numLegal, Turn: int(e.state.Turn),
+	return Info{Phase: e.state.Phase(), Decider: e.agent, NumLegal: e.numLegal, Turn: int(e.state.Turn),
 		Steps: int(e.state.Steps), Scores: e.scores}
 }
 

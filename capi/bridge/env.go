@@ -173,7 +173,7 @@ func (x *Env) write() {
 	}
 	b.Status[StTerminated] = boolInt(e.Done() && st.IsTerminal())
 	b.Status[StTruncated] = boolInt(e.Done() && !st.IsTerminal())
-	b.Status[StPhase] = int64(st.Decision().Phase)
+	b.Status[StPhase] = int64(st.Phase())
 	b.Status[StNumLegal] = int64(len(legal))
 	b.Status[StTurn] = int64(st.Turn)
 	b.Status[StSteps] = int64(st.Steps)
