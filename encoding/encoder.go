@@ -14,6 +14,7 @@ type Encoder struct {
 	l     *layout
 	opts  Options
 	view  rules.State
+	dec   rules.Decision // Observe's decision, kept here so it is not copied again
 	legal []int
 }
 
@@ -47,7 +48,8 @@ func (e *Encoder) Observe(s *rules.State, observer int, dst []float32) error {
 		return err
 	}
 	s.Redact(observer, &e.view)
-	return e.encode(&e.view, observer, s.DecisionFor(observer), dst, e.opts.HideOpponentCash)
+	e.dec = s.DecisionFor(observer)
+	return e.encode(&e.view, observer, &e.dec, dst, e.opts.HideOpponentCash)
 }
 
 // EncodeOracle writes the all-information encoding of s into dst, rotated so that seat
@@ -58,7 +60,8 @@ func (e *Encoder) EncodeOracle(s *rules.State, observer int, dst []float32) erro
 	if err := e.checkObserver(observer); err != nil {
 		return err
 	}
-	return e.encode(s, observer, s.Decision(), dst, false)
+	e.dec = s.Decision()
+	return e.encode(s, observer, &e.dec, dst, false)
 }
 
 func (e *Encoder) checkObserver(observer int) error {
@@ -73,11 +76,11 @@ func (e *Encoder) checkObserver(observer int) error {
 // board from view, the decision and the machine's facts from d, so d must be the decision as
 // observer may know it (view.Decision(), or the full state's DecisionFor(observer)).
 func (e *Encoder) Encode(view *rules.State, observer int, d rules.Decision, dst []float32) error {
-	return e.encode(view, observer, d, dst, e.opts.HideOpponentCash)
+	return e.encode(view, observer, &d, dst, e.opts.HideOpponentCash)
 }
 
 // encode is Encode; hideCash leaves the opponents' cash out.
-func (e *Encoder) encode(view *rules.State, observer int, d rules.Decision, dst []float32, hideCash bool) error {
+func (e *Encoder) encode(view *rules.State, observer int, d *rules.Decision, dst []float32, hideCash bool) error {
 	l := e.l
 	if len(dst) != l.spec.Size {
 		return fmt.Errorf("%w: observation buffer of %d, want %d", ErrBufferSize, len(dst), l.spec.Size)
@@ -269,7 +272,7 @@ func (e *Encoder) encode(view *rules.State, observer int, d rules.Decision, dst 
 		}
 	}
 
-	e.encodeMachine(&d, observer, dst)
+	e.encodeMachine(d, observer, dst)
 
 	// Decision.
 	if d.Phase < rules.NumPhases {
