@@ -48,7 +48,7 @@ func (e *Encoder) Observe(s *rules.State, observer int, dst []float32) error {
 		return err
 	}
 	s.Redact(observer, &e.view)
-	e.dec = s.DecisionFor(observer)
+	s.DecisionFor(observer, &e.dec)
 	return e.encode(&e.view, observer, &e.dec, dst, e.opts.HideOpponentCash)
 }
 
@@ -74,7 +74,8 @@ func (e *Encoder) checkObserver(observer int) error {
 // Encode writes the observation of view (a State.Redact result for seat observer) and the
 // pending decision d into dst, which must have length Size(). It reads only view and d: the
 // board from view, the decision and the machine's facts from d, so d must be the decision as
-// observer may know it (view.Decision(), or the full state's DecisionFor(observer)).
+// observer may know it (view.Decision(), or what the full state's DecisionFor(observer, &d)
+// writes).
 func (e *Encoder) Encode(view *rules.State, observer int, d rules.Decision, dst []float32) error {
 	return e.encode(view, observer, &d, dst, e.opts.HideOpponentCash)
 }

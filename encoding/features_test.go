@@ -139,7 +139,7 @@ func TestObserverOutsideTheGameNamesTheValidSeats(t *testing.T) {
 // bids of the pending decision (rules.Decision) land in their named features, scaled as
 // documented and with seats relative to the observer (seat 1 observes: seat 2 is p1, seat 3
 // p2, seat 0 p3). Sealed bids are encoded as the decision holds them (Observe passes
-// DecisionFor(observer), which zeroes the unrevealed ones).
+// DecisionFor(observer, ...), which zeroes the unrevealed ones).
 func TestHandSetMachineFactsLandInTheirNamedFeatures(t *testing.T) {
 	g := newGame(t, rules.Options{Players: 4, Modules: rules.AllModules})
 	e := NewEncoder(g)

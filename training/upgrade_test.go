@@ -169,7 +169,8 @@ func TestUpgradeBotKeepsPolicyAndValueOnOldPositions(t *testing.T) {
 			for !s.IsTerminal() {
 				ids := s.LegalActions(nil)
 				if r.IntN(3) == 0 {
-					d := s.DecisionFor(s.CurrentPlayer())
+					var d rules.Decision
+					s.DecisionFor(s.CurrentPlayer(), &d)
 					var view rules.State
 					s.Redact(d.Decider, &view)
 					if err := enc.Encode(&view, d.Decider, d, obs); err != nil {
@@ -296,7 +297,8 @@ func TestShippedBotsMatchTheirObsV1Outputs(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s sample %d: %v", rb.Bot, si, err)
 			}
-			d := s.DecisionFor(s.CurrentPlayer())
+			var d rules.Decision
+			s.DecisionFor(s.CurrentPlayer(), &d)
 			var view rules.State
 			s.Redact(d.Decider, &view)
 			if err := enc.Encode(&view, d.Decider, d, obs); err != nil {

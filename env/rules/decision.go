@@ -161,28 +161,76 @@ func (s *State) Phase() Phase { return s.machine.Phase }
 
 // Decision describes the pending decision.
 func (s *State) Decision() Decision {
+	var d Decision
+	s.fillDecision(&d)
+	return d
+}
+
+// fillDecision writes the pending decision into d, every field (so d may be reused).
+func (s *State) fillDecision(d *Decision) {
 	m := &s.machine
-	d := Decision{
-		Phase:       m.Phase,
-		Decider:     s.CurrentPlayer(),
-		Active:      int(s.Active),
-		District:    m.District,
-		Counterpart: -1,
-		Pending:     m.Pending,
-		Free:        m.Free,
-		Turn: TurnCounters{ActionsUsed: m.ActionsUsed, Produced: m.Produced, CalledBank: m.CalledBank,
-			WonAuction: m.WonAuction, Repays: m.Repays, LuxuryUsed: m.LuxuryUsed, LoansBlocked: m.LoansBlocked},
-		Action:  ActionInProgress{Kind: m.Action, Fixed: m.Fixed, Pending: m.Pending, Bought: m.Bought, PickLeft: m.PickLeft},
-		BankBid: BankBid{Kind: m.BidKind, Returner: m.Returner, ReturnFactory: m.ReturnFactory, ReturnHarbor: m.ReturnHarbor},
-		Default: Seizure{Unpaid: m.Unpaid, At: SeizeLocation(m.SeizeAt), Seized: m.Seized},
-		Payment: BankPayment{Left: m.Pay, Payer: m.Payer, Placed: m.PayPlaced},
-		Delivery: DeliveryAuction{Bids: m.Bids, Runoff: m.Runoff, HasBid: m.HasBid, Tied: m.Tied,
-			HasRunoff: m.HasRunoff, Revealed: m.Revealed, RunoffRevealed: m.RunoffRevealed, Winner: m.Winner},
-		Interest: InterestDue{Loans: m.InterestDue, Unpaid: m.UnpaidLoans},
-		Loan: LoanRequest{Borrower: m.Borrower, Offers: m.Offers, Incentives: m.Incentives,
-			HasIncentive: m.HasIncentive, IncentiveRevealed: m.IncentiveRevealed, Tied: m.LoanTied,
-			Lender: m.Lender, Rejected: m.LoanRejected, Offered: m.LoanOffered, ReturnPhase: m.LoanReturnPhase},
-	}
+	d.Phase = m.Phase
+	d.Decider = s.CurrentPlayer()
+	d.Active = int(s.Active)
+	d.District = m.District
+	d.Counterpart = -1
+	d.Pending = m.Pending
+	d.MinAmount = 0
+	d.MaxAmount = 0
+	d.AmountBase = 0
+	d.ToBeat = 0
+	d.Free = m.Free
+	// One assignment per field: tuple assignments and composite literals of arrays go
+	// through temporaries, which made this copy several times slower.
+	t := &d.Turn
+	t.ActionsUsed = m.ActionsUsed
+	t.Produced = m.Produced
+	t.CalledBank = m.CalledBank
+	t.WonAuction = m.WonAuction
+	t.Repays = m.Repays
+	t.LuxuryUsed = m.LuxuryUsed
+	t.LoansBlocked = m.LoansBlocked
+	a := &d.Action
+	a.Kind = m.Action
+	a.Fixed = m.Fixed
+	a.Pending = m.Pending
+	a.Bought = m.Bought
+	a.PickLeft = m.PickLeft
+	bb := &d.BankBid
+	bb.Kind = m.BidKind
+	bb.Returner = m.Returner
+	bb.ReturnFactory = m.ReturnFactory
+	bb.ReturnHarbor = m.ReturnHarbor
+	df := &d.Default
+	df.Unpaid = m.Unpaid
+	df.At = SeizeLocation(m.SeizeAt)
+	df.Seized = m.Seized
+	p := &d.Payment
+	p.Left = m.Pay
+	p.Payer = m.Payer
+	p.Placed = m.PayPlaced
+	da := &d.Delivery
+	da.Bids = m.Bids
+	da.Runoff = m.Runoff
+	da.HasBid = m.HasBid
+	da.Tied = m.Tied
+	da.HasRunoff = m.HasRunoff
+	da.Revealed = m.Revealed
+	da.RunoffRevealed = m.RunoffRevealed
+	da.Winner = m.Winner
+	d.Interest.Loans = m.InterestDue
+	d.Interest.Unpaid = m.UnpaidLoans
+	l := &d.Loan
+	l.Borrower = m.Borrower
+	l.Offers = m.Offers
+	l.Incentives = m.Incentives
+	l.HasIncentive = m.HasIncentive
+	l.IncentiveRevealed = m.IncentiveRevealed
+	l.Tied = m.LoanTied
+	l.Lender = m.Lender
+	l.Rejected = m.LoanRejected
+	l.Offered = m.LoanOffered
+	l.ReturnPhase = m.LoanReturnPhase
 	switch m.Phase {
 	case PhaseBuyFactory, PhaseBuyHarbor, PhaseSeize, PhaseDeliveryAccept:
 		d.Counterpart = int(m.Counterpart)
@@ -206,7 +254,6 @@ func (s *State) Decision() Decision {
 		d.MinAmount, d.MaxAmount = int(lo), int(hi)
 		d.AmountBase = int(m.AmountBase)
 	}
-	return d
 }
 
 // Sealed is one seat's sealed values: its first-round delivery bid, its runoff addition and

@@ -63,7 +63,8 @@ func TestDecisionForHidesOtherSeatsUnrevealedSealedValues(t *testing.T) {
 	m.Bids, m.Runoff, m.Incentives = [MaxPlayers]int32{1, 2, 3, 4}, [MaxPlayers]int32{5, 6, 7, 8}, [MaxPlayers]int32{9, 10, 11, 12}
 	m.HasBid, m.HasRunoff, m.HasIncentive = 0b1111, 0b1111, 0b1111
 	m.RunoffRevealed = true
-	d := s.DecisionFor(1)
+	d := Decision{Phase: PhaseTerminal, MinAmount: 99, ToBeat: 7} // overwritten
+	s.DecisionFor(1, &d)
 	if d.Delivery.Bids != [MaxPlayers]int32{0, 2, 0, 0} || d.Loan.Incentives != [MaxPlayers]int32{0, 10, 0, 0} {
 		t.Errorf("unrevealed: bids %v incentives %v, want only seat 1's", d.Delivery.Bids, d.Loan.Incentives)
 	}

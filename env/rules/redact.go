@@ -45,19 +45,21 @@ func hideOthers(v *[MaxPlayers]int32, n, seat int) {
 	}
 }
 
-// DecisionFor is Decision as seat may know it: other seats' sealed values not yet revealed
-// read 0, as in seat's redacted view (Redact), while every other field is the state's own.
-// The observation encoder reads it with the view (encoding.Encoder.Observe).
-func (s *State) DecisionFor(seat int) Decision {
-	d := s.Decision()
-	if !d.Delivery.Revealed {
-		hideOthers(&d.Delivery.Bids, s.n(), seat)
+// DecisionFor writes into dst the pending decision as seat may know it: other seats' sealed
+// values not yet revealed read 0, as in seat's redacted view (Redact), while every other
+// field is the state's own. The observation encoder reads it with the view
+// (encoding.Encoder.Observe); like Redact it fills a caller's value, so a hot loop copies
+// nothing.
+func (s *State) DecisionFor(seat int, dst *Decision) {
+	s.fillDecision(dst)
+	m := &s.machine
+	if !m.Revealed {
+		hideOthers(&dst.Delivery.Bids, s.n(), seat)
 	}
-	if !d.Delivery.RunoffRevealed {
-		hideOthers(&d.Delivery.Runoff, s.n(), seat)
+	if !m.RunoffRevealed {
+		hideOthers(&dst.Delivery.Runoff, s.n(), seat)
 	}
-	if !d.Loan.IncentiveRevealed {
-		hideOthers(&d.Loan.Incentives, s.n(), seat)
+	if !m.IncentiveRevealed {
+		hideOthers(&dst.Loan.Incentives, s.n(), seat)
 	}
-	return d
 }
