@@ -3,7 +3,7 @@ package rules
 import "fmt"
 
 // Adapters between the position format, scoring and the engine's decision machinery
-// (Machine). They are the only places the position files (position_json.go, position_validate.go)
+// (machine.go). They are the only places the position files (position_json.go, position_validate.go)
 // and scoring.go read the machine.
 
 // machineContainers counts containers held by the machine, in no board location: containers

@@ -2,7 +2,7 @@ package rules
 
 import "fmt"
 
-// Validation of a loaded position's decision machinery (Machine), field by field and phase
+// Validation of a loaded position's decision machinery (machine.go), field by field and phase
 // by phase, so that every position LoadPosition accepts is one the engine could have
 // produced as far as the machine is concerned: its legal moves can be listed and each of them
 // applied without a panic, a dead end or an invalid successor. The mutation harness and

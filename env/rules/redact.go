@@ -1,8 +1,8 @@
 package rules
 
 // Redact writes into dst what seat may see: opponents' scoring cards become Unknown, other
-// seats' unrevealed delivery bids and runoff additions read 0 (machine.Hidden marks it),
-// history is dropped. dst must not be s. Encoders and renderers read only redacted views.
+// seats' unrevealed delivery bids, runoff additions and loan incentives read 0 (the machine's
+// Hidden flag marks it), history is dropped. dst must not be s. Encoders and renderers read only redacted views.
 func (s *State) Redact(seat int, dst *State) {
 	h := dst.history
 	*dst = *s
