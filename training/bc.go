@@ -1,15 +1,10 @@
 package training
 
 import (
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"path/filepath"
 	"time"
-
-	"github.com/schollz/progressbar/v3"
 
 	"github.com/container-rl/container/internal/rundir"
 )
@@ -40,11 +35,9 @@ type BCOptions struct {
 // DefaultBCOptions returns sensible defaults.
 func DefaultBCOptions() BCOptions {
 	return BCOptions{Steps: 2000, Batch: 256, LogEvery: 100, CheckpointEvery: 500, ValPercent: 10, ValRows: 4096,
-		Seed: 1, Net: NetConfig{Width: 128, Depth: 2, Norm: NormLayer},
+		Seed: 1, Net: DefaultNetConfig(0, 0, 0), // the sizes come from the data
 		Hyper: Hyper{LearningRate: 1e-3, ValueCoef: 0.5}}
 }
-
-var errKilled = errors.New("training: killed (test)")
 
 // BCMetricNames are the columns of a behaviour-cloning run's metrics.
 var BCMetricNames = []string{"step", "samples", "seconds", "samples_per_s", "loss", "policy_loss", "value_mse", "accuracy",
@@ -67,7 +60,7 @@ var BCMayChange = []string{"steps"}
 // locked while the run trains. A resumed run must be given the settings it was started with
 // (only Steps may change; ErrResumeMismatch names the first that differs) and data
 // of the same encoding, rules options and source.
-func TrainBC(data *Samples, opts BCOptions) (res *BCResult, err error) {
+func TrainBC(data *Samples, opts BCOptions) (*BCResult, error) {
 	if err := data.Check(); err != nil {
 		return nil, err
 	}
@@ -75,171 +68,137 @@ func TrainBC(data *Samples, opts BCOptions) (res *BCResult, err error) {
 		return nil, fmt.Errorf("%w: batch %d, log every %d, checkpoint every %d (a positive multiple of log every)",
 			ErrConfig, opts.Batch, opts.LogEvery, opts.CheckpointEvery)
 	}
-	dir, err := rundir.Open(opts.Out, rundir.TrainBC)
+	r, err := openRun(runSpec{Out: opts.Out, Kind: rundir.TrainBC, Method: "bc", Steps: opts.Steps,
+		MetricNames: BCMetricNames, Progress: opts.Progress, ProgressRate: true, stopAfter: opts.stopAfter})
 	if err != nil {
-		return nil, fmt.Errorf("training: %w", err)
+		return nil, err
 	}
-	started := false
-	defer func() {
-		if !started {
-			dir.Abandon() // a refused start leaves nothing behind (only closes a used directory)
-		} else {
-			dir.Close()
-		}
-	}()
-	if err := dir.RemoveTemps(); err != nil {
-		return nil, fmt.Errorf("training: %w", err)
-	}
+	defer r.close()
 	opts.Data = data.Source
-	backend, err := NewBackend()
-	if err != nil {
-		return nil, err
-	}
-	steps, progress, logw, stopAfter := opts.Steps, opts.Progress, opts.Log, opts.stopAfter
-	h, vars, found, err := loadCheckpoint(opts.Out)
-	if err != nil {
-		return nil, err
-	}
-	var tr *Trainer
-	rng := rand.NewPCG(0, 0)
-	res = &BCResult{}
-	if found {
-		if h.Method != "bc" {
-			return nil, fmt.Errorf("training: run %s is a %s run, not bc", opts.Out, h.Method)
-		}
-		if h.EncodingVersion != data.EncodingVersion || h.Net.ObsDim != data.ObsDim || h.Net.NumActions != data.NumActions || h.Net.ValueDim != data.ValueDim {
-			return nil, fmt.Errorf("%w: run %s was trained on encoding %q (%d features, %d actions, %d values), the data is %q (%d, %d, %d)",
-				ErrIncompatible, opts.Out, h.EncodingVersion, h.Net.ObsDim, h.Net.NumActions, h.Net.ValueDim,
-				data.EncodingVersion, data.ObsDim, data.NumActions, data.ValueDim)
-		}
-		if d := sameGame(h.Rules, data.Rules, true); d != "" {
-			return nil, fmt.Errorf("%w: run %s was trained on games with %s (the data's rules options differ)", ErrResumeMismatch, opts.Out, d)
-		}
-		given := opts
-		if given.Init != nil {
-			given.Net = given.Init.Config
-		}
-		given.Net.ObsDim, given.Net.NumActions, given.Net.ValueDim = data.ObsDim, data.NumActions, data.ValueDim
-		if err := compareSettings(opts.Out, h.Options, given, BCMayChange...); err != nil {
-			return nil, err
-		}
-		if err := json.Unmarshal(h.Options, &opts); err != nil {
-			return nil, fmt.Errorf("%w: run options: %v", ErrCorrupt, err)
-		}
-		opts.Steps, opts.Progress, opts.Log, opts.stopAfter = steps, progress, logw, stopAfter
-		opts.Data = data.Source
-		if tr, err = resumeTrainer(backend, h, vars); err != nil {
-			return nil, err
-		}
-		if err := rng.UnmarshalBinary(h.RNG); err != nil {
-			return nil, fmt.Errorf("%w: rng state: %v", ErrCorrupt, err)
-		}
-		res.Steps, res.Metrics, res.Seconds, res.Resumed = h.Step, h.Metrics, h.Seconds, true
+	b := &bcRun{data: data, opts: &opts}
+	if r.ckpt != nil {
+		err = b.resume(r)
 	} else {
-		opts.Net.ObsDim, opts.Net.NumActions, opts.Net.ValueDim = data.ObsDim, data.NumActions, data.ValueDim
-		w := opts.Init
-		if w == nil {
-			if w, err = NewWeights(opts.Net, opts.Seed); err != nil {
-				return nil, err
-			}
-		} else {
-			if w.Config.ObsDim != data.ObsDim || w.Config.NumActions != data.NumActions || w.Config.ValueDim != data.ValueDim {
-				return nil, fmt.Errorf("%w: initial network has %d features, %d actions, %d values; the data has %d, %d, %d",
-					ErrIncompatible, w.Config.ObsDim, w.Config.NumActions, w.Config.ValueDim, data.ObsDim, data.NumActions, data.ValueDim)
-			}
-			opts.Net = w.Config
-		}
-		if tr, err = NewTrainer(backend, w, opts.Hyper); err != nil {
-			return nil, err
-		}
-		rng = rand.NewPCG(opts.Seed, 0xbc)
+		err = b.start(r)
 	}
-	trainIdx, valIdx := data.Split(opts.ValPercent)
-	if len(trainIdx) == 0 {
+	if err != nil {
+		return nil, err
+	}
+	r.spec.LogEvery, r.spec.CheckpointEvery = opts.LogEvery, opts.CheckpointEvery
+	b.trainIdx, b.valIdx = data.Split(opts.ValPercent)
+	if len(b.trainIdx) == 0 {
 		return nil, fmt.Errorf("%w: no training rows after the validation split", ErrConfig)
 	}
-	if len(valIdx) > opts.ValRows {
-		valIdx = valIdx[:opts.ValRows]
+	if len(b.valIdx) > opts.ValRows {
+		b.valIdx = b.valIdx[:opts.ValRows]
 	}
-	started = true
-	optsJSON, _ := json.Marshal(opts)
-	if err := writeFileAtomic(filepath.Join(opts.Out, "run.json"), append(optsJSON, '\n')); err != nil {
+	if err := r.begin(&opts); err != nil {
 		return nil, err
 	}
-	r := rand.New(rng)
-	var bar *progressbar.ProgressBar
-	if opts.Progress != nil {
-		bar = progressbar.NewOptions64(opts.Steps, progressbar.OptionSetWriter(opts.Progress), progressbar.OptionSetDescription("bc"),
-			progressbar.OptionShowCount(), progressbar.OptionShowIts(), progressbar.OptionThrottle(250*time.Millisecond),
-			progressbar.OptionSetPredictTime(true))
-		_ = bar.Set64(res.Steps)
+	b.r = rand.New(b.rng)
+	b.idx = make([]int, opts.Batch)
+	if err := r.loop(b); err != nil {
+		return nil, err
 	}
-	var batch, vb Batch
-	idx := make([]int, opts.Batch)
-	var acc [4]float64
-	var accSteps int64 // steps summed in acc: after a resume mid-interval, fewer than LogEvery
-	intervalStart := time.Now()
-	secondsBase := res.Seconds
-	runStart := time.Now()
-	for res.Steps < opts.Steps {
-		for i := range idx {
-			idx[i] = trainIdx[r.IntN(len(trainIdx))]
-		}
-		data.fill(&batch, idx)
-		m, err := tr.BCStep(&batch)
-		if err != nil {
-			return nil, err
-		}
-		res.Steps++
-		acc[0] += m.Loss
-		acc[1] += m.PolicyLoss
-		acc[2] += m.ValueLoss
-		acc[3] += m.Accuracy
-		accSteps++
-		if bar != nil {
-			_ = bar.Set64(res.Steps)
-		}
-		if stopAfter > 0 && res.Steps == stopAfter {
-			return res, errKilled
-		}
-		if res.Steps%opts.LogEvery != 0 && res.Steps != opts.Steps {
-			continue
-		}
-		n := float64(accSteps)
-		el := time.Since(intervalStart).Seconds()
-		row := []float64{float64(res.Steps), float64(res.Steps) * float64(opts.Batch), secondsBase + time.Since(runStart).Seconds(),
-			n * float64(opts.Batch) / max(el, 1e-9), acc[0] / n, acc[1] / n, acc[2] / n, acc[3] / n}
-		val, err := evalBC(tr, data, valIdx, &vb, opts.Batch)
-		if err != nil {
-			return nil, err
-		}
-		row = append(row, val[:]...)
-		res.Metrics = append(res.Metrics, row)
-		acc, accSteps = [4]float64{}, 0
-		if opts.Log != nil {
-			fmt.Fprintf(opts.Log, "\nstep %d: loss %.4f acc %.3f | val loss %.4f acc %.3f value mse %.4f | %.0f samples/s\n",
-				res.Steps, row[4], row[7], row[8], row[11], row[10], row[3])
-		}
-		if err := writeMetrics(opts.Out, BCMetricNames, res.Metrics); err != nil {
-			return nil, err
-		}
-		if res.Steps%opts.CheckpointEvery == 0 || res.Steps == opts.Steps {
-			res.Seconds = secondsBase + time.Since(runStart).Seconds()
-			state, _ := rng.MarshalBinary()
-			optsJSON, _ := json.Marshal(opts)
-			hdr := checkpointHeader{Method: "bc", Options: optsJSON, EncodingVersion: data.EncodingVersion, Rules: data.Rules,
-				Step: res.Steps, RNG: state, Seconds: res.Seconds, MetricNames: BCMetricNames, Metrics: res.Metrics}
-			if err := saveCheckpoint(opts.Out, hdr, tr); err != nil {
-				return nil, err
-			}
-		}
-		intervalStart = time.Now()
+	return &BCResult{Steps: r.Step, Metrics: r.Metrics, Seconds: r.seconds(), Resumed: r.Resumed}, nil
+}
+
+// bcRun is the behaviour-cloning method of a run: minibatches drawn from the training rows,
+// metrics averaged over each log interval, and a validation pass at each log point.
+type bcRun struct {
+	data             *Samples
+	opts             *BCOptions
+	rng              *rand.PCG // batch sampling; its state is checkpointed
+	r                *rand.Rand
+	trainIdx, valIdx []int
+	idx              []int // rows of the current batch
+	batch, vb        Batch
+	acc              [4]float64 // loss, policy loss, value MSE, accuracy summed over the interval
+	accSteps         int64      // steps summed in acc
+}
+
+// resume checks that the data fits the run (encoding, sizes, rules options) and continues
+// it with its saved options and sampling state.
+func (b *bcRun) resume(r *run) error {
+	h, data, opts := r.ckpt, b.data, b.opts
+	if h.EncodingVersion != data.EncodingVersion || h.Net.ObsDim != data.ObsDim || h.Net.NumActions != data.NumActions || h.Net.ValueDim != data.ValueDim {
+		return fmt.Errorf("%w: run %s was trained on encoding %q (%d features, %d actions, %d values), the data is %q (%d, %d, %d)",
+			ErrIncompatible, opts.Out, h.EncodingVersion, h.Net.ObsDim, h.Net.NumActions, h.Net.ValueDim,
+			data.EncodingVersion, data.ObsDim, data.NumActions, data.ValueDim)
 	}
-	if bar != nil {
-		_ = bar.Finish()
+	if d := sameGame(h.Rules, data.Rules, true); d != "" {
+		return fmt.Errorf("%w: run %s was trained on games with %s (the data's rules options differ)", ErrResumeMismatch, opts.Out, d)
 	}
-	res.Seconds = secondsBase + time.Since(runStart).Seconds()
-	return res, nil
+	given := *opts
+	if given.Init != nil {
+		given.Net = given.Init.Config
+	}
+	given.Net.ObsDim, given.Net.NumActions, given.Net.ValueDim = data.ObsDim, data.NumActions, data.ValueDim
+	steps := opts.Steps
+	if err := r.resume(given, opts, BCMayChange...); err != nil {
+		return err
+	}
+	opts.Steps, opts.Data = steps, data.Source
+	b.rng = rand.NewPCG(0, 0)
+	if err := b.rng.UnmarshalBinary(h.RNG); err != nil {
+		return fmt.Errorf("%w: rng state: %v", ErrCorrupt, err)
+	}
+	return nil
+}
+
+// start begins a new run: the network's sizes come from the data.
+func (b *bcRun) start(r *run) error {
+	opts, data := b.opts, b.data
+	opts.Net.ObsDim, opts.Net.NumActions, opts.Net.ValueDim = data.ObsDim, data.NumActions, data.ValueDim
+	if err := r.fresh(opts.Init, &opts.Net, opts.Seed, opts.Hyper, "the data has"); err != nil {
+		return err
+	}
+	b.rng = rand.NewPCG(opts.Seed, 0xbc)
+	return nil
+}
+
+// step trains on one random batch of training rows.
+func (b *bcRun) step(r *run, _ int64) error {
+	for i := range b.idx {
+		b.idx[i] = b.trainIdx[b.r.IntN(len(b.trainIdx))]
+	}
+	b.data.fill(&b.batch, b.idx)
+	m, err := r.tr.BCStep(&b.batch)
+	if err != nil {
+		return err
+	}
+	b.acc[0] += m.Loss
+	b.acc[1] += m.PolicyLoss
+	b.acc[2] += m.ValueLoss
+	b.acc[3] += m.Accuracy
+	b.accSteps++
+	return nil
+}
+
+// record averages the interval's training metrics and adds a validation pass.
+func (b *bcRun) record(r *run) ([]float64, error) {
+	opts := b.opts
+	n := float64(b.accSteps)
+	el := time.Since(r.interval).Seconds()
+	row := []float64{float64(r.Step), float64(r.Step) * float64(opts.Batch), r.seconds(),
+		n * float64(opts.Batch) / max(el, 1e-9), b.acc[0] / n, b.acc[1] / n, b.acc[2] / n, b.acc[3] / n}
+	val, err := evalBC(r.tr, b.data, b.valIdx, &b.vb, opts.Batch)
+	if err != nil {
+		return nil, err
+	}
+	row = append(row, val[:]...)
+	b.acc, b.accSteps = [4]float64{}, 0
+	if opts.Log != nil {
+		fmt.Fprintf(opts.Log, "\nstep %d: loss %.4f acc %.3f | val loss %.4f acc %.3f value mse %.4f | %.0f samples/s\n",
+			r.Step, row[4], row[7], row[8], row[11], row[10], row[3])
+	}
+	return row, nil
+}
+
+// save adds the data's encoding and rules options and the sampling state.
+func (b *bcRun) save(h *checkpointHeader) {
+	h.EncodingVersion, h.Rules = b.data.EncodingVersion, b.data.Rules
+	h.RNG, _ = b.rng.MarshalBinary()
 }
 
 // evalBC returns validation loss, policy loss, value MSE and accuracy (zeros without rows).

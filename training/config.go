@@ -35,7 +35,8 @@ type NetConfig struct {
 	Norm       string `json:"norm"`        // "none" or "layer"
 }
 
-// DefaultNetConfig returns the default network for the given observation and action sizes.
+// DefaultNetConfig returns the default network for the given observation and action sizes
+// (the trunk that BC, PPO and the CLI start from unless told otherwise).
 func DefaultNetConfig(obsDim, numActions, valueDim int) NetConfig {
 	return NetConfig{ObsDim: obsDim, NumActions: numActions, ValueDim: valueDim, Width: 128, Depth: 2, Norm: NormLayer}
 }

@@ -23,7 +23,8 @@ type MeasureOptions struct {
 
 // DefaultMeasureOptions measure the default network with the default BC batch.
 func DefaultMeasureOptions() MeasureOptions {
-	return MeasureOptions{Width: 128, Depth: 2, Batch: 256, Steps: 100, Warmup: 20, Games: 8, Positions: 256, Seed: 1}
+	net := DefaultNetConfig(0, 0, 0)
+	return MeasureOptions{Width: net.Width, Depth: net.Depth, Batch: 256, Steps: 100, Warmup: 20, Games: 8, Positions: 256, Seed: 1}
 }
 
 // Measurement is what MeasureTraining reports.

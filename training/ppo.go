@@ -11,8 +11,6 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
-
 	"github.com/container-rl/container/encoding"
 	"github.com/container-rl/container/env"
 	"github.com/container-rl/container/env/bots"
@@ -73,7 +71,7 @@ func DefaultPPOOptions() PPOOptions {
 	return PPOOptions{Iterations: 50, Rules: rules.DefaultOptions(), Reward: env.Rank.String(), Games: 32, Epochs: 2,
 		Minibatch: 512, Gamma: 1, Lambda: 0.95, Opponents: []string{"valuer", "shipper"}, PoolEvery: 5, PoolSize: 4,
 		SnapshotShare: 0.3, EvalEvery: 5, EvalGames: 200, EvalOpponent: "valuer", CheckpointEvery: 1, Seed: 1,
-		Net:   NetConfig{Width: 128, Depth: 2, Norm: NormLayer},
+		Net:   DefaultNetConfig(0, 0, 0), // the sizes come from the games
 		Hyper: Hyper{LearningRate: 3e-4, ValueCoef: 0.5, EntropyCoef: 0.01, ClipEps: 0.2}}
 }
 
@@ -104,109 +102,26 @@ var PPOMayChange = []string{"iterations"}
 // the run trains. A resumed run must be given the settings it was started with (only
 // Iterations may change, and InitFrom may be left empty; ErrResumeMismatch names the first
 // that differs).
-func TrainPPO(opts PPOOptions) (res *PPOResult, err error) {
-	dir, err := rundir.Open(opts.Out, rundir.TrainPPO)
-	if err != nil {
-		return nil, fmt.Errorf("training: %w", err)
-	}
-	started := false
-	defer func() {
-		if !started {
-			dir.Abandon() // a refused start leaves nothing behind (only closes a used directory)
-		} else {
-			dir.Close()
-		}
-	}()
-	if err := dir.RemoveTemps(); err != nil {
-		return nil, fmt.Errorf("training: %w", err)
-	}
-	backend, err := NewBackend()
+func TrainPPO(opts PPOOptions) (*PPOResult, error) {
+	r, err := openRun(runSpec{Out: opts.Out, Kind: rundir.TrainPPO, Method: "ppo", Steps: opts.Iterations,
+		MetricNames: PPOMetricNames, Progress: opts.Progress, stopAfter: opts.stopAfter})
 	if err != nil {
 		return nil, err
 	}
-	iters, progress, logw, stopAfter := opts.Iterations, opts.Progress, opts.Log, opts.stopAfter
-	h, vars, found, err := loadCheckpoint(opts.Out)
-	if err != nil {
-		return nil, err
-	}
-	res = &PPOResult{}
-	var tr *Trainer
-	var st ppoState
-	game, err := rules.NewGame(opts.Rules)
-	if err != nil {
+	defer r.close()
+	p := &ppoRun{opts: &opts}
+	if p.game, err = rules.NewGame(opts.Rules); err != nil {
 		return nil, fmt.Errorf("training: %w", err)
 	}
-	if found {
-		if h.Method != "ppo" {
-			return nil, fmt.Errorf("training: run %s is a %s run, not ppo", opts.Out, h.Method)
-		}
-		// The run's saved options win over the command's (a resumed run continues as it
-		// started); only the output directory comes from the command.
-		saved := PPOOptions{}
-		if err := json.Unmarshal(h.Options, &saved); err != nil {
-			return nil, fmt.Errorf("%w: run options: %v", ErrCorrupt, err)
-		}
-		given := opts
-		if given.InitFrom == "" {
-			given.InitFrom = saved.InitFrom // the checkpoint holds the network; --init may be left out
-		}
-		if given.Init != nil {
-			given.Net = given.Init.Config
-		}
-		given.Net.ObsDim, given.Net.NumActions, given.Net.ValueDim = saved.Net.ObsDim, saved.Net.NumActions, saved.Net.ValueDim
-		if err := compareSettings(opts.Out, h.Options, given, PPOMayChange...); err != nil {
-			return nil, err
-		}
-		saved.Out = opts.Out
-		opts = saved
-		if err := json.Unmarshal(h.Extra, &st); err != nil {
-			return nil, fmt.Errorf("%w: run state: %v", ErrCorrupt, err)
-		}
-		opts.Iterations, opts.Progress, opts.Log, opts.stopAfter = iters, progress, logw, stopAfter
-		if tr, err = resumeTrainer(backend, h, vars); err != nil {
-			return nil, err
-		}
-		res.Iterations, res.Metrics, res.Seconds, res.Resumed = h.Step, h.Metrics, h.Seconds, true
-		if game, err = rules.NewGame(opts.Rules); err != nil {
-			return nil, fmt.Errorf("training: %w", err)
-		}
+	if r.ckpt != nil {
+		err = p.resume(r)
 	} else {
-		if opts.Games < 1 || opts.Epochs < 1 || opts.Minibatch < 1 || opts.CheckpointEvery < 1 || len(opts.Opponents) == 0 {
-			return nil, fmt.Errorf("%w: games %d, epochs %d, minibatch %d, checkpoint every %d, %d opponents",
-				ErrConfig, opts.Games, opts.Epochs, opts.Minibatch, opts.CheckpointEvery, len(opts.Opponents))
-		}
-		for _, o := range opts.Opponents {
-			if err := bots.Resolve(o); err != nil {
-				return nil, err
-			}
-		}
-		enc := encoding.NewEncoder(game)
-		opts.Net.ObsDim, opts.Net.NumActions, opts.Net.ValueDim = enc.Size(), enc.NumActions(), opts.Rules.Players
-		w := opts.Init
-		if w == nil {
-			if w, err = NewWeights(opts.Net, opts.Seed); err != nil {
-				return nil, err
-			}
-		} else {
-			if opts.InitEncoding != "" && opts.InitEncoding != opts.encodingVersion() {
-				return nil, fmt.Errorf("%w: initial network %s reads encoding %s; this run's games are observed as %s",
-					ErrIncompatible, opts.InitFrom, opts.InitEncoding, opts.encodingVersion())
-			}
-			if opts.InitRules != nil {
-				if d := sameGame(*opts.InitRules, opts.Rules, false); d != "" {
-					return nil, fmt.Errorf("%w: initial network %s was trained for games with %s", ErrIncompatible, opts.InitFrom, d)
-				}
-			}
-			if w.Config.ObsDim != opts.Net.ObsDim || w.Config.NumActions != opts.Net.NumActions || w.Config.ValueDim != opts.Net.ValueDim {
-				return nil, fmt.Errorf("%w: initial network has %d features, %d actions, %d values; these games need %d, %d, %d",
-					ErrIncompatible, w.Config.ObsDim, w.Config.NumActions, w.Config.ValueDim, opts.Net.ObsDim, opts.Net.NumActions, opts.Net.ValueDim)
-			}
-			opts.Net = w.Config
-		}
-		if tr, err = NewTrainer(backend, w, opts.Hyper); err != nil {
-			return nil, err
-		}
+		err = p.start(r)
 	}
+	if err != nil {
+		return nil, err
+	}
+	r.spec.LogEvery, r.spec.CheckpointEvery = 1, opts.CheckpointEvery
 	scheme, err := env.ParseRewardScheme(opts.Reward)
 	if err != nil {
 		return nil, err
@@ -214,108 +129,195 @@ func TrainPPO(opts PPOOptions) (res *PPOResult, err error) {
 	if err := os.MkdirAll(filepath.Join(opts.Out, "pool"), 0o755); err != nil {
 		return nil, fmt.Errorf("training: %w", err)
 	}
-	started = true
-	optsJSON, _ := json.Marshal(opts)
-	if err := writeFileAtomic(filepath.Join(opts.Out, "run.json"), append(optsJSON, '\n')); err != nil {
+	if err := r.begin(&opts); err != nil {
 		return nil, err
 	}
-	var bar *progressbar.ProgressBar
-	if opts.Progress != nil {
-		bar = progressbar.NewOptions64(opts.Iterations, progressbar.OptionSetWriter(opts.Progress), progressbar.OptionSetDescription("ppo"),
-			progressbar.OptionShowCount(), progressbar.OptionThrottle(250*time.Millisecond), progressbar.OptionSetPredictTime(true))
-		_ = bar.Set64(res.Iterations)
+	p.col = &collector{opts: &opts, game: p.game, scheme: scheme}
+	if err := r.loop(p); err != nil {
+		return nil, err
 	}
-	secondsBase, runStart := res.Seconds, time.Now()
-	col := &collector{opts: &opts, game: game, scheme: scheme}
-	for res.Iterations < opts.Iterations {
-		it := res.Iterations + 1
-		w, err := tr.Weights()
-		if err != nil {
-			return nil, err
+	return &PPOResult{Iterations: r.Step, Metrics: r.Metrics, Seconds: r.seconds(), Resumed: r.Resumed}, nil
+}
+
+// ppoRun is the PPO method of a run. Each iteration collects games with the current network
+// against the opponent pool, updates the network on them, and now and then evaluates it and
+// adds a snapshot of it to the pool.
+type ppoRun struct {
+	opts *PPOOptions
+	game *rules.Game
+	st   ppoState
+	col  *collector
+	row  []float64 // the last iteration's metrics
+	log  string    // and its log line
+}
+
+// resume continues the run with the options it was started with (only the output
+// directory and the iteration count come from the command) and its snapshot pool.
+func (p *ppoRun) resume(r *run) error {
+	opts := *p.opts
+	var saved PPOOptions
+	if err := r.savedOptions(&saved); err != nil {
+		return err
+	}
+	given := opts
+	if given.InitFrom == "" {
+		given.InitFrom = saved.InitFrom // the checkpoint holds the network; --init may be left out
+	}
+	if given.Init != nil {
+		given.Net = given.Init.Config
+	}
+	given.Net.ObsDim, given.Net.NumActions, given.Net.ValueDim = saved.Net.ObsDim, saved.Net.NumActions, saved.Net.ValueDim
+	saved = PPOOptions{}
+	if err := r.resume(given, &saved, PPOMayChange...); err != nil {
+		return err
+	}
+	if err := json.Unmarshal(r.ckpt.Extra, &p.st); err != nil {
+		return fmt.Errorf("%w: run state: %v", ErrCorrupt, err)
+	}
+	saved.Out, saved.Iterations, saved.Progress, saved.Log, saved.stopAfter = opts.Out, opts.Iterations, opts.Progress, opts.Log, opts.stopAfter
+	*p.opts = saved
+	var err error
+	if p.game, err = rules.NewGame(saved.Rules); err != nil {
+		return fmt.Errorf("training: %w", err)
+	}
+	return nil
+}
+
+// start checks the options of a new run and sizes the network for its games.
+func (p *ppoRun) start(r *run) error {
+	opts := p.opts
+	if opts.Games < 1 || opts.Epochs < 1 || opts.Minibatch < 1 || opts.CheckpointEvery < 1 || len(opts.Opponents) == 0 {
+		return fmt.Errorf("%w: games %d, epochs %d, minibatch %d, checkpoint every %d, %d opponents",
+			ErrConfig, opts.Games, opts.Epochs, opts.Minibatch, opts.CheckpointEvery, len(opts.Opponents))
+	}
+	for _, o := range opts.Opponents {
+		if err := bots.Resolve(o); err != nil {
+			return err
 		}
-		net, err := NewNet(w)
-		if err != nil {
-			return nil, err
+	}
+	enc := encoding.NewEncoder(p.game)
+	opts.Net.ObsDim, opts.Net.NumActions, opts.Net.ValueDim = enc.Size(), enc.NumActions(), opts.Rules.Players
+	if opts.Init != nil {
+		if opts.InitEncoding != "" && opts.InitEncoding != opts.encodingVersion() {
+			return fmt.Errorf("%w: initial network %s reads encoding %s; this run's games are observed as %s",
+				ErrIncompatible, opts.InitFrom, opts.InitEncoding, opts.encodingVersion())
 		}
-		pool, err := loadPool(opts.Out, st.Pool)
-		if err != nil {
-			return nil, err
-		}
-		t0 := time.Now()
-		ro, err := col.collect(net, pool, rand.New(rand.NewPCG(opts.Seed, uint64(it)*2+1)), it)
-		if err != nil {
-			return nil, err
-		}
-		collectSecs := time.Since(t0).Seconds()
-		m, err := ppoUpdate(tr, ro, &opts, rand.New(rand.NewPCG(opts.Seed, uint64(it)*2+2)))
-		if err != nil {
-			return nil, err
-		}
-		res.Iterations = it
-		evalRate, evalGames := -1.0, 0.0
-		if opts.EvalEvery > 0 && (it%opts.EvalEvery == 0 || it == opts.Iterations) {
-			w, err := tr.Weights()
-			if err != nil {
-				return nil, err
-			}
-			evalRate, err = evalWeights(w, opts.encodingVersion(), opts.Rules, opts.EvalOpponent, opts.EvalGames, opts.Seed+uint64(it), opts.Workers)
-			if err != nil {
-				return nil, err
-			}
-			evalGames = float64(opts.EvalGames)
-		}
-		if opts.PoolEvery > 0 && it%opts.PoolEvery == 0 {
-			name := fmt.Sprintf("iter-%06d.bot", it)
-			w, err := tr.Weights()
-			if err != nil {
-				return nil, err
-			}
-			b := newBotFile(name, opts.encodingVersion(), opts.Rules, w, TrainingInfo{Method: "ppo", Steps: it})
-			if err := b.WriteFile(filepath.Join(opts.Out, "pool", name)); err != nil {
-				return nil, err
-			}
-			st.Pool = append(st.Pool, filepath.Join("pool", name))
-			if len(st.Pool) > opts.PoolSize {
-				st.Pool = st.Pool[len(st.Pool)-opts.PoolSize:]
-			}
-		}
-		row := []float64{float64(it), secondsBase + time.Since(runStart).Seconds(), float64(ro.games), float64(ro.envSteps),
-			float64(ro.rows), float64(ro.envSteps) / max(collectSecs, 1e-9), ro.meanReward, ro.winRate,
-			m.Loss, m.PolicyLoss, m.ValueLoss, m.Entropy, m.ClipFrac, evalRate, evalGames}
-		res.Metrics = append(res.Metrics, row)
-		if opts.Log != nil {
-			ev := ""
-			if evalRate >= 0 {
-				ev = fmt.Sprintf(" | eval vs %d %s: %.1f%% wins", opts.Rules.Players-1, opts.EvalOpponent, 100*evalRate)
-			}
-			fmt.Fprintf(opts.Log, "\niteration %d: %d learner steps, reward %.3f, win rate %.3f, policy loss %.4f, value mse %.4f, entropy %.3f, %.0f env steps/s%s\n",
-				it, ro.rows, ro.meanReward, ro.winRate, m.PolicyLoss, m.ValueLoss, m.Entropy, row[5], ev)
-		}
-		if err := writeMetrics(opts.Out, PPOMetricNames, res.Metrics); err != nil {
-			return nil, err
-		}
-		if bar != nil {
-			_ = bar.Set64(it)
-		}
-		if stopAfter > 0 && it == stopAfter {
-			return res, errKilled
-		}
-		if it%opts.CheckpointEvery == 0 || it == opts.Iterations {
-			res.Seconds = secondsBase + time.Since(runStart).Seconds()
-			optsJSON, _ := json.Marshal(opts)
-			extra, _ := json.Marshal(st)
-			hdr := checkpointHeader{Method: "ppo", Options: optsJSON, EncodingVersion: opts.encodingVersion(), Rules: opts.Rules,
-				Step: it, Seconds: res.Seconds, MetricNames: PPOMetricNames, Metrics: res.Metrics, Extra: extra}
-			if err := saveCheckpoint(opts.Out, hdr, tr); err != nil {
-				return nil, err
+		if opts.InitRules != nil {
+			if d := sameGame(*opts.InitRules, opts.Rules, false); d != "" {
+				return fmt.Errorf("%w: initial network %s was trained for games with %s", ErrIncompatible, opts.InitFrom, d)
 			}
 		}
 	}
-	if bar != nil {
-		_ = bar.Finish()
+	return r.fresh(opts.Init, &opts.Net, opts.Seed, opts.Hyper, "these games need")
+}
+
+// step runs iteration it: collect games, update the network, evaluate it and add a
+// snapshot to the pool when due.
+func (p *ppoRun) step(r *run, it int64) error {
+	opts := p.opts
+	net, pool, err := p.players(r)
+	if err != nil {
+		return err
 	}
-	res.Seconds = secondsBase + time.Since(runStart).Seconds()
-	return res, nil
+	t0 := time.Now()
+	ro, err := p.col.collect(net, pool, rand.New(rand.NewPCG(opts.Seed, uint64(it)*2+1)), it)
+	if err != nil {
+		return err
+	}
+	collectSecs := time.Since(t0).Seconds()
+	m, err := ppoUpdate(r.tr, ro, opts, rand.New(rand.NewPCG(opts.Seed, uint64(it)*2+2)))
+	if err != nil {
+		return err
+	}
+	evalRate, evalGames, err := p.evaluate(r, it)
+	if err != nil {
+		return err
+	}
+	if err := p.snapshot(r, it); err != nil {
+		return err
+	}
+	p.row = []float64{float64(it), r.seconds(), float64(ro.games), float64(ro.envSteps),
+		float64(ro.rows), float64(ro.envSteps) / max(collectSecs, 1e-9), ro.meanReward, ro.winRate,
+		m.Loss, m.PolicyLoss, m.ValueLoss, m.Entropy, m.ClipFrac, evalRate, evalGames}
+	ev := ""
+	if evalRate >= 0 {
+		ev = fmt.Sprintf(" | eval vs %d %s: %.1f%% wins", opts.Rules.Players-1, opts.EvalOpponent, 100*evalRate)
+	}
+	p.log = fmt.Sprintf("\niteration %d: %d learner steps, reward %.3f, win rate %.3f, policy loss %.4f, value mse %.4f, entropy %.3f, %.0f env steps/s%s\n",
+		it, ro.rows, ro.meanReward, ro.winRate, m.PolicyLoss, m.ValueLoss, m.Entropy, p.row[5], ev)
+	return nil
+}
+
+// players returns the learner's current network and the pool's snapshots.
+func (p *ppoRun) players(r *run) (*Net, []*BotFile, error) {
+	w, err := r.tr.Weights()
+	if err != nil {
+		return nil, nil, err
+	}
+	net, err := NewNet(w)
+	if err != nil {
+		return nil, nil, err
+	}
+	pool, err := loadPool(p.opts.Out, p.st.Pool)
+	if err != nil {
+		return nil, nil, err
+	}
+	return net, pool, nil
+}
+
+// evaluate plays the evaluation games when iteration it is due for them; the rate is -1
+// (and the games 0) when it is not.
+func (p *ppoRun) evaluate(r *run, it int64) (rate, games float64, err error) {
+	opts := p.opts
+	if opts.EvalEvery <= 0 || (it%opts.EvalEvery != 0 && it != opts.Iterations) {
+		return -1, 0, nil
+	}
+	w, err := r.tr.Weights()
+	if err != nil {
+		return 0, 0, err
+	}
+	rate, err = evalWeights(w, opts.encodingVersion(), opts.Rules, opts.EvalOpponent, opts.EvalGames, opts.Seed+uint64(it), opts.Workers)
+	if err != nil {
+		return 0, 0, err
+	}
+	return rate, float64(opts.EvalGames), nil
+}
+
+// snapshot adds the learner as pool/iter-N.bot to the pool when iteration it is due for one,
+// keeping the PoolSize latest.
+func (p *ppoRun) snapshot(r *run, it int64) error {
+	opts := p.opts
+	if opts.PoolEvery <= 0 || it%opts.PoolEvery != 0 {
+		return nil
+	}
+	name := fmt.Sprintf("iter-%06d.bot", it)
+	w, err := r.tr.Weights()
+	if err != nil {
+		return err
+	}
+	b := newBotFile(name, opts.encodingVersion(), opts.Rules, w, TrainingInfo{Method: "ppo", Steps: it})
+	if err := b.WriteFile(filepath.Join(opts.Out, "pool", name)); err != nil {
+		return err
+	}
+	p.st.Pool = append(p.st.Pool, filepath.Join("pool", name))
+	if len(p.st.Pool) > opts.PoolSize {
+		p.st.Pool = p.st.Pool[len(p.st.Pool)-opts.PoolSize:]
+	}
+	return nil
+}
+
+// record returns the iteration's metrics and writes its log line.
+func (p *ppoRun) record(*run) ([]float64, error) {
+	if p.opts.Log != nil {
+		fmt.Fprint(p.opts.Log, p.log)
+	}
+	return p.row, nil
+}
+
+// save adds the run's encoding, rules options and snapshot pool.
+func (p *ppoRun) save(h *checkpointHeader) {
+	h.EncodingVersion, h.Rules = p.opts.encodingVersion(), p.opts.Rules
+	h.Extra, _ = json.Marshal(p.st)
 }
 
 func loadPool(dir string, names []string) ([]*BotFile, error) {

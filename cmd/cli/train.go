@@ -28,10 +28,10 @@ type netFlags struct {
 }
 
 func addNetFlags(cmd *cobra.Command, o *netFlags) {
-	f := cmd.Flags()
-	f.IntVar(&o.width, "width", 128, "hidden units per trunk layer")
-	f.IntVar(&o.depth, "depth", 2, "trunk layers")
-	f.StringVar(&o.norm, "norm", training.NormLayer, "trunk normalisation: layer or none")
+	f, net := cmd.Flags(), training.DefaultNetConfig(0, 0, 0)
+	f.IntVar(&o.width, "width", net.Width, "hidden units per trunk layer")
+	f.IntVar(&o.depth, "depth", net.Depth, "trunk layers")
+	f.StringVar(&o.norm, "norm", net.Norm, "trunk normalisation: layer or none")
 	f.Float64Var(&o.lr, "lr", 1e-3, "Adam learning rate")
 	f.Float64Var(&o.valueCoef, "value-coef", 0.5, "weight of the value loss")
 	f.Uint64Var(&o.seed, "seed", 1, "seed for initialisation, batch sampling and games")

@@ -1,0 +1,255 @@
+package training
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"time"
+
+	"github.com/gomlx/gomlx/backends"
+	"github.com/gomlx/gomlx/pkg/core/tensors"
+	"github.com/schollz/progressbar/v3"
+
+	"github.com/container-rl/container/internal/rundir"
+)
+
+// The lifecycle of one training run, shared by every trainer (see the package doc):
+//
+//	r, err := openRun(spec)           // lock the directory, pick the backend, read the checkpoint
+//	defer r.close()                   // a refused start leaves nothing behind
+//	if r.ckpt != nil { r.resume(...) } else { r.fresh(...) }
+//	r.begin(&opts)                    // run.json; from here on the directory holds the run
+//	err = r.loop(method)              // steps, progress, metrics, checkpoints
+
+var errKilled = errors.New("training: killed (test)")
+
+// runSpec says what the lifecycle needs to know of a run; the trainer fills it from its
+// options.
+type runSpec struct {
+	Out    string       // the run directory
+	Kind   *rundir.Kind // the kind of run directory (internal/rundir)
+	Method string       // saved in checkpoints; a run of another method is refused
+	// Steps is the number of steps (PPO: iterations) to train to.
+	Steps int64
+	// LogEvery is the steps between metrics rows (1: a row every step) and CheckpointEvery,
+	// a multiple of it, the steps between checkpoints; the last step always does both.
+	LogEvery, CheckpointEvery int64
+	MetricNames               []string  // the columns of a metrics row
+	Progress                  io.Writer // progress bar destination (nil: none)
+	ProgressRate              bool      // the bar shows steps per second
+	stopAfter                 int64     // tests: fail with errKilled after this step, as if the process died
+}
+
+// run is one training run in progress: its locked directory, backend and trainer, and the
+// counters its checkpoints carry.
+type run struct {
+	spec    runSpec
+	dir     *rundir.Dir
+	backend backends.Backend
+	// ckpt is the checkpoint the run resumes (nil: a new run) and vars its tensors.
+	ckpt *checkpointHeader
+	vars map[string]*tensors.Tensor
+	tr   *Trainer
+
+	Step    int64       // steps done
+	Metrics [][]float64 // rows of spec.MetricNames
+	Resumed bool
+
+	options     any       // the trainer's options, saved in run.json and every checkpoint
+	begun       bool      // run.json is written: the directory holds this run
+	secondsBase float64   // training seconds of earlier processes (a resumed run)
+	runStart    time.Time // when this process's loop began
+	interval    time.Time // when the current log interval began
+}
+
+// runMethod is what a trainer plugs into the run loop.
+type runMethod interface {
+	// step trains step n (r.Step+1); the loop sets r.Step = n after it.
+	step(r *run, n int64) error
+	// record returns the metrics row after step r.Step (each log point), writing its log
+	// line, if any.
+	record(r *run) ([]float64, error)
+	// save fills the method's part of a checkpoint header: encoding version, rules options
+	// and any RNG or method state (Extra).
+	save(h *checkpointHeader)
+}
+
+// openRun opens spec.Out as a run directory of spec.Kind (locked until close), removes the
+// temporary files of a killed writer, chooses the backend (GOMLX_BACKEND) and reads the
+// checkpoint, if any; a checkpoint of another method is refused.
+func openRun(spec runSpec) (*run, error) {
+	dir, err := rundir.Open(spec.Out, spec.Kind)
+	if err != nil {
+		return nil, fmt.Errorf("training: %w", err)
+	}
+	r := &run{spec: spec, dir: dir}
+	if err := r.open(); err != nil {
+		r.close()
+		return nil, err
+	}
+	return r, nil
+}
+
+func (r *run) open() error {
+	if err := r.dir.RemoveTemps(); err != nil {
+		return fmt.Errorf("training: %w", err)
+	}
+	var err error
+	if r.backend, err = NewBackend(); err != nil {
+		return err
+	}
+	h, vars, found, err := loadCheckpoint(r.spec.Out)
+	if err != nil {
+		return err
+	}
+	if found {
+		if h.Method != r.spec.Method {
+			return fmt.Errorf("training: run %s is a %s run, not %s", r.spec.Out, h.Method, r.spec.Method)
+		}
+		r.ckpt, r.vars = &h, vars
+	}
+	return nil
+}
+
+// close unlocks the directory; before begin it also removes what the refused start made.
+func (r *run) close() {
+	if r.begun {
+		r.dir.Close()
+	} else {
+		r.dir.Abandon()
+	}
+}
+
+// savedOptions decodes the options the resumed run was started with into v.
+func (r *run) savedOptions(v any) error {
+	if err := json.Unmarshal(r.ckpt.Options, v); err != nil {
+		return fmt.Errorf("%w: run options: %v", ErrCorrupt, err)
+	}
+	return nil
+}
+
+// resume continues the run of r.ckpt: the options given now must be the ones it was
+// started with (keys in mayChange aside; ErrResumeMismatch names the first that differs),
+// the saved ones are decoded into saved, and the trainer and counters are restored.
+func (r *run) resume(given, saved any, mayChange ...string) error {
+	h := r.ckpt
+	if err := compareSettings(r.spec.Out, h.Options, given, mayChange...); err != nil {
+		return err
+	}
+	if err := r.savedOptions(saved); err != nil {
+		return err
+	}
+	tr, err := resumeTrainer(r.backend, *h, r.vars)
+	if err != nil {
+		return err
+	}
+	r.tr, r.vars = tr, nil
+	r.Step, r.Metrics, r.secondsBase, r.Resumed = h.Step, h.Metrics, h.Seconds, true
+	return nil
+}
+
+// fresh starts a new run from init, or from new weights of *net drawn from seed when init
+// is nil. init must have the observation, action and value sizes of *net (the message
+// says where those come from: "the data has", "these games need"); *net becomes the
+// configuration trained.
+func (r *run) fresh(init *Weights, net *NetConfig, seed uint64, hp Hyper, sizesFrom string) error {
+	w := init
+	if w == nil {
+		var err error
+		if w, err = NewWeights(*net, seed); err != nil {
+			return err
+		}
+	} else if w.Config.ObsDim != net.ObsDim || w.Config.NumActions != net.NumActions || w.Config.ValueDim != net.ValueDim {
+		return fmt.Errorf("%w: initial network has %d features, %d actions, %d values; %s %d, %d, %d",
+			ErrIncompatible, w.Config.ObsDim, w.Config.NumActions, w.Config.ValueDim, sizesFrom, net.ObsDim, net.NumActions, net.ValueDim)
+	}
+	*net = w.Config
+	tr, err := NewTrainer(r.backend, w, hp)
+	if err != nil {
+		return err
+	}
+	r.tr = tr
+	return nil
+}
+
+// begin writes run.json from options (a pointer to the trainer's options, saved again with
+// every checkpoint): from here on the directory holds this run and close keeps it.
+func (r *run) begin(options any) error {
+	r.options, r.begun = options, true
+	optsJSON, _ := json.Marshal(options)
+	return writeFileAtomic(filepath.Join(r.spec.Out, "run.json"), append(optsJSON, '\n'))
+}
+
+// seconds is the run's training time so far, over every process.
+func (r *run) seconds() float64 { return r.secondsBase + time.Since(r.runStart).Seconds() }
+
+// loop trains from r.Step to spec.Steps. After each step it moves the progress bar; at each
+// log point it appends m's metrics row and rewrites metrics.csv/json, and at each
+// checkpoint point (and the last step) it saves the checkpoint.
+func (r *run) loop(m runMethod) error {
+	s := &r.spec
+	bar := r.progressBar()
+	r.runStart = time.Now()
+	r.interval = r.runStart
+	for r.Step < s.Steps {
+		n := r.Step + 1
+		if err := m.step(r, n); err != nil {
+			return err
+		}
+		r.Step = n
+		if bar != nil {
+			_ = bar.Set64(n)
+		}
+		if s.stopAfter > 0 && n == s.stopAfter {
+			return errKilled
+		}
+		if n%s.LogEvery != 0 && n != s.Steps {
+			continue
+		}
+		row, err := m.record(r)
+		if err != nil {
+			return err
+		}
+		r.Metrics = append(r.Metrics, row)
+		if err := writeMetrics(s.Out, s.MetricNames, r.Metrics); err != nil {
+			return err
+		}
+		if n%s.CheckpointEvery == 0 || n == s.Steps {
+			if err := r.checkpoint(m); err != nil {
+				return err
+			}
+		}
+		r.interval = time.Now()
+	}
+	if bar != nil {
+		_ = bar.Finish()
+	}
+	return nil
+}
+
+func (r *run) progressBar() *progressbar.ProgressBar {
+	s := &r.spec
+	if s.Progress == nil {
+		return nil
+	}
+	opts := []progressbar.Option{progressbar.OptionSetWriter(s.Progress), progressbar.OptionSetDescription(s.Method),
+		progressbar.OptionShowCount()}
+	if s.ProgressRate {
+		opts = append(opts, progressbar.OptionShowIts())
+	}
+	opts = append(opts, progressbar.OptionThrottle(250*time.Millisecond), progressbar.OptionSetPredictTime(true))
+	bar := progressbar.NewOptions64(s.Steps, opts...)
+	_ = bar.Set64(r.Step)
+	return bar
+}
+
+// checkpoint saves the trainer, the options, the counters and m's state atomically.
+func (r *run) checkpoint(m runMethod) error {
+	optsJSON, _ := json.Marshal(r.options)
+	h := checkpointHeader{Method: r.spec.Method, Options: optsJSON, Step: r.Step, Seconds: r.seconds(),
+		MetricNames: r.spec.MetricNames, Metrics: r.Metrics}
+	m.save(&h)
+	return saveCheckpoint(r.spec.Out, h, r.tr)
+}
