@@ -338,9 +338,10 @@ type rollout struct {
 	rows, games         int
 	envSteps            int
 	meanReward, winRate float64
-	// Per game: the learner's seat and rows, and every seat's final reward (for tests).
+	// Per game: the learner's seat and rows, and every seat's final reward.
 	trajs  []gameTraj
 	finals [][]float32
+	vals   []float32 // the network's value estimate of each decision (index 0)
 }
 
 // collector plays the games of an iteration.
@@ -363,7 +364,43 @@ type gameTraj struct {
 // batched forward pass per step.
 func (c *collector) collect(net *Net, pool []*BotFile, rng *rand.Rand, it int64) (*rollout, error) {
 	o := c.opts
-	P := o.Rules.Players
+	v, err := c.newVec(net, it)
+	if err != nil {
+		return nil, err
+	}
+	defer v.Close()
+	snap, err := c.snapshotBots(pool, rng)
+	if err != nil {
+		return nil, err
+	}
+	trajs, err := c.seatGames(len(snap), rng)
+	if err != nil {
+		return nil, err
+	}
+	p := newRolloutPlay(v, net, snap, trajs, o.Rules.Players)
+	maxLen := c.game.MaxGameLength() + 1
+	for step := 0; p.remaining > 0; step++ {
+		if step > maxLen {
+			return nil, fmt.Errorf("training: ppo: games longer than %d decisions", maxLen)
+		}
+		p.opponentsAct()
+		p.snapshotsAct()
+		p.learnerActs(rng)
+		if err := v.Step(p.actions); err != nil {
+			return nil, fmt.Errorf("training: ppo: %w", err)
+		}
+		p.envSteps += p.remaining
+		p.endGames()
+	}
+	ro := p.rollout()
+	ro.advantages(o.Gamma, o.Lambda)
+	return ro, nil
+}
+
+// newVec starts the iteration's games, seeded by the run's seed and the iteration, and
+// checks that they are observed as the network reads.
+func (c *collector) newVec(net *Net, it int64) (*env.VecEnv, error) {
+	o := c.opts
 	workers := o.Workers
 	if workers <= 0 {
 		workers = 2
@@ -372,18 +409,30 @@ func (c *collector) collect(net *Net, pool []*BotFile, rng *rand.Rand, it int64)
 	if err != nil {
 		return nil, err
 	}
-	defer v.Close()
-	cfg := net.Config()
-	D, A, V := cfg.ObsDim, cfg.NumActions, cfg.ValueDim
-	if v.D != D || v.A != A {
-		return nil, fmt.Errorf("%w: network %d features/%d actions, games %d/%d", ErrIncompatible, D, A, v.D, v.A)
+	if cfg := net.Config(); v.D != cfg.ObsDim || v.A != cfg.NumActions {
+		v.Close()
+		return nil, fmt.Errorf("%w: network %d features/%d actions, games %d/%d", ErrIncompatible, cfg.ObsDim, cfg.NumActions, v.D, v.A)
 	}
+	return v, nil
+}
+
+// snapshotBots makes a bot of each pool snapshot.
+func (c *collector) snapshotBots(pool []*BotFile, rng *rand.Rand) ([]*NetBot, error) {
 	snap := make([]*NetBot, len(pool))
 	for i, f := range pool {
-		if snap[i], err = NewNetBot(f.Header.Name, f, &o.Rules, rng.Uint64()); err != nil {
+		var err error
+		if snap[i], err = NewNetBot(f.Header.Name, f, &c.opts.Rules, rng.Uint64()); err != nil {
 			return nil, err
 		}
 	}
+	return snap, nil
+}
+
+// seatGames seats the learner in a random seat of each game and fills the others: a pool
+// snapshot (of snapshots) with probability SnapshotShare, else a scripted opponent.
+func (c *collector) seatGames(snapshots int, rng *rand.Rand) ([]gameTraj, error) {
+	o := c.opts
+	P := o.Rules.Players
 	trajs := make([]gameTraj, o.Games)
 	for g := range trajs {
 		t := &trajs[g]
@@ -395,8 +444,8 @@ func (c *collector) collect(net *Net, pool []*BotFile, rng *rand.Rand, it int64)
 			if s == t.seat {
 				continue
 			}
-			if len(snap) > 0 && rng.Float64() < o.SnapshotShare {
-				t.oppBatch[s] = rng.IntN(len(snap))
+			if snapshots > 0 && rng.Float64() < o.SnapshotShare {
+				t.oppBatch[s] = rng.IntN(snapshots)
 				continue
 			}
 			b, err := bots.New(o.Opponents[rng.IntN(len(o.Opponents))], o.Rules, rng.Uint64())
@@ -406,166 +455,226 @@ func (c *collector) collect(net *Net, pool []*BotFile, rng *rand.Rand, it int64)
 			t.opp[s] = b
 		}
 	}
-	ro := &rollout{games: o.Games}
-	var (
-		obs, mask, logp, vals []float32
-		acts                  []int32
-		learnerRows           []int
-		rowObs, rowMask       []float32
-		logits                = make([]float32, o.Games*A)
-		values                = make([]float32, o.Games*V)
-		wss                   = make([]Workspace, 2)
-		actions               = make([]int, o.Games)
-		views                 = make([]rules.State, o.Games)
-		legal                 = make([][]int, o.Games)
-		finals                = make([][]float32, o.Games)
-		wins                  float64
-		rewardSum             float64
-	)
-	rowObs = make([]float32, o.Games*D)
-	rowMask = make([]float32, o.Games*A)
-	type snapReq struct {
-		games []int
-		views []*rules.State
-		legal [][]int
-		out   []int
+	return trajs, nil
+}
+
+// rolloutPlay is one collect call's games in progress: the learner's decisions so far and
+// the buffers of one lockstep step.
+type rolloutPlay struct {
+	v          *env.VecEnv
+	net        *Net
+	snap       []*NetBot
+	trajs      []gameTraj
+	D, A, V, P int
+
+	// The learner's decisions, in the order made.
+	obs, mask, logp, vals []float32
+	acts                  []int32
+
+	// One step: the action of each game, and the learner's rows (games) to decide.
+	actions         []int
+	learnerRows     []int
+	rowObs, rowMask []float32
+	logits, values  []float32
+	wss             []Workspace
+	views           []rules.State
+	legal           [][]int
+	reqs            []snapshotRequest // per snapshot: the games it decides this step
+
+	finals          [][]float32 // per game: every seat's final reward
+	wins, rewardSum float64     // the learner's, over finished games
+	remaining       int         // games not finished
+	envSteps        int
+}
+
+// snapshotRequest is the decisions of one pool snapshot in one step, made in one batch.
+type snapshotRequest struct {
+	games []int
+	views []*rules.State
+	legal [][]int
+	out   []int
+}
+
+func newRolloutPlay(v *env.VecEnv, net *Net, snap []*NetBot, trajs []gameTraj, players int) *rolloutPlay {
+	cfg := net.Config()
+	n := len(trajs)
+	p := &rolloutPlay{v: v, net: net, snap: snap, trajs: trajs, D: cfg.ObsDim, A: cfg.NumActions, V: cfg.ValueDim,
+		P: players, remaining: n}
+	p.logits, p.values = make([]float32, n*p.A), make([]float32, n*p.V)
+	p.wss = make([]Workspace, 2)
+	p.actions, p.views, p.legal, p.finals = make([]int, n), make([]rules.State, n), make([][]int, n), make([][]float32, n)
+	p.rowObs, p.rowMask = make([]float32, n*p.D), make([]float32, n*p.A)
+	p.reqs = make([]snapshotRequest, len(snap))
+	return p
+}
+
+// opponentsAct decides every game's step except the learner's and the snapshots': a
+// finished game (or one between turns) takes its first legal action, the learner's
+// decisions are queued for one forward pass, a snapshot's for its batch, and a scripted
+// opponent acts on its redacted view.
+func (p *rolloutPlay) opponentsAct() {
+	v, D, A := p.v, p.D, p.A
+	p.learnerRows = p.learnerRows[:0]
+	for i := range p.reqs {
+		r := &p.reqs[i]
+		r.games, r.views, r.legal = r.games[:0], r.views[:0], r.legal[:0]
 	}
-	reqs := make([]snapReq, len(snap))
-	remaining := o.Games
-	maxLen := c.game.MaxGameLength() + 1
-	for step := 0; remaining > 0; step++ {
-		if step > maxLen {
-			return nil, fmt.Errorf("training: ppo: games longer than %d decisions", maxLen)
+	for g := range p.trajs {
+		t := &p.trajs[g]
+		agent := v.Agents[g]
+		m := v.Mask[g*A : (g+1)*A]
+		if t.done || agent < 0 {
+			p.actions[g] = firstLegal(m)
+			continue
 		}
-		learnerRows = learnerRows[:0]
-		for i := range reqs {
-			reqs[i].games, reqs[i].views, reqs[i].legal = reqs[i].games[:0], reqs[i].views[:0], reqs[i].legal[:0]
+		if agent == t.seat {
+			k := len(p.learnerRows)
+			copy(p.rowObs[k*D:(k+1)*D], v.Obs[g*D:(g+1)*D])
+			copy(p.rowMask[k*A:(k+1)*A], m)
+			p.learnerRows = append(p.learnerRows, g)
+			continue
 		}
-		for g := range trajs {
-			t := &trajs[g]
-			agent := v.Agents[g]
-			m := v.Mask[g*A : (g+1)*A]
-			if t.done || agent < 0 {
-				actions[g] = firstLegal(m)
-				continue
-			}
-			if agent == t.seat {
-				k := len(learnerRows)
-				copy(rowObs[k*D:(k+1)*D], v.Obs[g*D:(g+1)*D])
-				copy(rowMask[k*A:(k+1)*A], m)
-				learnerRows = append(learnerRows, g)
-				continue
-			}
-			st := v.State(g)
-			st.Redact(agent, &views[g])
-			legal[g] = st.LegalActions(legal[g])
-			if bi := t.oppBatch[agent]; bi >= 0 {
-				r := &reqs[bi]
-				r.games = append(r.games, g)
-				r.views = append(r.views, &views[g])
-				r.legal = append(r.legal, legal[g])
-				continue
-			}
-			actions[g] = t.opp[agent].Act(&views[g], legal[g])
+		st := v.State(g)
+		st.Redact(agent, &p.views[g])
+		p.legal[g] = st.LegalActions(p.legal[g])
+		if bi := t.oppBatch[agent]; bi >= 0 {
+			r := &p.reqs[bi]
+			r.games = append(r.games, g)
+			r.views = append(r.views, &p.views[g])
+			r.legal = append(r.legal, p.legal[g])
+			continue
 		}
-		for i, r := range reqs {
-			if len(r.games) == 0 {
-				continue
-			}
-			if cap(reqs[i].out) < len(r.games) {
-				reqs[i].out = make([]int, len(r.games))
-			}
-			out := reqs[i].out[:len(r.games)]
-			snap[i].ActBatch(r.views, r.legal, out)
-			for j, g := range r.games {
-				actions[g] = out[j]
-			}
+		p.actions[g] = t.opp[agent].Act(&p.views[g], p.legal[g])
+	}
+}
+
+// snapshotsAct decides the queued snapshot decisions, one batch per snapshot.
+func (p *rolloutPlay) snapshotsAct() {
+	for i := range p.reqs {
+		r := &p.reqs[i]
+		if len(r.games) == 0 {
+			continue
 		}
-		if n := len(learnerRows); n > 0 {
-			net.ForwardParallel(wss, n, rowObs, rowMask, logits, values)
-			for k, g := range learnerRows {
-				l := logits[k*A : (k+1)*A]
-				a, lp := sampleLogits(l, rng)
-				actions[g] = a
-				trajs[g].rows = append(trajs[g].rows, len(acts))
-				obs = append(obs, rowObs[k*D:(k+1)*D]...)
-				mask = append(mask, rowMask[k*A:(k+1)*A]...)
-				acts = append(acts, int32(a))
-				logp = append(logp, lp)
-				vals = append(vals, values[k*V])
-			}
+		if cap(r.out) < len(r.games) {
+			r.out = make([]int, len(r.games))
 		}
-		if err := v.Step(actions); err != nil {
-			return nil, fmt.Errorf("training: ppo: %w", err)
+		out := r.out[:len(r.games)]
+		p.snap[i].ActBatch(r.views, r.legal, out)
+		for j, g := range r.games {
+			p.actions[g] = out[j]
 		}
-		ro.envSteps += remaining
-		for g := range trajs {
-			t := &trajs[g]
-			if t.done || !(v.Terminated[g] || v.Truncated[g]) {
-				continue
-			}
-			t.done = true
-			remaining--
-			f := make([]float32, P)
-			copy(f, v.Rewards[g*P:(g+1)*P])
-			finals[g] = f
-			rewardSum += float64(f[t.seat])
-			if sc := v.Scores[g]; v.Terminated[g] && len(sc) == P && sc[t.seat].Winner {
-				k := 0
-				for _, s := range sc {
-					if s.Winner {
-						k++
-					}
+	}
+}
+
+// learnerActs samples the learner's queued decisions from one batched forward pass and
+// records each with its observation, mask, log-probability and value estimate.
+func (p *rolloutPlay) learnerActs(rng *rand.Rand) {
+	n := len(p.learnerRows)
+	if n == 0 {
+		return
+	}
+	D, A, V := p.D, p.A, p.V
+	p.net.ForwardParallel(p.wss, n, p.rowObs, p.rowMask, p.logits, p.values)
+	for k, g := range p.learnerRows {
+		a, lp := sampleLogits(p.logits[k*A:(k+1)*A], rng)
+		p.actions[g] = a
+		p.trajs[g].rows = append(p.trajs[g].rows, len(p.acts))
+		p.obs = append(p.obs, p.rowObs[k*D:(k+1)*D]...)
+		p.mask = append(p.mask, p.rowMask[k*A:(k+1)*A]...)
+		p.acts = append(p.acts, int32(a))
+		p.logp = append(p.logp, lp)
+		p.vals = append(p.vals, p.values[k*V])
+	}
+}
+
+// endGames records the final rewards of the games the step ended, and the learner's
+// reward and win (a shared win split).
+func (p *rolloutPlay) endGames() {
+	v, P := p.v, p.P
+	for g := range p.trajs {
+		t := &p.trajs[g]
+		if t.done || !(v.Terminated[g] || v.Truncated[g]) {
+			continue
+		}
+		t.done = true
+		p.remaining--
+		f := make([]float32, P)
+		copy(f, v.Rewards[g*P:(g+1)*P])
+		p.finals[g] = f
+		p.rewardSum += float64(f[t.seat])
+		if sc := v.Scores[g]; v.Terminated[g] && len(sc) == P && sc[t.seat].Winner {
+			k := 0
+			for _, s := range sc {
+				if s.Winner {
+					k++
 				}
-				wins += 1 / float64(k)
+			}
+			p.wins += 1 / float64(k)
+		}
+	}
+}
+
+// rollout returns the finished games' learner decisions with their value targets: each
+// seat's final reward, rotated so that index 0 is the learner.
+func (p *rolloutPlay) rollout() *rollout {
+	games, n, V, P := len(p.trajs), len(p.acts), p.V, p.P
+	ro := &rollout{games: games, rows: n, envSteps: p.envSteps, trajs: p.trajs, finals: p.finals,
+		meanReward: p.rewardSum / float64(games), winRate: p.wins / float64(games)}
+	b := &ro.b
+	b.Rows, b.Obs, b.Mask, b.Actions, b.OldLogp = n, p.obs, p.mask, p.acts, p.logp
+	b.Values = make([]float32, n*V)
+	for g := range p.trajs {
+		t := &p.trajs[g]
+		for _, r := range t.rows {
+			for k := range V {
+				b.Values[r*V+k] = p.finals[g][(t.seat+k)%P]
 			}
 		}
 	}
-	n := len(acts)
-	ro.rows = n
-	ro.meanReward = rewardSum / float64(o.Games)
-	ro.winRate = wins / float64(o.Games)
-	ro.trajs, ro.finals = trajs, finals
+	ro.vals = p.vals
+	return ro
+}
+
+// advantages sets the normalised GAE advantages of the learner's decisions; the reward is
+// the final one, on each game's last decision.
+func (ro *rollout) advantages(gamma, lambda float64) {
 	b := &ro.b
-	b.Rows, b.Obs, b.Mask, b.Actions, b.OldLogp = n, obs, mask, acts, logp
-	b.Advantages = make([]float32, n)
-	b.Values = make([]float32, n*V)
-	// GAE over each game's learner decisions: the reward is the final one, on the last step.
-	for g := range trajs {
-		t := &trajs[g]
+	b.Advantages = make([]float32, ro.rows)
+	for g := range ro.trajs {
+		t := &ro.trajs[g]
 		rows := t.rows
-		f := finals[g]
 		var gae float64
 		for j := len(rows) - 1; j >= 0; j-- {
 			r := rows[j]
 			var reward, next float64
 			if j == len(rows)-1 {
-				reward = float64(f[t.seat])
+				reward = float64(ro.finals[g][t.seat])
 			} else {
-				next = float64(vals[rows[j+1]])
+				next = float64(ro.vals[rows[j+1]])
 			}
-			delta := reward + o.Gamma*next - float64(vals[r])
-			gae = delta + o.Gamma*o.Lambda*gae
+			delta := reward + gamma*next - float64(ro.vals[r])
+			gae = delta + gamma*lambda*gae
 			b.Advantages[r] = float32(gae)
-			for k := range V {
-				b.Values[r*V+k] = f[(t.seat+k)%P]
-			}
 		}
 	}
-	// Normalise advantages.
+	normalise(b.Advantages)
+}
+
+// normalise scales x to mean 0 and standard deviation 1.
+func normalise(x []float32) {
+	n := float64(max(len(x), 1))
 	var mean, sq float64
-	for _, a := range b.Advantages {
+	for _, a := range x {
 		mean += float64(a)
 	}
-	mean /= float64(max(n, 1))
-	for _, a := range b.Advantages {
+	mean /= n
+	for _, a := range x {
 		sq += (float64(a) - mean) * (float64(a) - mean)
 	}
-	std := math.Sqrt(sq/float64(max(n, 1))) + 1e-8
-	for i, a := range b.Advantages {
-		b.Advantages[i] = float32((float64(a) - mean) / std)
+	std := math.Sqrt(sq/n) + 1e-8
+	for i, a := range x {
+		x[i] = float32((float64(a) - mean) / std)
 	}
-	return ro, nil
 }
 
 func firstLegal(m []float32) int {
