@@ -10,10 +10,37 @@
 //     exported bots and PPO rollouts; tests check it against the GoMLX graph.
 //   - Behaviour cloning (bc.go) and self-play PPO (ppo.go), both with checkpoints that resume
 //     a killed run exactly (steps, optimizer state, RNG, metrics).
+//   - The run lifecycle (run.go), shared by every trainer; see "Training runs" below.
 //   - Bot files (botfile.go): one file with the weights, network config, encoding version,
 //     action-space layout and rules options; the loader treats the file as hostile data.
 //
 // The core works on plain float32 slices (observations [B*D], masks [B*A], actions, returns),
 // so it does not depend on the environment, encoding or dataset packages; adapters to those
 // live in their own files.
+//
+// # Training runs
+//
+// Every trainer (TrainBC, TrainPPO, and any new method) drives one run through the same
+// lifecycle in run.go, so that a run directory, a resume and a checkpoint mean the same thing
+// for all of them:
+//
+//  1. openRun(runSpec) locks the run directory (internal/rundir; the spec names its Kind and
+//     the checkpoint Method), removes a killed writer's temporary files, chooses the backend
+//     (GOMLX_BACKEND, NewBackend) and reads RUN/checkpoint.ckpt if there is one; a checkpoint
+//     of another method is refused. The trainer defers r.close(), which removes what a
+//     refused start made.
+//  2. The resume hook, when r.ckpt is set: the trainer checks what only it knows (BC: the
+//     data's encoding, sizes and rules; PPO: builds the options to compare), then calls
+//     r.resume(given, &saved, mayChange...), which names the first setting that differs
+//     (ErrResumeMismatch), decodes the saved options and restores the trainer (network,
+//     optimizer state), step, metrics and seconds. Method state comes from r.ckpt (RNG,
+//     Extra). A new run instead calls r.fresh(init, &net, seed, hyper, ...), which checks an
+//     initial network's sizes or draws new weights.
+//  3. r.begin(&opts) writes RUN/run.json; from here on the directory holds the run.
+//  4. r.loop(method) trains from r.Step to the spec's Steps. The method (a runMethod) trains
+//     one step (step), returns the metrics row at each log point (record; every LogEvery
+//     steps and the last) and fills its part of a checkpoint (save: encoding, rules, RNG,
+//     Extra). The loop moves the progress bar, rewrites RUN/metrics.csv and metrics.json and
+//     saves the checkpoint every CheckpointEvery steps and at the last step; r.seconds() is
+//     the training time over every process, r.interval the start of the log interval.
 package training
