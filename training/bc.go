@@ -76,12 +76,7 @@ func TrainBC(data *Samples, opts BCOptions) (*BCResult, error) {
 	defer r.close()
 	opts.Data = data.Source
 	b := &bcRun{data: data, opts: &opts}
-	if r.ckpt != nil {
-		err = b.resume(r)
-	} else {
-		err = b.start(r)
-	}
-	if err != nil {
+	if err := r.prepare(b); err != nil {
 		return nil, err
 	}
 	r.spec.LogEvery, r.spec.CheckpointEvery = opts.LogEvery, opts.CheckpointEvery

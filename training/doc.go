@@ -29,13 +29,14 @@
 //     (GOMLX_BACKEND, NewBackend) and reads RUN/checkpoint.ckpt if there is one; a checkpoint
 //     of another method is refused. The trainer defers r.close(), which removes what a
 //     refused start made.
-//  2. The resume hook, when r.ckpt is set: the trainer checks what only it knows (BC: the
-//     data's encoding, sizes and rules; PPO: builds the options to compare), then calls
-//     r.resume(given, &saved, mayChange...), which names the first setting that differs
-//     (ErrResumeMismatch), decodes the saved options and restores the trainer (network,
-//     optimizer state), step, metrics and seconds. Method state comes from r.ckpt (RNG,
-//     Extra). A new run instead calls r.fresh(init, &net, seed, hyper, ...), which checks an
-//     initial network's sizes or draws new weights.
+//  2. r.prepare(method) calls the method's resume hook when r.ckpt is set: the method checks
+//     what only it knows (BC: the data's encoding, sizes and rules; PPO: it builds the
+//     options to compare), then calls r.resume(given, &saved, mayChange...), which names the
+//     first setting that differs (ErrResumeMismatch), decodes the saved options and restores
+//     the trainer (network, optimizer state), step, metrics and seconds; the method restores
+//     its own state from r.ckpt (RNG, Extra). For a new run prepare calls the method's start
+//     hook, which checks the options and calls r.fresh(init, &net, seed, hyper, ...): that
+//     checks an initial network's sizes or draws new weights.
 //  3. r.begin(&opts) writes RUN/run.json; from here on the directory holds the run.
 //  4. r.loop(method) trains from r.Step to the spec's Steps. The method (a runMethod) trains
 //     one step (step), returns the metrics row at each log point (record; every LogEvery

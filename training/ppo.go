@@ -113,12 +113,7 @@ func TrainPPO(opts PPOOptions) (*PPOResult, error) {
 	if p.game, err = rules.NewGame(opts.Rules); err != nil {
 		return nil, fmt.Errorf("training: %w", err)
 	}
-	if r.ckpt != nil {
-		err = p.resume(r)
-	} else {
-		err = p.start(r)
-	}
-	if err != nil {
+	if err := r.prepare(p); err != nil {
 		return nil, err
 	}
 	r.spec.LogEvery, r.spec.CheckpointEvery = 1, opts.CheckpointEvery

@@ -19,7 +19,7 @@ import (
 //
 //	r, err := openRun(spec)           // lock the directory, pick the backend, read the checkpoint
 //	defer r.close()                   // a refused start leaves nothing behind
-//	if r.ckpt != nil { r.resume(...) } else { r.fresh(...) }
+//	r.prepare(method)                 // method.resume (calls r.resume) or method.start (r.fresh)
 //	r.begin(&opts)                    // run.json; from here on the directory holds the run
 //	err = r.loop(method)              // steps, progress, metrics, checkpoints
 
@@ -64,8 +64,13 @@ type run struct {
 	interval    time.Time // when the current log interval began
 }
 
-// runMethod is what a trainer plugs into the run loop.
+// runMethod is what a trainer plugs into the run lifecycle.
 type runMethod interface {
+	// resume continues the run of r.ckpt: it checks what only the method knows, calls
+	// r.resume with the options given and restores its own state (r.ckpt.RNG, Extra).
+	resume(r *run) error
+	// start begins a new run: it checks the options and calls r.fresh.
+	start(r *run) error
 	// step trains step n (r.Step+1); the loop sets r.Step = n after it.
 	step(r *run, n int64) error
 	// record returns the metrics row after step r.Step (each log point), writing its log
@@ -172,6 +177,14 @@ func (r *run) fresh(init *Weights, net *NetConfig, seed uint64, hp Hyper, sizesF
 	}
 	r.tr = tr
 	return nil
+}
+
+// prepare resumes the run with m when it has a checkpoint and starts it otherwise.
+func (r *run) prepare(m runMethod) error {
+	if r.ckpt != nil {
+		return m.resume(r)
+	}
+	return m.start(r)
 }
 
 // begin writes run.json from options (a pointer to the trainer's options, saved again with
