@@ -131,28 +131,27 @@ func playRecorded(g *rules.Game, enc *encoding.Encoder, teachers, record []strin
 	}
 	out := &Samples{ObsDim: enc.Size(), NumActions: enc.NumActions(), ValueDim: P}
 	var deciders []int
-	var view rules.State
-	legal := make([]int, 0, 256)
+	var s bots.Seat
 	obs := make([]float32, enc.Size())
 	maxLen := g.MaxGameLength()
 	for steps := 0; !st.IsTerminal(); steps++ {
 		if steps > maxLen {
 			return nil, fmt.Errorf("training: game %d longer than %d decisions", gameID, maxLen)
 		}
-		seat := st.CurrentPlayer()
-		legal = st.LegalActions(legal)
-		st.Redact(seat, &view)
-		a := players[seat].Act(&view, legal)
-		if rec[seat] {
-			if err := enc.Encode(&view, seat, view.Decision(), obs); err != nil {
+		s.Bot = players[st.CurrentPlayer()]
+		a, err := s.Act(st)
+		if err != nil {
+			return nil, fmt.Errorf("training: game %d: %w", gameID, err)
+		}
+		if seat := s.Decider(); rec[seat] {
+			view := s.View()
+			if err := enc.Encode(view, seat, view.Decision(), obs); err != nil {
 				return nil, fmt.Errorf("training: %w", err)
 			}
-			out.Append(gameID, obs, legal, a, make([]float32, P))
+			out.Append(gameID, obs, s.Legal(), a, make([]float32, P))
 			deciders = append(deciders, seat)
 		}
-		if err := st.ApplyChecked(a); err != nil {
-			return nil, fmt.Errorf("training: teacher %s: %w", players[seat].Name(), err)
-		}
+		st.Apply(a) // legal: the seat checked it
 	}
 	final := make([]float32, P)
 	env.FinalRewards(scheme, 0, st.Scores(), final)

@@ -378,8 +378,12 @@ func (c *collector) collect(net *Net, pool []*BotFile, rng *rand.Rand, it int64)
 		if step > maxLen {
 			return nil, fmt.Errorf("training: ppo: games longer than %d decisions", maxLen)
 		}
-		p.opponentsAct()
-		p.snapshotsAct()
+		if err := p.opponentsAct(); err != nil {
+			return nil, err
+		}
+		if err := p.snapshotsAct(); err != nil {
+			return nil, err
+		}
 		p.learnerActs(rng)
 		if err := v.Step(p.actions); err != nil {
 			return nil, fmt.Errorf("training: ppo: %w", err)
@@ -472,22 +476,14 @@ type rolloutPlay struct {
 	rowObs, rowMask []float32
 	logits, values  []float32
 	wss             []Workspace
-	views           []rules.State
-	legal           [][]int
-	reqs            []snapshotRequest // per snapshot: the games it decides this step
+	seats           []bots.Seat  // per game: the opponent deciding (view, legal actions, check)
+	batches         []bots.Batch // per snapshot: the seats it decides this step, in one batch
+	batchGames      [][]int      // and their games
 
 	finals          [][]float32 // per game: every seat's final reward
 	wins, rewardSum float64     // the learner's, over finished games
 	remaining       int         // games not finished
 	envSteps        int
-}
-
-// snapshotRequest is the decisions of one pool snapshot in one step, made in one batch.
-type snapshotRequest struct {
-	games []int
-	views []*rules.State
-	legal [][]int
-	out   []int
 }
 
 func newRolloutPlay(v *env.VecEnv, net *Net, snap []*NetBot, trajs []gameTraj, players int) *rolloutPlay {
@@ -497,22 +493,22 @@ func newRolloutPlay(v *env.VecEnv, net *Net, snap []*NetBot, trajs []gameTraj, p
 		P: players, remaining: n}
 	p.logits, p.values = make([]float32, n*p.A), make([]float32, n*p.V)
 	p.wss = make([]Workspace, 2)
-	p.actions, p.views, p.legal, p.finals = make([]int, n), make([]rules.State, n), make([][]int, n), make([][]float32, n)
+	p.actions, p.seats, p.finals = make([]int, n), make([]bots.Seat, n), make([][]float32, n)
 	p.rowObs, p.rowMask = make([]float32, n*p.D), make([]float32, n*p.A)
-	p.reqs = make([]snapshotRequest, len(snap))
+	p.batches, p.batchGames = make([]bots.Batch, len(snap)), make([][]int, len(snap))
 	return p
 }
 
 // opponentsAct decides every game's step except the learner's and the snapshots': a
 // finished game (or one between turns) takes its first legal action, the learner's
 // decisions are queued for one forward pass, a snapshot's for its batch, and a scripted
-// opponent acts on its redacted view.
-func (p *rolloutPlay) opponentsAct() {
+// opponent acts through the game's seat (redacted view, checked action).
+func (p *rolloutPlay) opponentsAct() error {
 	v, D, A := p.v, p.D, p.A
 	p.learnerRows = p.learnerRows[:0]
-	for i := range p.reqs {
-		r := &p.reqs[i]
-		r.games, r.views, r.legal = r.games[:0], r.views[:0], r.legal[:0]
+	for i := range p.batches {
+		p.batches[i].Reset()
+		p.batchGames[i] = p.batchGames[i][:0]
 	}
 	for g := range p.trajs {
 		t := &p.trajs[g]
@@ -529,36 +525,41 @@ func (p *rolloutPlay) opponentsAct() {
 			p.learnerRows = append(p.learnerRows, g)
 			continue
 		}
-		st := v.State(g)
-		st.Redact(agent, &p.views[g])
-		p.legal[g] = st.LegalActions(p.legal[g])
+		s := &p.seats[g]
+		if err := s.PrepareLegal(v.State(g), v.Env(g).Legal()); err != nil {
+			return fmt.Errorf("training: ppo: game %d: %w", g, err)
+		}
 		if bi := t.oppBatch[agent]; bi >= 0 {
-			r := &p.reqs[bi]
-			r.games = append(r.games, g)
-			r.views = append(r.views, &p.views[g])
-			r.legal = append(r.legal, p.legal[g])
+			p.batches[bi].Add(s)
+			p.batchGames[bi] = append(p.batchGames[bi], g)
 			continue
 		}
-		p.actions[g] = t.opp[agent].Act(&p.views[g], p.legal[g])
+		s.Bot = t.opp[agent]
+		a, err := s.Decide()
+		if err != nil {
+			return fmt.Errorf("training: ppo: game %d: %w", g, err)
+		}
+		p.actions[g] = a
 	}
+	return nil
 }
 
 // snapshotsAct decides the queued snapshot decisions, one batch per snapshot.
-func (p *rolloutPlay) snapshotsAct() {
-	for i := range p.reqs {
-		r := &p.reqs[i]
-		if len(r.games) == 0 {
+func (p *rolloutPlay) snapshotsAct() error {
+	for i := range p.batches {
+		b := &p.batches[i]
+		if b.Len() == 0 {
 			continue
 		}
-		if cap(r.out) < len(r.games) {
-			r.out = make([]int, len(r.games))
+		out, err := b.Act(p.snap[i])
+		if err != nil {
+			return fmt.Errorf("training: ppo: snapshot %s: %w", p.snap[i].Name(), err)
 		}
-		out := r.out[:len(r.games)]
-		p.snap[i].ActBatch(r.views, r.legal, out)
-		for j, g := range r.games {
+		for j, g := range p.batchGames[i] {
 			p.actions[g] = out[j]
 		}
 	}
+	return nil
 }
 
 // learnerActs samples the learner's queued decisions from one batched forward pass and
