@@ -8,8 +8,9 @@
 //     softmax, and a value head predicting each seat's outcome (seats relative to the decider).
 //   - Net (forward.go): a plain-Go forward pass over the float32 weights, used for inference by
 //     exported bots and PPO rollouts; tests check it against the GoMLX graph.
-//   - Behaviour cloning (bc.go) and self-play PPO (ppo.go), both with checkpoints that resume
-//     a killed run exactly (steps, optimizer state, RNG, metrics).
+//   - Behaviour cloning (bc.go) and self-play PPO (ppo.go; its rollouts in rollout.go), both
+//     with checkpoints that resume a killed run exactly (steps, optimizer state, RNG,
+//     metrics).
 //   - The run lifecycle (run.go), shared by every trainer; see "Training runs" below.
 //   - Bot files (botfile.go): one file with the weights, network config, encoding version,
 //     action-space layout and rules options; the loader treats the file as hostile data.
