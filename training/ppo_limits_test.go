@@ -11,7 +11,6 @@ import (
 
 	"github.com/container-rl/container/encoding"
 	"github.com/container-rl/container/env"
-	"github.com/container-rl/container/env/rules"
 )
 
 // TrainPPO runs with the smallest settings (one game per iteration, one epoch, minibatches of
@@ -122,20 +121,7 @@ func TestPPOCheckpointsAfterTheLastIteration(t *testing.T) {
 func TestPPOSnapshotShareDecidesTheOpponents(t *testing.T) {
 	o := tinyPPO(t)
 	o.Games, o.Opponents = 3, []string{"random"}
-	g, err := rules.NewGame(o.Rules)
-	if err != nil {
-		t.Fatal(err)
-	}
-	enc := encoding.NewEncoder(g)
-	o.Net.ObsDim, o.Net.NumActions, o.Net.ValueDim = enc.Size(), enc.NumActions(), o.Rules.Players
-	w, err := NewWeights(o.Net, 2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	net, err := NewNet(w)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, w, net := testLearner(t, &o)
 	pool := []*BotFile{newBotFile("snap", encoding.Version, o.Rules, w, TrainingInfo{Method: "ppo", Steps: 1})}
 	for _, share := range []float64{0, 1} {
 		o.SnapshotShare = share

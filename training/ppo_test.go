@@ -3,6 +3,9 @@ package training
 import (
 	"errors"
 	"testing"
+
+	"github.com/container-rl/container/encoding"
+	"github.com/container-rl/container/env/rules"
 )
 
 func tinyPPO(t *testing.T) PPOOptions {
@@ -15,6 +18,27 @@ func tinyPPO(t *testing.T) PPOOptions {
 	o.Net = NetConfig{Width: 8, Depth: 1, Norm: NormLayer}
 	o.Rules.TurnLimit = 40
 	return o
+}
+
+// testLearner sizes o.Net for o's games and returns the game and a learner network (weights
+// from seed 2) for calling a collector directly.
+func testLearner(t *testing.T, o *PPOOptions) (*rules.Game, *Weights, *Net) {
+	t.Helper()
+	g, err := rules.NewGame(o.Rules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc := encoding.NewEncoder(g)
+	o.Net.ObsDim, o.Net.NumActions, o.Net.ValueDim = enc.Size(), enc.NumActions(), o.Rules.Players
+	w, err := NewWeights(o.Net, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	net, err := NewNet(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g, w, net
 }
 
 func TestPPOResumeAfterKillMatchesUninterruptedRun(t *testing.T) {

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/container-rl/container/encoding"
 	"github.com/container-rl/container/env"
 	"github.com/container-rl/container/env/bots"
 	"github.com/container-rl/container/env/rules"
@@ -44,23 +43,9 @@ func TestTeacherOrOpponentChoosingAnIllegalActionIsAnErrorNamingIt(t *testing.T)
 		t.Fatalf("CollectSamples with an illegal teacher: %v, want bots.ErrIllegalAction naming it", err)
 	}
 
-	o := DefaultPPOOptions()
-	o.Rules = opts
+	o := tinyPPO(t)
 	o.Games, o.SnapshotShare, o.Opponents = 2, 0, []string{"training-illegal"}
-	g, err := rules.NewGame(o.Rules)
-	if err != nil {
-		t.Fatal(err)
-	}
-	enc := encoding.NewEncoder(g)
-	o.Net = NetConfig{ObsDim: enc.Size(), NumActions: enc.NumActions(), ValueDim: o.Rules.Players, Width: 4, Depth: 1, Norm: NormNone}
-	w, err := NewWeights(o.Net, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	net, err := NewNet(w)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, _, net := testLearner(t, &o)
 	col := &collector{opts: &o, game: g, scheme: env.Rank}
 	if _, err := col.collect(net, nil, rand.New(rand.NewPCG(1, 2)), 1); !errors.Is(err, bots.ErrIllegalAction) || !strings.Contains(err.Error(), "training-illegal") {
 		t.Fatalf("PPO collect against an illegal opponent: %v, want bots.ErrIllegalAction naming it", err)

@@ -94,20 +94,7 @@ func TestPPORolloutValueTargetsAreFinalRewardsRotatedToTheLearner(t *testing.T) 
 	o := tinyPPO(t)
 	o.Games, o.SnapshotShare, o.Reward = 4, 0, env.Rank.String()
 	o.Opponents = []string{"random"}
-	g, err := rules.NewGame(o.Rules)
-	if err != nil {
-		t.Fatal(err)
-	}
-	enc := encoding.NewEncoder(g)
-	o.Net.ObsDim, o.Net.NumActions, o.Net.ValueDim = enc.Size(), enc.NumActions(), o.Rules.Players
-	w, err := NewWeights(o.Net, 2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	net, err := NewNet(w)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, _, net := testLearner(t, &o)
 	col := &collector{opts: &o, game: g, scheme: env.Rank}
 	ro, err := col.collect(net, nil, rand.New(rand.NewPCG(5, 6)), 1)
 	if err != nil {
