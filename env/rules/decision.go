@@ -9,7 +9,9 @@ package rules
 // Decision is the public description of the pending decision and of the machine around it:
 // what the observation encodes and what a bot may use. Every field is known to every player,
 // except the sealed values in Delivery and Loan, which a redacted view (State.Redact) and
-// DecisionFor hold only for the viewing seat until they are revealed. Seats are absolute (0-based); a seat
+// DecisionFor hold only for the viewing seat until they are revealed, and the amount fields,
+// which there are the decider's own only for the decider (another seat sees no amount in
+// progress and limits worked out from the sealed values it has seen). Seats are absolute (0-based); a seat
 // field reads -1 when no seat is involved; a bit set is one bit per seat.
 type Decision struct {
 	Phase    Phase

@@ -103,3 +103,35 @@ func TestSetSealedWritesOneSeatAndUnmarksTheView(t *testing.T) {
 		t.Error("a seat outside 0..4 changed something")
 	}
 }
+
+// An incentive bid during a delivery auction (Player Loans): a lender's largest incentive is
+// its cash less its sealed delivery bid, less the $10 lent. The lender's own DecisionFor has
+// that limit and its amount in progress; every other seat, which has not seen the bid, gets
+// the bound it can work out (cash - $10) and no amount in progress, as its redacted view has.
+func TestDecisionForHidesTheDecidersSealedBidInItsAmountLimits(t *testing.T) {
+	s := newTestState(t, Options{Players: 4, Modules: PlayerLoans})
+	m := &s.machine
+	s.Active = 0
+	m.Action, m.LoanReturnPhase, m.Phase = SailIsland, PhaseDeliveryBid, PhaseIncentiveBid
+	m.Decider, m.Borrower = 2, 3
+	s.Players[2].Cash = 250
+	m.Bids[2], m.HasBid = 30, 0b0110 // seats 1 and 2 have bid, seat 3 (the borrower) not yet
+	m.Bids[1] = 4
+	m.AmountBase = 100
+	var d Decision
+	s.DecisionFor(2, &d)
+	if d.MinAmount != 0 || d.MaxAmount != 250-30-LoanAmount || d.AmountBase != 100 {
+		t.Errorf("the lender's own decision: amounts %d..%d base %d, want 0..%d base 100", d.MinAmount, d.MaxAmount, d.AmountBase, 250-30-LoanAmount)
+	}
+	for _, seat := range []int{0, 1, 3} {
+		s.DecisionFor(seat, &d)
+		if d.MinAmount != 0 || d.MaxAmount != 250-LoanAmount || d.AmountBase != 0 {
+			t.Errorf("seat %d: amounts %d..%d base %d, want 0..%d base 0", seat, d.MinAmount, d.MaxAmount, d.AmountBase, 250-LoanAmount)
+		}
+		var view State
+		s.Redact(seat, &view)
+		if view.Decision() != d {
+			t.Errorf("seat %d: the view's decision differs from DecisionFor", seat)
+		}
+	}
+}

@@ -75,6 +75,13 @@ func (s *State) LegalMoves(buf []Move) []Move {
 
 // amountRange is the legal Amount range of the pending decision (ok false if none).
 func (s *State) amountRange() (lo, hi int32, ok bool) {
+	return s.amountRangeSeen(&s.machine.Bids, &s.machine.Runoff)
+}
+
+// amountRangeSeen is amountRange with the sealed delivery bids and runoff additions read from
+// bids and runoff: the machine's own, or a viewer's copy in which the values it has not seen
+// read 0 (DecisionFor), which gives the range as far as that viewer can tell.
+func (s *State) amountRangeSeen(bids, runoff *[MaxPlayers]int32) (lo, hi int32, ok bool) {
 	m := &s.machine
 	if m.Decider < 0 {
 		return 0, 0, false
@@ -85,11 +92,11 @@ func (s *State) amountRange() (lo, hi int32, ok bool) {
 	case PhaseDeliveryBid:
 		return s.minDeliveryBid(d), cash, true
 	case PhaseRunoffBid:
-		return 0, cash - m.Bids[d], true
+		return 0, cash - bids[d], true
 	case PhaseBankCashBid:
 		return m.ToBeat + 1, cash, true
 	case PhaseIncentiveBid:
-		return 0, s.freeCash(d) - LoanAmount, true
+		return 0, s.freeCashSeen(d, bids, runoff) - LoanAmount, true
 	}
 	return 0, 0, false
 }

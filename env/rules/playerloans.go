@@ -16,6 +16,12 @@ package rules
 
 // freeCash is seat's cash in hand less what it has committed to an unresolved delivery bid.
 func (s *State) freeCash(seat int) int32 {
+	return s.freeCashSeen(seat, &s.machine.Bids, &s.machine.Runoff)
+}
+
+// freeCashSeen is freeCash with the sealed delivery bids and runoff additions read from bids
+// and runoff (see amountRangeSeen).
+func (s *State) freeCashSeen(seat int, bids, runoff *[MaxPlayers]int32) int32 {
 	m := &s.machine
 	c := s.Players[seat].Cash
 	ph := m.Phase
@@ -24,7 +30,7 @@ func (s *State) freeCash(seat int) int32 {
 	}
 	if m.Action == SailIsland && ph >= PhaseDeliveryBid && ph <= PhaseDeliveryAccept &&
 		m.HasBid&(1<<seat) != 0 {
-		c -= m.Bids[seat] + m.Runoff[seat]
+		c -= bids[seat] + runoff[seat]
 	}
 	return c
 }

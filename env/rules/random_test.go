@@ -75,6 +75,22 @@ func checkStep(t *testing.T, s *State, ids []int, moves []Move) {
 	if !slices.Equal(view.LegalActions(nil), ids) || view.Decision() != want {
 		t.Fatalf("phase %s: the decider's view differs: %v vs %v", s.machine.Phase, view.LegalActions(nil), ids)
 	}
+	// The decider knows its own amount decision whole; every other seat's DecisionFor is its
+	// view's decision, which knows nothing of the decider's sealed values or amount in progress.
+	if full := s.Decision(); want.MinAmount != full.MinAmount || want.MaxAmount != full.MaxAmount || want.AmountBase != full.AmountBase {
+		t.Fatalf("phase %s: the decider's amounts %d..%d (base %d), the state's %d..%d (base %d)", s.machine.Phase,
+			want.MinAmount, want.MaxAmount, want.AmountBase, full.MinAmount, full.MaxAmount, full.AmountBase)
+	}
+	for seat := 0; seat < s.n(); seat++ {
+		if seat == s.CurrentPlayer() {
+			continue
+		}
+		s.Redact(seat, &view)
+		s.DecisionFor(seat, &want)
+		if view.Decision() != want {
+			t.Fatalf("phase %s: seat %d's DecisionFor differs from its view's decision:\n%+v\n%+v", s.machine.Phase, seat, want, view.Decision())
+		}
+	}
 	if d := s.Decision(); d.Decider != int(s.machine.Decider) || d.MinAmount > d.MaxAmount ||
 		d.Counterpart < -1 || d.Counterpart >= s.n() {
 		t.Fatalf("decision %+v", d)

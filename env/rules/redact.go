@@ -45,11 +45,15 @@ func hideOthers(v *[MaxPlayers]int32, n, seat int) {
 	}
 }
 
-// DecisionFor writes into dst the pending decision as seat may know it: other seats' sealed
-// values not yet revealed read 0, as in seat's redacted view (Redact), while every other
-// field is the state's own. The observation encoder reads it with the view
-// (encoding.Encoder.Observe); like Redact it fills a caller's value, so a hot loop copies
-// nothing.
+// DecisionFor writes into dst the pending decision as seat may know it, the same as the
+// Decision of seat's redacted view (Redact): other seats' sealed values not yet revealed read
+// 0; when another seat decides an amount, its amount in progress (AmountBase) reads 0 and
+// MinAmount, MaxAmount are computed from those seen values (an incentive bid's limit is the
+// lender's cash less its sealed delivery bid, which seat has not seen, so seat gets the bound
+// it can work out: the cash less what it has seen). Every other field is the state's own,
+// and the decider's own decision is the state's. The observation encoder reads it with the
+// view (encoding.Encoder.Observe); like Redact it fills a caller's value, so a hot loop
+// copies nothing.
 func (s *State) DecisionFor(seat int, dst *Decision) {
 	s.fillDecision(dst)
 	m := &s.machine
@@ -61,5 +65,11 @@ func (s *State) DecisionFor(seat int, dst *Decision) {
 	}
 	if !m.IncentiveRevealed {
 		hideOthers(&dst.Loan.Incentives, s.n(), seat)
+	}
+	if int(m.Decider) != seat {
+		dst.AmountBase = 0
+		if lo, hi, ok := s.amountRangeSeen(&dst.Delivery.Bids, &dst.Delivery.Runoff); ok {
+			dst.MinAmount, dst.MaxAmount = int(lo), int(hi)
+		}
 	}
 }
