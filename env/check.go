@@ -38,9 +38,11 @@ type CheckOptions struct {
 //     changing anything;
 //   - a clone encodes exactly like the original;
 //   - hidden information never leaks: changing an opponent's scoring card (every LeakEvery
-//     steps), or the amount of a sealed bid not yet revealed (at every sealed-bid decision),
-//     leaves every other seat's observation identical; with HideOpponentCash, so does
-//     changing an opponent's cash;
+//     steps), the amount of a sealed bid not yet revealed (at every sealed-bid decision), any
+//     seat's committed sealed values not yet revealed, re-sampled (delivery bids, runoff
+//     additions, incentives; at every step), or the decider's amount in progress (at every
+//     amount decision) leaves every other seat's observation identical; with
+//     HideOpponentCash, so does changing an opponent's cash;
 //   - rewards are finite, zero before the end, and sum as the scheme documents at the end;
 //     stepping a finished episode is an error; games end within MaxGameLength;
 //   - the same seed and actions reproduce every observation, mask and reward bit for bit.
@@ -78,6 +80,8 @@ func newChecker(o Options, c CheckOptions) (*checker, error) {
 	}
 	ck.a, ck.b = make([]float32, e.ObsSize()), make([]float32, e.ObsSize())
 	ck.enc = encoding.NewEncoderWith(e.Game(), o.Encoding())
+	ck.observe = ck.enc.Observe
+	ck.rng = rand.New(rand.NewPCG(c.Seed, 0x7365616c6564))
 	ck.hideCash = o.HideOpponentCash
 	return ck, nil
 }
@@ -105,12 +109,18 @@ type checker struct {
 	a, b      []float32
 	every     int
 	legal     []int
+	legal2    []int // legal actions of a changed clone
 	actions   []int
 	trace     []uint64
 
 	// Counts of comparisons made, so tests can prove the leak checks ran.
 	cardChecks, bidChecks, cashChecks int
+	sealedChecks, amountChecks        int
 	hideCash                          bool // the observation hides opponents' cash: check that too
+	// observe encodes seat's observation of s (the second encoder's Observe; a test puts a
+	// leaky one here to prove the checks can fail).
+	observe func(s *rules.State, seat int, dst []float32) error
+	rng     *rand.Rand // re-samples sealed values (seeded per game)
 }
 
 func (ck *checker) fail(seed uint64, step int, format string, args ...any) error {
@@ -124,6 +134,7 @@ func (ck *checker) fail(seed uint64, step int, format string, args ...any) error
 func (ck *checker) game(seed uint64) error {
 	e := ck.env
 	rng := rand.New(rand.NewPCG(seed, 0x636865636b))
+	ck.rng = rand.New(rand.NewPCG(seed, 0x7365616c6564))
 	obs, info := e.Reset(seed)
 	ck.actions = ck.actions[:0]
 	ck.trace = ck.trace[:0]
@@ -172,6 +183,9 @@ func (ck *checker) game(seed uint64) error {
 			}
 		}
 		if err := ck.bidLeaks(seed, step); err != nil {
+			return err
+		}
+		if err := ck.sealedLeaks(s, seed, step); err != nil {
 			return err
 		}
 		if first {
@@ -372,6 +386,104 @@ func (ck *checker) bidLeaks(seed uint64, step int) error {
 		if !slices.Equal(ck.a, ck.b) {
 			return ck.fail(seed, step, "seat %d's sealed %s of %s vs %s leaks into seat %d's observation: %s",
 				d.Decider, d.Phase, encoding.ActionName(lo), encoding.ActionName(hi), o, ck.firstDiff(ck.a, ck.b))
+		}
+	}
+	return nil
+}
+
+// sealedLeaks checks that no seat's hidden sealed values reach another seat's observation:
+// for every seat holding an unrevealed delivery bid, runoff addition or loan incentive, it
+// re-samples them (a different value that still makes a valid position) and requires every
+// other seat's observation to stay the same; at an amount decision it does the same with the
+// decider's amount in progress (AmountHundred). Unlike bidLeaks, which compares two bids
+// being made, this reaches values already committed, such as the sealed delivery bid of a
+// seat now deciding an incentive (the limit of its incentive depends on it).
+func (ck *checker) sealedLeaks(s *rules.State, seed uint64, step int) error {
+	n := ck.env.NumPlayers()
+	d := s.Decision()
+	for p := 0; p < n; p++ {
+		c, ok := ck.resampleSealed(s, &d, p)
+		if !ok {
+			continue
+		}
+		if err := ck.othersSame(s, c, p, &ck.sealedChecks, seed, step, "unrevealed sealed values (re-sampled)"); err != nil {
+			return err
+		}
+	}
+	if d.Decider < 0 || d.Decider >= n {
+		return nil
+	}
+	hundred, _ := rules.KindBase(rules.AmountHundred)
+	c0 := s.Clone()
+	c0.Players[d.Decider].Cash += 300 // room for $100 more, in both positions (no observation reads the cash ledger)
+	ck.legal2 = c0.LegalActions(ck.legal2)
+	if !slices.Contains(ck.legal2, hundred) {
+		return nil
+	}
+	c1 := c0.Clone()
+	if err := c1.ApplyChecked(hundred); err != nil {
+		return ck.fail(seed, step, "AmountHundred refused: %v", err)
+	}
+	c1.Steps = c0.Steps // the states differ in the amount in progress only
+	return ck.othersSame(c0, c1, d.Decider, &ck.amountChecks, seed, step, "amount in progress")
+}
+
+// resampleSealed returns s with seat's unrevealed sealed values drawn again, or false when
+// seat has none or no other value made a valid position in a few tries.
+func (ck *checker) resampleSealed(s *rules.State, d *rules.Decision, seat int) (*rules.State, bool) {
+	bit := uint8(1) << seat
+	cur := rules.Sealed{Bid: d.Delivery.Bids[seat], Runoff: d.Delivery.Runoff[seat], Incentive: d.Loan.Incentives[seat]}
+	var fields []*int32
+	v := cur
+	if d.Delivery.HasBid&bit != 0 && !d.Delivery.Revealed {
+		fields = append(fields, &v.Bid)
+	}
+	if d.Delivery.HasRunoff&bit != 0 && !d.Delivery.RunoffRevealed {
+		fields = append(fields, &v.Runoff)
+	}
+	if d.Loan.HasIncentive&bit != 0 && !d.Loan.IncentiveRevealed {
+		fields = append(fields, &v.Incentive)
+	}
+	if len(fields) == 0 {
+		return nil, false
+	}
+	limit := int(s.Players[seat].Cash) + 1
+	for try := 0; try < 8; try++ {
+		v = cur
+		f := fields[ck.rng.IntN(len(fields))]
+		if try < 4 {
+			*f = int32(ck.rng.IntN(limit))
+		} else {
+			*f += int32(try%2*2 - 1) // near values: -1, +1, ...
+		}
+		if v == cur || *f < 0 {
+			continue
+		}
+		c := s.Clone()
+		c.SetSealed(seat, v)
+		if c.Validate() == nil {
+			return c, true
+		}
+	}
+	return nil, false
+}
+
+// othersSame checks that every seat but p observes s1 and s2 alike (they differ only in
+// something p alone knows), counting the comparisons in *count.
+func (ck *checker) othersSame(s1, s2 *rules.State, p int, count *int, seed uint64, step int, what string) error {
+	for o := range ck.env.NumPlayers() {
+		if o == p {
+			continue
+		}
+		if err := ck.observe(s1, o, ck.a); err != nil {
+			return ck.fail(seed, step, "observe seat %d: %v", o, err)
+		}
+		if err := ck.observe(s2, o, ck.b); err != nil {
+			return ck.fail(seed, step, "observe seat %d: %v", o, err)
+		}
+		*count++
+		if !slices.Equal(ck.a, ck.b) {
+			return ck.fail(seed, step, "changing seat %d's %s changes seat %d's observation: %s", p, what, o, ck.firstDiff(ck.a, ck.b))
 		}
 	}
 	return nil
