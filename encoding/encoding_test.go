@@ -84,9 +84,17 @@ func TestActionNamesAreUniqueAndCoverTheActionSpace(t *testing.T) {
 			t.Errorf("ActionID(%q) = %d, %v; want %d", n, got, ok, id)
 		}
 	}
-	for _, want := range []string{"pick:factory:red:$2", "sail:harbor:+1", "amount:17", "end", "place:$6", "pick:harbor:gold:$6"} {
+	for _, want := range []string{"pick:factory:red:$2", "sail:harbor:+1", "$17", "+$100", "end", "place:$6", "pick:harbor:gold:$6"} {
 		if _, ok := ActionID(want); !ok {
 			t.Errorf("no action named %q", want)
+		}
+	}
+	// Names of earlier builds still resolve: amounts were amount:N and amount:+100.
+	for old, now := range map[string]string{"amount:17": "$17", "amount:0": "$0", "amount:+100": "+$100"} {
+		a, okA := ActionID(old)
+		b, okB := ActionID(now)
+		if !okA || !okB || a != b {
+			t.Errorf("ActionID(%q) = %d, %v; ActionID(%q) = %d, %v", old, a, okA, now, b, okB)
 		}
 	}
 	if ActionName(-1) != "action(?)" || ActionName(len(names)) != "action(?)" {
@@ -114,7 +122,7 @@ func genericName(m rules.Move, decider, n int) string {
 		}
 		return fmt.Sprintf("bank:start:cash-lot:%d", m.Index-rules.BankLots+1)
 	case rules.CallBankRaise:
-		return "bank:raise:" + auctionKindNames[m.Index]
+		return "bank:raise:" + rules.AuctionKind(m.Index).String()
 	case rules.TruckStart:
 		bid := "cash"
 		if m.Index == 1 {
@@ -135,7 +143,7 @@ func genericName(m rules.Move, decider, n int) string {
 	case rules.PickColour:
 		return "colour:" + m.Colour.String()
 	case rules.Amount:
-		return fmt.Sprintf("amount:%d", m.Amount)
+		return fmt.Sprintf("$%d", m.Amount)
 	case rules.ChooseSeat:
 		return fmt.Sprintf("seat:+%d", rel)
 	case rules.PayInterest:

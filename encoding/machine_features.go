@@ -50,7 +50,7 @@ func addMachineFeatures(b *builder, o rules.Options, nc int, maxHeap float32) ma
 
 	kinds := make([]string, rules.NumMoveKinds)
 	for k := range kinds {
-		kinds[k] = kindLabel(rules.MoveKind(k))
+		kinds[k] = rules.MoveKind(k).String()
 	}
 	m.action = b.oneHot("action.kind", kinds, "turn-menu action in progress (or the last one)")
 	m.fixed = b.add("action.fixed", lotIndexLabels(rules.HarborPrices, nc), 0, 1, rules.MaxWarehouses,
@@ -98,16 +98,6 @@ func addMachineFeatures(b *builder, o rules.Options, nc int, maxHeap float32) ma
 	}
 	return m
 }
-
-// kindLabels name the move kinds in id order.
-var kindLabels = [rules.NumMoveKinds]string{
-	"end", "done", "loan", "repay", "build-factory", "build-warehouse", "produce", "buy-factory",
-	"buy-harbor", "reprice", "sail-ocean", "sail-island", "sail-bank", "sail-harbor", "bank-start",
-	"bank-raise", "truck-start", "luxury", "place", "pick-factory", "pick-harbor", "pick-ship",
-	"pick-holding", "pick-island", "colour", "amount", "yes", "no", "seat", "pay-interest", "amount-hundred",
-}
-
-func kindLabel(k rules.MoveKind) string { return kindLabels[k] }
 
 func (e *Encoder) encodeMachine(d *rules.Decision, observer int, dst []float32) {
 	m := &e.l.machine

@@ -31,7 +31,7 @@ func Example() {
 	fmt.Println(s.ApplyMoveChecked(rules.Move{Kind: rules.Yes}))
 	// Output:
 	// phase turn decider 1
-	// end loan build:factory:white build:factory:green build:factory:red build:factory:yellow build:warehouse produce buy-factory:p3 buy-factory:p1 reprice:factory sail:bank sail:p3 sail:p1 bank:start:container-lot:1 bank:start:container-lot:2 bank:start:cash-lot:1 bank:start:cash-lot:2 bank:start:cash-lot:3
+	// end loan build:factory:white build:factory:green build:factory:red build:factory:yellow build:warehouse produce buy-factory:p3 buy-factory:p1 reprice:factory sail:bank sail:harbor:p3 sail:harbor:p1 bank:start:container-lot:1 bank:start:container-lot:2 bank:start:cash-lot:1 bank:start:cash-lot:2 bank:start:cash-lot:3
 	// 2 16
 	// rules: illegal action: move yes in phase turn of seat p2
 }

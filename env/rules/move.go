@@ -5,7 +5,8 @@ type MoveKind uint8
 
 // The move kinds, in action-id order. The comment gives the arguments a Move of that kind
 // uses; seats in action ids are relative to the decider (1 = next player clockwise), seats in
-// Move values are absolute.
+// Move values are absolute. Each kind's name, id count, notation and phases are in the kind
+// table (kinds.go).
 const (
 	EndTurn         MoveKind = iota // turn menu: end the turn (also before using both actions)
 	Done                            // close a pick/rearrange/load loop
@@ -56,37 +57,7 @@ type Move struct {
 	Amount int32    `json:"amount,omitempty"`
 }
 
-// kindSize is the number of action ids of each kind.
-var kindSize = [NumMoveKinds]int{
-	EndTurn: 1, Done: 1, TakeLoan: 1, RepayLoan: MaxLoans,
-	BuildFactory: NumNormalColours, BuildWarehouse: 1, Produce: 1,
-	FactoryPurchase: MaxPlayers - 1, HarborPurchase: 1, Reprice: 2,
-	SailOcean: 1, SailIsland: 1, SailBank: 1, SailHarbor: MaxPlayers - 1,
-	CallBankStart: 2 * BankLots, CallBankRaise: NumAuctionKinds, TruckStart: 2 * MaxPlayers,
-	AcquireLuxury: 2, Place: 6,
-	PickFactory: NumColours * FactoryPrices, PickHarbor: NumColours * HarborPrices,
-	PickShip: NumColours, PickHolding: NumColours, PickIsland: NumColours, PickColour: NumColours,
-	Amount: MaxAmountID + 1, Yes: 1, No: 1, ChooseSeat: MaxPlayers, PayInterest: MaxLoans,
-	AmountHundred: 1,
-}
-
 // ActionLayoutVersion names the action-id layout: the kinds, their order and their sizes.
 // It changes whenever an id changes meaning or the number of ids changes; trained networks
 // record it. actions-v1 had 240 ids and no AmountHundred.
 const ActionLayoutVersion = "actions-v2"
-
-// kindBase[k] is the first action id of kind k.
-var kindBase [NumMoveKinds + 1]int
-
-func init() {
-	for k := MoveKind(0); k < NumMoveKinds; k++ {
-		kindBase[k+1] = kindBase[k] + kindSize[k]
-	}
-}
-
-// NumDistinctActions is the size of the action space. It is the same for every option set, so
-// a network trained on one configuration has the same output layout on another.
-func NumDistinctActions() int { return kindBase[NumMoveKinds] }
-
-// KindBase returns the first action id of kind k and the number of ids it has.
-func KindBase(k MoveKind) (first, count int) { return kindBase[k], kindSize[k] }

@@ -3,42 +3,30 @@ package rules
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 )
 
-// This file converts between action ids, Moves and the text notation.
+// This file converts between action ids, Moves and the text notation, following the kind
+// table (kinds.go).
 
 // ActionToMove decodes an action id for the current decider.
 func (s *State) ActionToMove(id int) Move {
-	k := MoveKind(0)
-	for k+1 < NumMoveKinds && kindBase[k+1] <= id {
-		k++
+	k, i, ok := ActionKind(id)
+	if !ok {
+		// Out of range: the nearest kind, with no arguments (as earlier builds did).
+		if id < 0 {
+			return Move{Kind: 0}
+		}
+		return Move{Kind: NumMoveKinds - 1}
 	}
-	i := id - kindBase[k]
-	m := Move{Kind: k}
-	switch k {
-	case RepayLoan, PayInterest, Reprice, CallBankStart, CallBankRaise, AcquireLuxury:
-		m.Index = uint8(i)
-	case BuildFactory, PickShip, PickHolding, PickIsland, PickColour:
-		m.Colour = Colour(i)
-	case FactoryPurchase, SailHarbor:
-		m.Seat = int8(s.abs(i + 1))
-	case ChooseSeat:
-		m.Seat = int8(s.abs(i))
-	case TruckStart:
-		m.Seat = int8(s.abs(i / 2))
-		m.Index = uint8(i % 2)
-	case Place:
-		m.Price = uint8(i + 1)
-	case PickFactory:
-		m.Colour = Colour(i / FactoryPrices)
-		m.Price = uint8(FactoryPrice(i % FactoryPrices))
-	case PickHarbor:
-		m.Colour = Colour(i / HarborPrices)
-		m.Price = uint8(HarborPrice(i % HarborPrices))
-	case Amount:
-		m.Amount = s.machine.AmountBase + int32(i)
+	m := moveOf(k, i)
+	switch kinds[k].args {
+	case argSeatNext, argSeat, argTruck:
+		m.Seat = int8(s.abs(int(m.Seat)))
+	case argAmount:
+		m.Amount += s.machine.AmountBase
 	}
 	return m
 }
@@ -47,125 +35,30 @@ func (s *State) ActionToMove(id int) Move {
 // (an amount more than MaxAmountID above the amount built so far, reached with AmountHundred
 // first) or with arguments out of range.
 func (s *State) MoveToAction(m Move) (id int, ok bool) {
-	i := 0
-	switch m.Kind {
-	case RepayLoan, PayInterest, Reprice, CallBankStart, CallBankRaise, AcquireLuxury:
-		i = int(m.Index)
-	case BuildFactory, PickShip, PickHolding, PickIsland, PickColour:
-		i = int(m.Colour)
-	case FactoryPurchase, SailHarbor:
-		i = s.rel(int(m.Seat)) - 1
-	case ChooseSeat:
-		i = s.rel(int(m.Seat))
-	case TruckStart:
-		i = 2*s.rel(int(m.Seat)) + int(m.Index)
-	case Place:
-		i = int(m.Price) - 1
-	case PickFactory:
-		i = int(m.Colour)*FactoryPrices + int(m.Price) - 1
-		if m.Price < 1 || int(m.Price) > FactoryPrices {
-			return 0, false
-		}
-	case PickHarbor:
-		i = int(m.Colour)*HarborPrices + int(m.Price) - 2
-		if m.Price < 2 || int(m.Price) > HarborPrices+1 {
-			return 0, false
-		}
-	case Amount:
-		i = int(m.Amount - s.machine.AmountBase)
-		if i < 0 || i > MaxAmountID {
-			return 0, false
-		}
+	if m.Kind >= NumMoveKinds {
+		return 0, false
 	}
-	if m.Kind >= NumMoveKinds || i < 0 || i >= kindSize[m.Kind] {
+	rel := 0
+	switch kinds[m.Kind].args {
+	case argSeatNext, argSeat, argTruck:
+		rel = s.rel(int(m.Seat))
+	}
+	i, ok := offsetOf(m, rel, m.Amount-s.machine.AmountBase)
+	if !ok {
 		return 0, false
 	}
 	return kindBase[m.Kind] + i, true
 }
 
-var bankLotNames = [2]string{"container-lot", "cash-lot"}
-
-func seatName(seat int8) string { return "p" + strconv.Itoa(int(seat)+1) }
-
-// String writes the move in the short notation State.ParseMove reads (seats 1-based: p1..p5).
-func (m Move) String() string {
-	switch m.Kind {
-	case EndTurn:
-		return "end"
-	case Done:
-		return "done"
-	case TakeLoan:
-		return "loan"
-	case RepayLoan:
-		return "repay:" + strconv.Itoa(int(m.Index))
-	case BuildFactory:
-		return "build:factory:" + m.Colour.String()
-	case BuildWarehouse:
-		return "build:warehouse"
-	case Produce:
-		return "produce"
-	case FactoryPurchase:
-		return "buy-factory:" + seatName(m.Seat)
-	case HarborPurchase:
-		return "buy-harbor"
-	case Reprice:
-		return "reprice:" + District(m.Index).String()
-	case SailOcean:
-		return "sail:ocean"
-	case SailIsland:
-		return "sail:island"
-	case SailBank:
-		return "sail:bank"
-	case SailHarbor:
-		return "sail:" + seatName(m.Seat)
-	case CallBankStart:
-		return fmt.Sprintf("bank:start:%s:%d", bankLotNames[m.Index/BankLots%2], int(m.Index)%BankLots+1)
-	case CallBankRaise:
-		if int(m.Index) < NumAuctionKinds {
-			return "bank:raise:" + auctionKindNames[m.Index]
-		}
-	case TruckStart:
-		cur := "cash"
-		if m.Index == 1 {
-			cur = "containers"
-		}
-		return "truck:start:" + seatName(m.Seat) + ":" + cur
-	case AcquireLuxury:
-		return "luxury:" + District(m.Index).String()
-	case Place:
-		return "place:$" + strconv.Itoa(int(m.Price))
-	case PickFactory:
-		return fmt.Sprintf("pick:factory:%s:$%d", m.Colour, m.Price)
-	case PickHarbor:
-		return fmt.Sprintf("pick:harbor:%s:$%d", m.Colour, m.Price)
-	case PickShip:
-		return "pick:ship:" + m.Colour.String()
-	case PickHolding:
-		return "pick:holding:" + m.Colour.String()
-	case PickIsland:
-		return "pick:island:" + m.Colour.String()
-	case PickColour:
-		return "colour:" + m.Colour.String()
-	case Amount:
-		return "$" + strconv.Itoa(int(m.Amount))
-	case Yes:
-		return "yes"
-	case No:
-		return "no"
-	case ChooseSeat:
-		return "seat:" + seatName(m.Seat)
-	case PayInterest:
-		return "pay-interest:" + strconv.Itoa(int(m.Index))
-	case AmountHundred:
-		return "+$100"
-	}
-	return fmt.Sprintf("move(%d)", m.Kind)
-}
+// String writes the move in the notation State.ParseMove reads: the kind's words and the
+// arguments, separated by ':' (seats 1-based: p1..p5; docs/RULES.md section 11).
+func (m Move) String() string { return m.text(false) }
 
 // ErrBadNotation is wrapped by every ParseMove error.
 var ErrBadNotation = errors.New("rules: bad move notation")
 
-// ParseMove reads a move in the notation Move.String writes.
+// ParseMove reads a move in the notation Move.String writes, and the spellings of earlier
+// builds (sail:pN for sail:harbor:pN, color: for colour:).
 func (s *State) ParseMove(text string) (Move, error) {
 	m, err := parseMove(strings.TrimSpace(strings.ToLower(text)), s.n())
 	if err != nil {
@@ -175,7 +68,47 @@ func (s *State) ParseMove(text string) (Move, error) {
 }
 
 func parseMove(t string, players int) (Move, error) {
+	if strings.HasPrefix(t, "$") && !strings.Contains(t, ":") {
+		v, e := strconv.Atoi(t[1:])
+		if e != nil || v < 0 || v > math.MaxInt32 {
+			return Move{}, fmt.Errorf("want an amount $0 or more")
+		}
+		return Move{Kind: Amount, Amount: int32(v)}, nil
+	}
 	f := strings.Split(t, ":")
+	// The longest leading fields that name a kind.
+	n := len(f)
+	k, ok := MoveKind(0), false
+	for ; n > 0 && !ok; n-- {
+		k, ok = kindByWords[strings.Join(f[:n], ":")]
+	}
+	if !ok {
+		var want []string
+		for k := range NumMoveKinds {
+			if w, _, _ := strings.Cut(kinds[k].words, ":"); w == f[0] {
+				want = append(want, k.usage())
+			}
+		}
+		if len(want) > 0 {
+			return Move{}, fmt.Errorf("want %s", strings.Join(want, " or "))
+		}
+		return Move{}, fmt.Errorf("unknown move %s", Quote(t))
+	}
+	return parseArgs(k, f[n+1:], players)
+}
+
+// parseArgs reads the argument fields of a move of kind k.
+func parseArgs(k MoveKind, a []string, players int) (Move, error) {
+	m := Move{Kind: k}
+	shape := kinds[k].args
+	want := map[argShape]int{argNone: 0, argBankLot: 2, argTruck: 2, argFactoryLot: 2, argHarborLot: 2}
+	nargs, ok := want[shape]
+	if !ok {
+		nargs = 1
+	}
+	if len(a) != nargs {
+		return m, fmt.Errorf("want %s", k.usage())
+	}
 	seat := func(x string) (int8, error) {
 		if len(x) < 2 || x[0] != 'p' {
 			return 0, fmt.Errorf("want a seat p1..p%d, got %s", players, Quote(x))
@@ -200,179 +133,67 @@ func parseMove(t string, players int) (Move, error) {
 		v, err := num(x[1:], lo, hi)
 		return uint8(v), err
 	}
-	district := func(x string) (uint8, error) {
-		switch x {
-		case "factory":
-			return uint8(FactoryDistrict), nil
-		case "harbor":
-			return uint8(HarborDistrict), nil
-		}
-		return 0, fmt.Errorf("want factory or harbor, got %s", Quote(x))
-	}
-	nargs := func(k int) error {
-		if len(f) != k {
-			return fmt.Errorf("want %d fields separated by ':', got %d", k, len(f))
-		}
-		return nil
-	}
-	var m Move
 	var err error
-	switch {
-	case t == "+$100":
-		return Move{Kind: AmountHundred}, nil
-	case len(f) == 1 && strings.HasPrefix(t, "$"):
-		v, e := strconv.Atoi(t[1:])
-		if e != nil || v < 0 {
-			return m, fmt.Errorf("want an amount $0 or more")
-		}
-		return Move{Kind: Amount, Amount: int32(v)}, nil
-	}
-	switch f[0] {
-	case "end", "done", "loan", "produce", "buy-harbor", "yes", "no":
-		if err = nargs(1); err != nil {
-			return m, err
-		}
-		m.Kind = map[string]MoveKind{"end": EndTurn, "done": Done, "loan": TakeLoan, "produce": Produce,
-			"buy-harbor": HarborPurchase, "yes": Yes, "no": No}[f[0]]
-		return m, nil
-	case "repay", "pay-interest":
-		if err = nargs(2); err != nil {
-			return m, err
-		}
-		m.Kind = RepayLoan
-		if f[0] == "pay-interest" {
-			m.Kind = PayInterest
-		}
-		v, e := num(f[1], 0, MaxLoans-1)
+	switch shape {
+	case argLoanSlot:
+		var v int
+		v, err = num(a[0], 0, MaxLoans-1)
 		m.Index = uint8(v)
-		return m, e
-	case "build":
-		if len(f) == 2 && f[1] == "warehouse" {
-			return Move{Kind: BuildWarehouse}, nil
-		}
-		if err = nargs(3); err != nil || f[1] != "factory" {
-			return m, fmt.Errorf("want build:warehouse or build:factory:COLOUR")
-		}
-		m.Kind = BuildFactory
-		m.Colour, err = ParseColour(f[2])
-		return m, err
-	case "buy-factory", "seat":
-		if err = nargs(2); err != nil {
-			return m, err
-		}
-		m.Kind = FactoryPurchase
-		if f[0] == "seat" {
-			m.Kind = ChooseSeat
-		}
-		m.Seat, err = seat(f[1])
-		return m, err
-	case "reprice", "luxury":
-		if err = nargs(2); err != nil {
-			return m, err
-		}
-		m.Kind = Reprice
-		if f[0] == "luxury" {
-			m.Kind = AcquireLuxury
-		}
-		m.Index, err = district(f[1])
-		return m, err
-	case "sail":
-		if err = nargs(2); err != nil {
-			return m, err
-		}
-		switch f[1] {
-		case "ocean":
-			m.Kind = SailOcean
-		case "island":
-			m.Kind = SailIsland
-		case "bank":
-			m.Kind = SailBank
+	case argDistrict:
+		switch a[0] {
+		case "factory":
+			m.Index = uint8(FactoryDistrict)
+		case "harbor":
+			m.Index = uint8(HarborDistrict)
 		default:
-			m.Kind = SailHarbor
-			m.Seat, err = seat(f[1])
+			err = fmt.Errorf("want factory or harbor, got %s", Quote(a[0]))
 		}
-		return m, err
-	case "bank":
-		if len(f) == 3 && f[1] == "raise" {
-			for i, n := range auctionKindNames {
-				if f[2] == n {
-					return Move{Kind: CallBankRaise, Index: uint8(i)}, nil
-				}
-			}
-			return m, fmt.Errorf("want bank:raise:container-lot|cash-lot|truck")
-		}
-		if len(f) != 4 || f[1] != "start" {
-			return m, fmt.Errorf("want bank:start:container-lot|cash-lot:1..3 or bank:raise:KIND")
-		}
-		v, e := num(f[3], 1, BankLots)
-		if e != nil {
-			return m, e
-		}
-		switch f[2] {
-		case "container-lot":
-			return Move{Kind: CallBankStart, Index: uint8(v - 1)}, nil
-		case "cash-lot":
-			return Move{Kind: CallBankStart, Index: uint8(BankLots + v - 1)}, nil
-		}
-		return m, fmt.Errorf("want container-lot or cash-lot, got %s", Quote(f[2]))
-	case "truck":
-		if err = nargs(4); err != nil || f[1] != "start" {
-			return m, fmt.Errorf("want truck:start:SEAT:cash|containers")
-		}
-		m.Kind = TruckStart
-		if m.Seat, err = seat(f[2]); err != nil {
+	case argColour:
+		m.Colour, err = ParseColour(a[0])
+	case argSeatNext, argSeat:
+		m.Seat, err = seat(a[0])
+	case argBankLot:
+		var v int
+		if v, err = num(a[1], 1, BankLots); err != nil {
 			return m, err
 		}
-		switch f[3] {
+		switch a[0] {
+		case bankLotNames[0]:
+			m.Index = uint8(v - 1)
+		case bankLotNames[1]:
+			m.Index = uint8(BankLots + v - 1)
+		default:
+			err = fmt.Errorf("want container-lot or cash-lot, got %s", Quote(a[0]))
+		}
+	case argAuction:
+		err = fmt.Errorf("want %s", k.usage())
+		for i, name := range auctionKindNames {
+			if a[0] == name {
+				m.Index, err = uint8(i), nil
+			}
+		}
+	case argTruck:
+		if m.Seat, err = seat(a[0]); err != nil {
+			return m, err
+		}
+		switch a[1] {
 		case "cash":
 		case "containers":
 			m.Index = 1
 		default:
-			return m, fmt.Errorf("want cash or containers, got %s", Quote(f[3]))
+			err = fmt.Errorf("want cash or containers, got %s", Quote(a[1]))
 		}
-		return m, nil
-	case "place":
-		if err = nargs(2); err != nil {
+	case argPlacePrice:
+		m.Price, err = price(a[0], 1, HarborPrices+1)
+	case argFactoryLot, argHarborLot:
+		if m.Colour, err = ParseColour(a[0]); err != nil {
 			return m, err
 		}
-		m.Kind = Place
-		m.Price, err = price(f[1], 1, HarborPrices+1)
-		return m, err
-	case "colour", "color":
-		if err = nargs(2); err != nil {
-			return m, err
+		if shape == argFactoryLot {
+			m.Price, err = price(a[1], 1, FactoryPrices)
+		} else {
+			m.Price, err = price(a[1], 2, HarborPrices+1)
 		}
-		m.Kind = PickColour
-		m.Colour, err = ParseColour(f[1])
-		return m, err
-	case "pick":
-		if len(f) < 3 {
-			return m, fmt.Errorf("want pick:WHERE:COLOUR")
-		}
-		if m.Colour, err = ParseColour(f[2]); err != nil {
-			return m, err
-		}
-		switch f[1] {
-		case "factory", "harbor":
-			if err = nargs(4); err != nil {
-				return m, err
-			}
-			if f[1] == "factory" {
-				m.Kind = PickFactory
-				m.Price, err = price(f[3], 1, FactoryPrices)
-			} else {
-				m.Kind = PickHarbor
-				m.Price, err = price(f[3], 2, HarborPrices+1)
-			}
-			return m, err
-		case "ship", "holding", "island":
-			if err = nargs(3); err != nil {
-				return m, err
-			}
-			m.Kind = map[string]MoveKind{"ship": PickShip, "holding": PickHolding, "island": PickIsland}[f[1]]
-			return m, nil
-		}
-		return m, fmt.Errorf("want pick:factory|harbor|ship|holding|island, got %s", Quote(f[1]))
 	}
-	return m, fmt.Errorf("unknown move %s", Quote(t))
+	return m, err
 }
