@@ -25,5 +25,5 @@ func ExampleEncoder_Observe() {
 	fmt.Println(encoding.ActionName(0), encoding.ActionName(enc.NumActions()-1))
 	// Output:
 	// obs-v2 20 0
-	// end amount:+100
+	// end +$100
 }
