@@ -61,7 +61,7 @@ func ReadGames(d *datasets.Dataset) (*Games, error) {
 
 // Steps is what the notebooks plot from the steps table.
 type Steps struct {
-	// Bids holds the amounts chosen in each phase that takes an amount ("amount:N" actions),
+	// Bids holds the amounts chosen in each phase that takes an amount ("$N" actions; "amount:N" in earlier datasets),
 	// keyed by phase name: delivery bids, runoff additions, Bank cash bids, loan incentives.
 	Bids map[string][]float64
 	// Prices counts the prices of containers placed ("place:$N" actions), keyed by dollars.
@@ -84,7 +84,7 @@ func ReadSteps(d *datasets.Dataset) (*Steps, error) {
 			st.Total++
 			phase := name(m.PhaseNames, int(c.Phase.Value(i)), "phase")
 			action := name(m.ActionNames, int(c.Action.Value(i)), "action")
-			kind, arg, _ := strings.Cut(action, ":")
+			kind, arg := actionKind(action)
 			if st.KindsByPhase[phase] == nil {
 				st.KindsByPhase[phase] = map[string]int{}
 			}
@@ -102,6 +102,19 @@ func ReadSteps(d *datasets.Dataset) (*Steps, error) {
 		}
 	}
 	return st, nil
+}
+
+// actionKind splits a generic action name into its kind (the name up to its first colon) and
+// the rest. Amounts are "$N" and "+$100" (earlier datasets: "amount:N", "amount:+100").
+func actionKind(action string) (kind, arg string) {
+	switch {
+	case action == "+$100" || action == "amount:+100":
+		return "amount-hundred", ""
+	case strings.HasPrefix(action, "$"):
+		return "amount", action[1:]
+	}
+	kind, arg, _ = strings.Cut(action, ":")
+	return kind, arg
 }
 
 func name(names []string, i int, what string) string {

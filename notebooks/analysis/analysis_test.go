@@ -11,13 +11,14 @@ import (
 )
 
 // writeDataset writes a two-game, three-seat dataset whose every number the tests can count
-// by hand. Actions: 0 end-turn, 1 place:$2, 2 place:$5, 3 amount:0, 4 amount:7.
+// by hand. Actions: 0 end-turn, 1 place:$2, 2 place:$5, 3 $0, 4 amount:7 (an amount as
+// datasets before the one-spelling notation named it).
 func writeDataset(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
 	meta := datasets.Meta{
 		EncodingVersion: "analysis-test-v1", ObsDim: 1, NumActions: 5, Seats: 3,
-		ActionNames: []string{"end-turn", "place:$2", "place:$5", "amount:0", "amount:7"},
+		ActionNames: []string{"end-turn", "place:$2", "place:$5", "$0", "amount:7"},
 		PhaseNames:  []string{"turn", "place", "delivery-bid"},
 	}
 	w, err := datasets.NewShardWriter(dir, 0, 0, &meta, datasets.WriteOptions{})
