@@ -6,6 +6,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/container-rl/container/env/rules"
 )
 
 // cpuTime is the process's user+system CPU time; benchmarks report throughput per CPU
@@ -41,7 +43,7 @@ func benchGame(m *Meta) (*Game, []Step) {
 		for a := 0; a < m.NumActions; a += 1 + rng.IntN(15) {
 			legal = append(legal, a)
 		}
-		steps[t] = Step{Step: int32(t), Turn: int32(t / 3), Decider: int8(t % 4), Phase: uint8(rng.IntN(20)), Obs: obs,
+		steps[t] = Step{Step: int32(t), Turn: int32(t / 3), Decider: int8(t % 4), Phase: uint8(rng.IntN(int(rules.NumPhases))), Obs: obs,
 			Legal: legal, Action: int32(legal[0]), ActionText: "sail:harbor:+1", Returns: ret, Done: t == n-1}
 	}
 	return g, steps
@@ -52,6 +54,10 @@ func benchMeta() *Meta {
 	m.ObsDim, m.NumActions, m.Seats = 600, 240, 4
 	m.Features = []Feature{{Name: "all", Offset: 0, Size: 600}}
 	m.ActionNames = nil
+	m.PhaseNames = nil
+	for p := range rules.NumPhases {
+		m.PhaseNames = append(m.PhaseNames, p.String())
+	}
 	return m
 }
 

@@ -14,7 +14,8 @@ func Example() {
 	dir, _ := os.MkdirTemp("", "dataset")
 	defer os.RemoveAll(dir)
 
-	meta := &datasets.Meta{EncodingVersion: "example-v1", ObsDim: 3, NumActions: 4, Seats: 2, ToolVersion: "example"}
+	meta := &datasets.Meta{EncodingVersion: "example-v1", ObsDim: 3, NumActions: 4, Seats: 2, ToolVersion: "example",
+		PhaseNames: []string{"turn"}}
 	w, err := datasets.NewShardWriter(dir, 0, 0, meta, datasets.WriteOptions{Format: datasets.Parquet})
 	if err != nil {
 		panic(err)

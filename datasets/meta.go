@@ -11,9 +11,15 @@ import (
 	"github.com/container-rl/container/env/rules"
 )
 
-// FormatVersion is the version of the table layout this package writes and reads. Readers
-// refuse files with any other version.
-const FormatVersion = 1
+// FormatVersion is the version of the table layout this package writes. Version 2 stores
+// the steps table's phase as a dictionary-encoded string (the phase name) where version 1
+// stored the bare index into Meta.PhaseNames, and its action_text spells SailHarbor
+// sail:harbor:pN where version 1 wrote sail:pN (docs/DATASETS.md, "Layout versions").
+// Readers read every version from OldestFormatVersion and refuse any other.
+const FormatVersion = 2
+
+// OldestFormatVersion is the oldest table layout this package reads.
+const OldestFormatVersion = 1
 
 // Schema metadata keys. Every steps and games file carries all of them.
 const (
@@ -79,6 +85,9 @@ type Meta struct {
 	// (column policy) and value estimate (column value).
 	Policy bool `json:"has_policy"`
 	Value  bool `json:"has_value"`
+	// FormatVersion is the table layout of the file the Meta was read from (0 for a Meta not
+	// read from a file: the current FormatVersion). Manifests do not record it.
+	FormatVersion int `json:"-"`
 }
 
 // Validate checks the shapes are usable.
@@ -179,8 +188,9 @@ func metaFromSchema(md arrow.Metadata, table string) (*Meta, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w (not a container dataset file?)", err)
 	}
-	if fv != strconv.Itoa(FormatVersion) {
-		return nil, fmt.Errorf("%w: file has version %s, this reader reads %d", ErrFormatVersion, rules.Quote(fv), FormatVersion)
+	version, err := strconv.Atoi(fv)
+	if err != nil || version < OldestFormatVersion || version > FormatVersion {
+		return nil, fmt.Errorf("%w: file has version %s, this reader reads %d to %d", ErrFormatVersion, rules.Quote(fv), OldestFormatVersion, FormatVersion)
 	}
 	if t, err := get(KeyTable); err != nil {
 		return nil, err
@@ -192,7 +202,7 @@ func metaFromSchema(md arrow.Metadata, table string) (*Meta, error) {
 	} else if l != MaskLayout {
 		return nil, fmt.Errorf("%w: mask layout %s (want %s)", ErrFormatVersion, rules.Quote(l), rules.Quote(MaskLayout))
 	}
-	m := &Meta{}
+	m := &Meta{FormatVersion: version}
 	if m.EncodingVersion, err = get(KeyEncodingVersion); err != nil {
 		return nil, err
 	}

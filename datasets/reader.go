@@ -10,6 +10,7 @@ import (
 	"iter"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -509,7 +510,9 @@ type StepColumns struct {
 	GameID     *array.Uint64
 	Step, Turn *array.Int32
 	Decider    *array.Int8
-	Phase      *array.Uint8
+	// Phase holds each row's phase code, the index of its name in Meta.PhaseNames (read
+	// from the dictionary-encoded phase names, or from layout version 1's bare codes).
+	Phase PhaseCodes
 	// Obs is the observation column flattened: row i is Obs[i*ObsDim:(i+1)*ObsDim].
 	Obs        []float32
 	Mask       *array.FixedSizeBinary
@@ -522,6 +525,54 @@ type StepColumns struct {
 	// Policy (Meta.NumActions floats per row) and Value are nil unless the dataset has them.
 	Policy []float32
 	Value  *array.Float32
+}
+
+// PhaseCodes are the phase codes of a batch's rows: indices into Meta.PhaseNames.
+type PhaseCodes []uint8
+
+// Value returns row i's phase code.
+func (p PhaseCodes) Value(i int) uint8 { return p[i] }
+
+// phaseCodes reads the phase column of a steps batch as codes into names. Layout version 2
+// stores the names dictionary-encoded (a Parquet reader builds each batch's dictionary from
+// the values present, so the dictionary is mapped onto names); version 1 stored the codes.
+func phaseCodes(rec arrow.RecordBatch, names []string) (PhaseCodes, error) {
+	idx := rec.Schema().FieldIndices(ColPhase)
+	if len(idx) != 1 {
+		return nil, fmt.Errorf("%w: no column %q", ErrCorrupt, ColPhase)
+	}
+	switch a := rec.Column(idx[0]).(type) {
+	case *array.Uint8:
+		return a.Values(), nil
+	case *array.Dictionary:
+		ind, okI := a.Indices().(*array.Uint8)
+		dict, okD := a.Dictionary().(*array.String)
+		if !okI || !okD {
+			return nil, fmt.Errorf("%w: column %q is not a dictionary of strings with uint8 indices", ErrCorrupt, ColPhase)
+		}
+		codes := make([]uint8, dict.Len())
+		same := true
+		for j := range codes {
+			k := slices.Index(names, dict.Value(j))
+			if k < 0 {
+				return nil, fmt.Errorf("%w: phase %s is not among the dataset's phase names", ErrCorrupt, rules.Quote(dict.Value(j)))
+			}
+			codes[j], same = uint8(k), same && k == j
+		}
+		vals := ind.Values()
+		if same {
+			return vals, nil
+		}
+		out := make([]uint8, len(vals))
+		for i, v := range vals {
+			if int(v) >= len(codes) {
+				return nil, fmt.Errorf("%w: column %q: index %d outside its dictionary", ErrCorrupt, ColPhase, v)
+			}
+			out[i] = codes[v]
+		}
+		return out, nil
+	}
+	return nil, fmt.Errorf("%w: column %q does not hold phases", ErrCorrupt, ColPhase)
 }
 
 func column[T arrow.Array](rec arrow.RecordBatch, name string) (T, error) {
@@ -599,7 +650,9 @@ func NewStepColumns(rec arrow.RecordBatch, m *Meta) (*StepColumns, error) {
 	c.Step = get[*array.Int32](&r, ColStep)
 	c.Turn = get[*array.Int32](&r, ColTurn)
 	c.Decider = get[*array.Int8](&r, ColDecider)
-	c.Phase = get[*array.Uint8](&r, ColPhase)
+	var err error
+	c.Phase, err = phaseCodes(rec, m.PhaseNames)
+	r.keep(err)
 	c.Obs = r.keepFloats(flatFloats(rec, ColObs, m.ObsDim))
 	c.Mask = get[*array.FixedSizeBinary](&r, ColLegalMask)
 	c.Action = get[*array.Int32](&r, ColAction)

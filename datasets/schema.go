@@ -51,6 +51,17 @@ var scoreType = arrow.StructOf(
 	arrow.Field{Name: "winner", Type: arrow.FixedWidthTypes.Boolean},
 )
 
+// PhaseType is the type of the steps table's phase column: the phase name, dictionary-encoded
+// with uint8 indices (layout version 1 stored the bare uint8 index into Meta.PhaseNames).
+var PhaseType = &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Uint8, ValueType: arrow.BinaryTypes.String}
+
+func phaseType(version int) arrow.DataType {
+	if version == 1 {
+		return arrow.PrimitiveTypes.Uint8
+	}
+	return PhaseType
+}
+
 // StepsSchema is the schema of the steps table for m (one row per decision).
 func StepsSchema(m *Meta) *arrow.Schema {
 	fields := []arrow.Field{
@@ -58,7 +69,7 @@ func StepsSchema(m *Meta) *arrow.Schema {
 		{Name: ColStep, Type: arrow.PrimitiveTypes.Int32},
 		{Name: ColTurn, Type: arrow.PrimitiveTypes.Int32},
 		{Name: ColDecider, Type: arrow.PrimitiveTypes.Int8},
-		{Name: ColPhase, Type: arrow.PrimitiveTypes.Uint8},
+		{Name: ColPhase, Type: phaseType(m.FormatVersion)},
 		{Name: ColObs, Type: arrow.FixedSizeListOfNonNullable(int32(m.ObsDim), arrow.PrimitiveTypes.Float32)},
 		{Name: ColLegalMask, Type: &arrow.FixedSizeBinaryType{ByteWidth: m.MaskBytes()}},
 		{Name: ColAction, Type: arrow.PrimitiveTypes.Int32},

@@ -106,7 +106,7 @@ func (d *Dataset) ComputeStats() (*Stats, error) {
 		if err != nil {
 			return nil, err
 		}
-		phases, err := column[*array.Uint8](rec, ColPhase)
+		phases, err := phaseCodes(rec, m.PhaseNames)
 		if err != nil {
 			return nil, err
 		}

@@ -137,6 +137,7 @@ func newSink(w io.Writer, schema *arrow.Schema, o WriteOptions) (tableSink, erro
 			parquet.WithCompression(codec),
 			parquet.WithDictionaryDefault(false),
 			parquet.WithDictionaryFor(ColActionText, true),
+			parquet.WithDictionaryFor(ColPhase, true),
 			parquet.WithDictionaryFor(ColOptions, true),
 			parquet.WithStats(false),
 			parquet.WithMaxRowGroupLength(int64(o.BatchRows)),
@@ -254,7 +255,8 @@ type ShardWriter struct {
 	step, turn *array.Int32Builder
 	action     *array.Int32Builder
 	decider    *array.Int8Builder
-	phase      *array.Uint8Builder
+	phase      *array.Uint8Builder // phase indices; phaseDict holds Meta.PhaseNames
+	phaseDict  arrow.Array
 	actionText *array.StringBuilder
 	reward     *array.Float32Builder
 	value      *array.Float32Builder
@@ -311,6 +313,10 @@ func NewShardWriter(dir string, index int, firstGame uint64, meta *Meta, opts Wr
 	if err != nil {
 		return nil, err
 	}
+	// Files are written in the current layout, whatever layout meta was read from.
+	mc := *meta
+	mc.FormatVersion = 0
+	meta = &mc
 	sName, gName := ShardFileNames(index, o.Format)
 	w := &ShardWriter{meta: meta, opts: o, index: index}
 	w.info = ShardInfo{Index: index, FirstGame: firstGame, StepsFile: sName, GamesFile: gName}
@@ -345,7 +351,17 @@ func (w *ShardWriter) newStepBuilders() {
 		case ColObs, ColLegalMask, ColReturns, ColPolicy:
 			continue
 		}
-		w.cols[i] = array.NewBuilder(mem, f.Type)
+		if f.Name == ColPhase {
+			// Indices into one dictionary shared by every batch (the IPC file format allows
+			// one dictionary per field): the phase names, so an index is the phase's code.
+			w.cols[i] = array.NewUint8Builder(mem)
+			sb := array.NewStringBuilder(mem)
+			sb.AppendValues(w.meta.PhaseNames, nil)
+			w.phaseDict = sb.NewArray()
+			sb.Release()
+		} else {
+			w.cols[i] = array.NewBuilder(mem, f.Type)
+		}
 		w.cols[i].Reserve(w.opts.BatchRows)
 		switch f.Name {
 		case ColGameID:
@@ -403,6 +419,8 @@ func (w *ShardWriter) checkGame(g *Game, steps []Step) error {
 			return bad("step %d: action %d outside [0,%d)", i, s.Action, m.NumActions)
 		case s.Decider < 0 || int(s.Decider) >= m.Seats:
 			return bad("step %d: decider %d", i, s.Decider)
+		case int(s.Phase) >= len(m.PhaseNames):
+			return bad("step %d: phase %d outside the %d phase names", i, s.Phase, len(m.PhaseNames))
 		case m.Policy && len(s.Policy) != m.NumActions:
 			return bad("step %d: policy has %d probabilities, want %d", i, len(s.Policy), m.NumActions)
 		}
@@ -534,6 +552,11 @@ func (w *ShardWriter) flushSteps() error {
 			d := array.NewData(f.Type, n, []*memory.Buffer{nil, memory.NewBufferBytes(w.mask)}, nil, 0, 0)
 			cols[i] = array.MakeFromData(d)
 			d.Release()
+		case ColPhase:
+			idx := w.phase.NewArray()
+			cols[i] = array.NewDictionaryArray(f.Type, idx, w.phaseDict)
+			idx.Release()
+			w.phase.Reserve(w.opts.BatchRows)
 		default:
 			cols[i] = w.cols[i].NewArray()
 			w.cols[i].Reserve(w.opts.BatchRows)
@@ -615,6 +638,10 @@ func (w *ShardWriter) release() {
 		}
 	}
 	w.games.Release()
+	if w.phaseDict != nil {
+		w.phaseDict.Release()
+		w.phaseDict = nil
+	}
 }
 
 // CheckWriteOptions normalises and checks write options without writing anything
