@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { tableFromIPC, compressionRegistry, CompressionType } from 'apache-arrow';
 import { decompress as zstdDecompress } from 'fzstd';
 import lz4 from 'lz4js';
-import { Checker, readManifest, seatArray, shardFiles } from './common.mjs';
+import { Checker, decisionsByPhase, readManifest, seatArray, shardFiles } from './common.mjs';
 
 // fzstd may return a view into a larger buffer; typed arrays over it need an aligned start,
 // so every decoded buffer gets its own ArrayBuffer.
@@ -43,6 +43,7 @@ let steps = 0;
 let done = 0;
 let obsWidth = null;
 let encoding = null;
+const byPhase = {};
 for (const f of shardFiles(dir, m, 'steps')) {
   const t = tableFromIPC(readFileSync(f));
   encoding = t.schema.metadata.get('container.encoding_version');
@@ -51,6 +52,9 @@ for (const f of shardFiles(dir, m, 'steps')) {
   steps += t.numRows;
   const d = t.getChild('done');
   for (let i = 0; i < d.length; i++) if (d.get(i)) done++;
+  // Dataset layout 2: the phase column is a dictionary of phase names, read as strings.
+  const ph = t.getChild('phase');
+  for (let i = 0; i < ph.length; i++) byPhase[ph.get(i)] = (byPhase[ph.get(i)] ?? 0) + 1;
   if (t.numRows > 0) {
     const first = t.getChild('obs').get(0);
     if (first.length !== obsWidth) throw new Error(`${f}: first observation has ${first.length} floats`);
@@ -65,5 +69,6 @@ const wantAgentWins = Object.fromEntries(Object.keys(stats.by_agent).sort().map(
 const gotAgentWins = Object.fromEntries(Object.keys(wantAgentWins).map((a) => [a, winsByAgent[a] ?? 0]));
 c.equal('wins by agent', gotAgentWins, wantAgentWins);
 c.equal('observation width (FixedSizeList size)', obsWidth, m.meta.obs_dim);
+c.equal('decisions by phase name', byPhase, decisionsByPhase(stats));
 c.equal('encoding version in the schema metadata', encoding, stats.encoding_version);
 c.finish();

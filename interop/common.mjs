@@ -13,6 +13,12 @@ export function shardFiles(dir, m, table) {
   return m.shards.map((s) => join(dir, table === 'steps' ? s.steps_file : s.games_file));
 }
 
+// decisionsByPhase sums `container dataset stats --json`'s actions_by_phase per phase name.
+export function decisionsByPhase(stats) {
+  return Object.fromEntries(Object.keys(stats.actions_by_phase).sort().map(
+    (p) => [p, Object.values(stats.actions_by_phase[p]).reduce((a, b) => a + b, 0)]));
+}
+
 // canonical renders a value as JSON with object keys sorted, so key order never matters.
 function canonical(v) {
   if (typeof v === 'bigint') return String(v);

@@ -4,7 +4,7 @@
 // Usage: node duckdb_check.mjs DATASET_DIR STATS_JSON
 import { readFileSync } from 'node:fs';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { Checker, readManifest, seatArray, shardFiles } from './common.mjs';
+import { Checker, decisionsByPhase, readManifest, seatArray, shardFiles } from './common.mjs';
 
 const [dir, statsPath] = process.argv.slice(2);
 if (!dir || !statsPath) {
@@ -42,6 +42,12 @@ c.equal('returns width', await one(`SELECT DISTINCT len(returns) FROM ${steps}`)
 c.equal('steps per game match the games table', await one(
   `SELECT count(*) FROM (SELECT game_id, count(*) AS n FROM ${steps} GROUP BY game_id) s JOIN ${games} g USING (game_id) WHERE s.n <> g.length`), 0);
 c.equal('one done step per game', await one(`SELECT count(*) FROM ${steps} WHERE done`), stats.games);
+// Dataset layout 2 stores the phase by name (a dictionary-encoded string), so SQL filters
+// and groups by the name itself.
+const byPhase = await rows(`SELECT phase, count(*) AS n FROM ${steps} GROUP BY phase ORDER BY phase`);
+c.equal('decisions by phase name', Object.fromEntries(byPhase.map((r) => [r.phase, Number(r.n)])), decisionsByPhase(stats));
+c.equal("rows WHERE phase = 'delivery-bid'", Number(await one(`SELECT count(*) FROM ${steps} WHERE phase = 'delivery-bid'`)),
+  decisionsByPhase(stats)['delivery-bid'] ?? 0);
 const md = await rows(`SELECT value FROM parquet_kv_metadata(${list(shardFiles(dir, m, 'steps').slice(0, 1))}) WHERE decode(key) = 'container.encoding_version'`);
 c.equal('encoding version in the file metadata', md.length ? new TextDecoder().decode(md[0].value.bytes ?? md[0].value) : null, stats.encoding_version);
 c.finish();
