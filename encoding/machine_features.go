@@ -2,6 +2,7 @@ package encoding
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/container-rl/container/env/rules"
 )
@@ -58,7 +59,11 @@ func addMachineFeatures(b *builder, o rules.Options, nc int, maxHeap float32) ma
 	m.bought = b.scalar("action.bought", 1, 2*rules.MaxFactories, "containers bought in this purchase (clipped)")
 	m.pickLeft = b.scalar("action.pick_left", 1, 2*rules.MaxFactories, "colours still to choose when producing with short storage (clipped)")
 
-	m.bidKind = b.oneHot("bank_bid.kind", []string{"container_lot", "cash_lot", "truck"}, "kind of the Bank bid in progress")
+	bidKinds := make([]string, rules.NumAuctionKinds)
+	for k := range bidKinds {
+		bidKinds[k] = strings.ReplaceAll(rules.AuctionKind(k).String(), "-", "_") // container_lot, ...
+	}
+	m.bidKind = b.oneHot("bank_bid.kind", bidKinds, "kind of the Bank bid in progress")
 	m.returner = b.oneHot("bank_bid.returner", seatNoneLabels, "outbid seat putting containers back")
 	m.returnFactory = b.add("bank_bid.return_factory", colours, 0, maxHeap, heapScale, "containers still to put back in the factory district")
 	m.returnHarbor = b.add("bank_bid.return_harbor", colours, 0, maxHeap, heapScale, "containers still to put back in the harbor district")
