@@ -233,3 +233,45 @@ func TestLegalMovesAreInTheirKindsPhases(t *testing.T) {
 		}
 	}
 }
+
+// The id table of docs/RULES.md section 11 is the kind table: one row per kind, in id order,
+// with the kind's id range, and a notation example that parses to a move of that kind.
+func TestRulesDocIDTableMatchesTheKindTable(t *testing.T) {
+	b, err := os.ReadFile("../../docs/RULES.md")
+	if err != nil {
+		t.Skip("docs/RULES.md not found:", err)
+	}
+	_, sec, ok := strings.Cut(string(b), "## 11. Action-id layout")
+	if !ok {
+		t.Fatal("docs/RULES.md has no section 11")
+	}
+	sec, _, _ = strings.Cut(sec, "\n## ")
+	g, _ := NewGame(Options{Players: 5, Modules: AllModules})
+	s := g.NewInitialStateSeed(1)
+	k := MoveKind(0)
+	for _, line := range strings.Split(sec, "\n") {
+		cells := strings.Split(line, "|")
+		if len(cells) != 7 || !strings.Contains(cells[4], "`") {
+			continue
+		}
+		if k >= NumMoveKinds {
+			t.Fatalf("more rows than kinds: %s", line)
+		}
+		first, count := KindBase(k)
+		ids := strconv.Itoa(first)
+		if count > 1 {
+			ids += "-" + strconv.Itoa(first+count-1)
+		}
+		if got := strings.TrimSpace(cells[2]); got != ids {
+			t.Errorf("kind %s: the doc gives ids %s, the table %s", k, got, ids)
+		}
+		example := strings.Trim(strings.Fields(cells[4])[0], "`")
+		if m, err := s.ParseMove(example); err != nil || m.Kind != k || m.String() != example {
+			t.Errorf("kind %s: the doc's notation %q parses to %v (%v), written %q", k, example, m.Kind, err, m.String())
+		}
+		k++
+	}
+	if k != NumMoveKinds {
+		t.Errorf("the doc has %d rows, the table %d kinds", k, NumMoveKinds)
+	}
+}
