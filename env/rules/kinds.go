@@ -201,44 +201,6 @@ func moveOf(k MoveKind, i int) Move {
 	return m
 }
 
-// offsetOf is moveOf's inverse for a Move with relative seat rel and amount amt above the
-// amount built; ok is false for arguments without an id.
-func offsetOf(m Move, rel int, amt int32) (i int, ok bool) {
-	switch kinds[m.Kind].args {
-	case argLoanSlot, argDistrict, argBankLot, argAuction:
-		i = int(m.Index)
-	case argColour:
-		i = int(m.Colour)
-	case argSeatNext:
-		i = rel - 1
-	case argSeat:
-		i = rel
-	case argTruck:
-		i = 2*rel + int(m.Index)
-		if m.Index > 1 {
-			return 0, false
-		}
-	case argPlacePrice:
-		i = int(m.Price) - 1
-	case argFactoryLot:
-		if m.Price < 1 || int(m.Price) > FactoryPrices || m.Colour >= NumColours {
-			return 0, false
-		}
-		i = int(m.Colour)*FactoryPrices + int(m.Price) - 1
-	case argHarborLot:
-		if m.Price < 2 || int(m.Price) > HarborPrices+1 || m.Colour >= NumColours {
-			return 0, false
-		}
-		i = int(m.Colour)*HarborPrices + int(m.Price) - 2
-	case argAmount:
-		if amt < 0 || amt > MaxAmountID {
-			return 0, false
-		}
-		i = int(amt)
-	}
-	return i, i >= 0 && i < kinds[m.Kind].size
-}
-
 // ActionName returns the generic name of action id: its move's notation with seats relative
 // to the decider ("+0" the decider, "+1" the next seat clockwise) and an amount counted from
 // the amount built so far, e.g. "sail:harbor:+1", "pick:factory:red:$2", "$17"; the same id

@@ -38,13 +38,42 @@ func (s *State) MoveToAction(m Move) (id int, ok bool) {
 	if m.Kind >= NumMoveKinds {
 		return 0, false
 	}
-	rel := 0
-	switch kinds[m.Kind].args {
-	case argSeatNext, argSeat, argTruck:
-		rel = s.rel(int(m.Seat))
+	ki := &kinds[m.Kind]
+	i := 0
+	switch ki.args { // the inverse of moveOf, for the decider's seats and amount
+	case argLoanSlot, argDistrict, argBankLot, argAuction:
+		i = int(m.Index)
+	case argColour:
+		i = int(m.Colour)
+	case argSeatNext:
+		i = s.rel(int(m.Seat)) - 1
+	case argSeat:
+		i = s.rel(int(m.Seat))
+	case argTruck:
+		if m.Index > 1 {
+			return 0, false
+		}
+		i = 2*s.rel(int(m.Seat)) + int(m.Index)
+	case argPlacePrice:
+		i = int(m.Price) - 1
+	case argFactoryLot:
+		if m.Price < 1 || int(m.Price) > FactoryPrices || m.Colour >= NumColours {
+			return 0, false
+		}
+		i = int(m.Colour)*FactoryPrices + int(m.Price) - 1
+	case argHarborLot:
+		if m.Price < 2 || int(m.Price) > HarborPrices+1 || m.Colour >= NumColours {
+			return 0, false
+		}
+		i = int(m.Colour)*HarborPrices + int(m.Price) - 2
+	case argAmount:
+		a := m.Amount - s.machine.AmountBase
+		if a < 0 || a > MaxAmountID {
+			return 0, false
+		}
+		i = int(a)
 	}
-	i, ok := offsetOf(m, rel, m.Amount-s.machine.AmountBase)
-	if !ok {
+	if i < 0 || i >= ki.size {
 		return 0, false
 	}
 	return kindBase[m.Kind] + i, true
