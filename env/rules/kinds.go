@@ -213,8 +213,6 @@ func ActionName(id int) string {
 	return moveOf(k, i).text(true)
 }
 
-var bankLotNames = [2]string{"container-lot", "cash-lot"}
-
 // text writes the move: the kind's words, then its arguments, separated by ':'. Seats are
 // absolute (p1..p5) or, when relative, "+N" counted from the decider.
 func (m Move) text(relative bool) string {
@@ -241,7 +239,8 @@ func (m Move) text(relative bool) string {
 	case argSeatNext, argSeat:
 		arg = seat(m.Seat)
 	case argBankLot:
-		arg = bankLotNames[m.Index/BankLots%2] + ":" + strconv.Itoa(int(m.Index)%BankLots+1)
+		// A container lot is auctioned as ContainerLotAuction, a cash lot as CashLotAuction.
+		arg = AuctionKind(m.Index/BankLots%2).String() + ":" + strconv.Itoa(int(m.Index)%BankLots+1)
 	case argAuction:
 		if int(m.Index) >= NumAuctionKinds {
 			return fmt.Sprintf("move(%d)", m.Kind)
@@ -277,7 +276,7 @@ func (k MoveKind) usage() string {
 	case argSeatNext, argSeat:
 		return ki.words + ":SEAT"
 	case argBankLot:
-		return ki.words + ":container-lot|cash-lot:1.." + strconv.Itoa(BankLots)
+		return ki.words + ":" + ContainerLotAuction.String() + "|" + CashLotAuction.String() + ":1.." + strconv.Itoa(BankLots)
 	case argAuction:
 		return ki.words + ":" + strings.Join(auctionKindNames[:], "|")
 	case argTruck:

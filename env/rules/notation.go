@@ -187,9 +187,9 @@ func parseArgs(k MoveKind, a []string, players int) (Move, error) {
 			return m, err
 		}
 		switch a[0] {
-		case bankLotNames[0]:
+		case ContainerLotAuction.String():
 			m.Index = uint8(v - 1)
-		case bankLotNames[1]:
+		case CashLotAuction.String():
 			m.Index = uint8(BankLots + v - 1)
 		default:
 			err = fmt.Errorf("want container-lot or cash-lot, got %s", Quote(a[0]))
