@@ -139,17 +139,23 @@ func KindByName(name string) (MoveKind, bool) {
 	return 0, false
 }
 
-// kindBase[k] is the first action id of kind k; idKind[id] is the kind of action id.
+// Lookup tables derived from the kind table for the hot paths (ActionToMove, MoveToAction):
+// kindBase[k] is the first action id of kind k, kindArgs[k] its argument shape; idKind[id]
+// is the kind of action id and idMove[id] its move with relative seats and amount.
 var (
 	kindBase [NumMoveKinds + 1]int
+	kindArgs [NumMoveKinds]argShape
 	idKind   []MoveKind
+	idMove   []Move
 )
 
 func init() {
 	for k := MoveKind(0); k < NumMoveKinds; k++ {
 		kindBase[k+1] = kindBase[k] + kinds[k].size
-		for range kinds[k].size {
+		kindArgs[k] = kinds[k].args
+		for i := range kinds[k].size {
 			idKind = append(idKind, k)
+			idMove = append(idMove, moveOf(k, i))
 		}
 	}
 }

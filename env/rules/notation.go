@@ -13,16 +13,15 @@ import (
 
 // ActionToMove decodes an action id for the current decider.
 func (s *State) ActionToMove(id int) Move {
-	k, i, ok := ActionKind(id)
-	if !ok {
+	if id < 0 || id >= len(idMove) {
 		// Out of range: the nearest kind, with no arguments (as earlier builds did).
 		if id < 0 {
 			return Move{Kind: 0}
 		}
 		return Move{Kind: NumMoveKinds - 1}
 	}
-	m := moveOf(k, i)
-	switch kinds[k].args {
+	m := idMove[id]
+	switch kindArgs[m.Kind] {
 	case argSeatNext, argSeat, argTruck:
 		m.Seat = int8(s.abs(int(m.Seat)))
 	case argAmount:
@@ -38,9 +37,8 @@ func (s *State) MoveToAction(m Move) (id int, ok bool) {
 	if m.Kind >= NumMoveKinds {
 		return 0, false
 	}
-	ki := &kinds[m.Kind]
 	i := 0
-	switch ki.args { // the inverse of moveOf, for the decider's seats and amount
+	switch kindArgs[m.Kind] { // the inverse of moveOf, for the decider's seats and amount
 	case argLoanSlot, argDistrict, argBankLot, argAuction:
 		i = int(m.Index)
 	case argColour:
@@ -73,7 +71,7 @@ func (s *State) MoveToAction(m Move) (id int, ok bool) {
 		}
 		i = int(a)
 	}
-	if i < 0 || i >= ki.size {
+	if i < 0 || i >= kindBase[m.Kind+1]-kindBase[m.Kind] {
 		return 0, false
 	}
 	return kindBase[m.Kind] + i, true
