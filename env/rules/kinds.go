@@ -140,10 +140,12 @@ func KindByName(name string) (MoveKind, bool) {
 }
 
 // Lookup tables derived from the kind table for the hot paths (ActionToMove, MoveToAction):
-// kindBase[k] is the first action id of kind k, kindArgs[k] its argument shape; idKind[id]
+// kindBase[k] is the first action id of kind k, kindSize[k] its number of ids and
+// kindArgs[k] its argument shape; idKind[id]
 // is the kind of action id and idMove[id] its move with relative seats and amount.
 var (
 	kindBase [NumMoveKinds + 1]int
+	kindSize [NumMoveKinds]int
 	kindArgs [NumMoveKinds]argShape
 	idKind   []MoveKind
 	idMove   []Move
@@ -152,6 +154,7 @@ var (
 func init() {
 	for k := MoveKind(0); k < NumMoveKinds; k++ {
 		kindBase[k+1] = kindBase[k] + kinds[k].size
+		kindSize[k] = kinds[k].size
 		kindArgs[k] = kinds[k].args
 		for i := range kinds[k].size {
 			idKind = append(idKind, k)

@@ -71,7 +71,7 @@ func (s *State) MoveToAction(m Move) (id int, ok bool) {
 		}
 		i = int(a)
 	}
-	if i < 0 || i >= kindBase[m.Kind+1]-kindBase[m.Kind] {
+	if i < 0 || i >= kindSize[m.Kind] {
 		return 0, false
 	}
 	return kindBase[m.Kind] + i, true
