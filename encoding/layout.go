@@ -193,7 +193,7 @@ func newLayout(g *rules.Game) *layout {
 	}
 	l.bankLots = b.add("bank.container_lots", lotCols, 0, l.maxHeap, heapScale, "containers on Bank container lots I..III")
 	l.bankCash = b.add("bank.cash_lots", lotLabels, 0, maxCashFeature, smallCashScale, "cash on Bank cash lots I..III (clipped)")
-	kinds := []string{"container_lot", "cash_lot", "truck"}
+	kinds := auctionLabels()
 	for k := range l.auctions {
 		a := &l.auctions[k]
 		if k == int(rules.TruckAuction) && !trucks {

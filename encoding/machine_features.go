@@ -59,11 +59,7 @@ func addMachineFeatures(b *builder, o rules.Options, nc int, maxHeap float32) ma
 	m.bought = b.scalar("action.bought", 1, 2*rules.MaxFactories, "containers bought in this purchase (clipped)")
 	m.pickLeft = b.scalar("action.pick_left", 1, 2*rules.MaxFactories, "colours still to choose when producing with short storage (clipped)")
 
-	bidKinds := make([]string, rules.NumAuctionKinds)
-	for k := range bidKinds {
-		bidKinds[k] = strings.ReplaceAll(rules.AuctionKind(k).String(), "-", "_") // container_lot, ...
-	}
-	m.bidKind = b.oneHot("bank_bid.kind", bidKinds, "kind of the Bank bid in progress")
+	m.bidKind = b.oneHot("bank_bid.kind", auctionLabels(), "kind of the Bank bid in progress")
 	m.returner = b.oneHot("bank_bid.returner", seatNoneLabels, "outbid seat putting containers back")
 	m.returnFactory = b.add("bank_bid.return_factory", colours, 0, maxHeap, heapScale, "containers still to put back in the factory district")
 	m.returnHarbor = b.add("bank_bid.return_harbor", colours, 0, maxHeap, heapScale, "containers still to put back in the harbor district")
@@ -190,6 +186,16 @@ func (e *Encoder) encodeMachine(d *rules.Decision, observer int, dst []float32) 
 		flag(m.loanTied+r, d.Loan.Tied&bit != 0)
 		dst[m.incentives+r] = clip(float32(d.Loan.Incentives[seat])/smallCashScale, maxCashFeature)
 	}
+}
+
+// auctionLabels name the auction kinds in observation labels: the rules' names with '_'
+// (container_lot, cash_lot, truck).
+func auctionLabels() []string {
+	l := make([]string, rules.NumAuctionKinds)
+	for k := range l {
+		l[k] = strings.ReplaceAll(rules.AuctionKind(k).String(), "-", "_")
+	}
+	return l
 }
 
 func lotIndexLabels(lots, nc int) []string {
