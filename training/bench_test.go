@@ -97,24 +97,33 @@ func BenchmarkBCTrainStep(b *testing.B) {
 	}
 }
 
-// BenchmarkGoForward measures batched decisions/s of the plain-Go forward pass.
+// BenchmarkGoForward measures batched decisions/s of the plain-Go forward pass on random
+// inputs with a third of all features set and a quarter of all actions legal (denser than
+// real positions: see BenchmarkNetBotActBatch for those), and rows/s of one-row calls (as
+// search makes them). rows/cpu-s is what one core does, less distorted on a shared machine.
 func BenchmarkGoForward(b *testing.B) {
 	for _, width := range []int{128, 256} {
-		b.Run(fmt.Sprintf("width=%d", width), func(b *testing.B) {
-			cfg := NetConfig{ObsDim: benchObs, NumActions: benchActions, ValueDim: benchSeats, Width: width, Depth: 2, Norm: NormLayer}
-			w, _ := NewWeights(cfg, 1)
-			net, _ := NewNet(w)
-			const rows = 256
-			bt := benchBatch(cfg, rows)
-			logits := make([]float32, rows*cfg.NumActions)
-			values := make([]float32, rows*cfg.ValueDim)
-			wss := make([]Workspace, 2)
-			b.ResetTimer()
-			for range b.N {
-				net.ForwardParallel(wss, rows, bt.Obs, bt.Mask, logits, values)
-			}
-			b.ReportMetric(float64(b.N*rows)/b.Elapsed().Seconds(), "rows/s")
-		})
+		for _, rows := range []int{256, 1} {
+			b.Run(fmt.Sprintf("width=%d/rows=%d", width, rows), func(b *testing.B) {
+				cfg := NetConfig{ObsDim: benchObs, NumActions: benchActions, ValueDim: benchSeats, Width: width, Depth: 2, Norm: NormLayer}
+				w, _ := NewWeights(cfg, 1)
+				net, _ := NewNet(w)
+				bt := benchBatch(cfg, rows)
+				logits := make([]float32, rows*cfg.NumActions)
+				values := make([]float32, rows*cfg.ValueDim)
+				wss := make([]Workspace, 2)
+				cpu0 := processCPU()
+				b.ResetTimer()
+				for range b.N {
+					net.ForwardParallel(wss, rows, bt.Obs, bt.Mask, logits, values)
+				}
+				b.StopTimer()
+				b.ReportMetric(float64(b.N*rows)/b.Elapsed().Seconds(), "rows/s")
+				if cpu := (processCPU() - cpu0).Seconds(); cpu > 0 {
+					b.ReportMetric(float64(b.N*rows)/cpu, "rows/cpu-s")
+				}
+			})
+		}
 	}
 }
 
@@ -159,9 +168,15 @@ func BenchmarkNetBotActBatch(b *testing.B) {
 	const n = 256
 	views, legal := samplePositions(g, n, 1)
 	out := make([]int, n)
+	nb.ActBatch(views, legal, out) // warm the buffers
+	cpu0 := processCPU()
 	b.ResetTimer()
 	for range b.N {
 		nb.ActBatch(views, legal, out)
 	}
+	b.StopTimer()
 	b.ReportMetric(float64(b.N*n)/b.Elapsed().Seconds(), "decisions/s")
+	if cpu := (processCPU() - cpu0).Seconds(); cpu > 0 {
+		b.ReportMetric(float64(b.N*n)/cpu, "decisions/cpu-s")
+	}
 }

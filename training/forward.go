@@ -62,50 +62,45 @@ func (n *Net) Config() NetConfig { return n.cfg }
 
 // Workspace holds the scratch buffers of one forward pass; reuse it to allocate nothing.
 type Workspace struct {
-	a, b []float32
+	h        []float32 // one row's hidden activations
+	idx, jdx []int32   // one row's non-zero inputs of the current and the next layer
+	val, wal []float32 // and their values
 }
 
-func (ws *Workspace) grow(rows, width int) {
-	if need := rows * width; cap(ws.a) < need {
-		ws.a = make([]float32, need)
-		ws.b = make([]float32, need)
+func (ws *Workspace) grow(n *Net) {
+	d := max(n.cfg.ObsDim, n.cfg.Width)
+	if len(ws.idx) < d || len(ws.h) < n.cfg.Width {
+		ws.h = make([]float32, n.cfg.Width)
+		ws.idx, ws.jdx = make([]int32, d), make([]int32, d)
+		ws.val, ws.wal = make([]float32, d), make([]float32, d)
 	}
 }
 
 // Forward computes, for a batch of rows, the masked logits [rows*A] (illegal actions get a
 // very negative logit) and the values [rows*V]. obs is [rows*D]; mask is [rows*A] with
 // non-zero meaning legal (nil: everything legal). logits or values may be nil to skip them.
+//
+// It works one row at a time on that row's non-zero inputs only: the observation is mostly
+// zeros (one-hot groups: ~115 of 773 features set in a 4-player game) and so is about half
+// of each hidden layer after its ReLU. Every output is its bias plus the products of the
+// non-zero inputs in ascending input order, the order a dense pass sums in, so skipping the
+// zeros changes no bit of the result (a zero input adds an exact zero).
 func (n *Net) Forward(ws *Workspace, rows int, obs, mask, logits, values []float32) {
-	h := n.trunk(ws, rows, obs)
-	width := n.cfg.trunkOut()
-	if logits != nil {
-		if mask == nil {
-			dense(h, rows, width, n.policy, logits)
-		} else {
-			// Only legal actions need a logit: a dot product with the transposed weights each
-			// (a handful per decision instead of all A columns).
-			A := n.cfg.NumActions
-			for r := range rows {
-				hr := h[r*width : (r+1)*width]
-				lr, mr := logits[r*A:(r+1)*A], mask[r*A:(r+1)*A]
-				for a, m := range mr {
-					if m == 0 {
-						lr[a] = maskedLogit
-						continue
-					}
-					wa := n.policyT[a*width : (a+1)*width]
-					wa = wa[:len(hr)]
-					sum := n.policy.b[a]
-					for i, x := range hr {
-						sum += x * wa[i]
-					}
-					lr[a] = sum
-				}
+	ws.grow(n)
+	D, A, V := n.cfg.ObsDim, n.cfg.NumActions, n.cfg.ValueDim
+	for r := range rows {
+		idx, val := n.trunkRow(ws, obs[r*D:(r+1)*D])
+		if logits != nil {
+			lr := logits[r*A : (r+1)*A]
+			if mask == nil {
+				sparseAffine(idx, val, n.policy.w, A, n.policy.b, lr)
+			} else {
+				n.legalLogits(idx, val, mask[r*A:(r+1)*A], lr)
 			}
 		}
-	}
-	if values != nil {
-		dense(h, rows, width, n.value, values)
+		if values != nil {
+			sparseAffine(idx, val, n.value.w, V, n.value.b, values[r*V:(r+1)*V])
+		}
 	}
 }
 
@@ -144,91 +139,150 @@ func (n *Net) ForwardParallel(wss []Workspace, rows int, obs, mask, logits, valu
 	wg.Wait()
 }
 
-// trunk runs the hidden layers and returns the trunk output [rows*width] (obs with depth 0).
-func (n *Net) trunk(ws *Workspace, rows int, obs []float32) []float32 {
-	if len(n.layers) == 0 {
-		return obs[:rows*n.cfg.ObsDim]
-	}
-	ws.grow(rows, n.cfg.Width)
-	in := obs[:rows*n.cfg.ObsDim]
-	bufs := [2][]float32{ws.a[:rows*n.cfg.Width], ws.b[:rows*n.cfg.Width]}
-	for i, l := range n.layers {
-		out := bufs[i%2]
-		if i == 0 {
-			denseSparse(in, rows, l.in, l, out)
-		} else {
-			dense(in, rows, l.in, l, out)
+// trunkRow runs the hidden layers on one observation and returns the trunk output's non-zero
+// entries (indices ascending, and values); with depth 0 those of the observation itself.
+func (n *Net) trunkRow(ws *Workspace, x []float32) ([]int32, []float32) {
+	k := gatherNonzero(x, ws.idx, ws.val)
+	idx, val := ws.idx[:k], ws.val[:k]
+	nidx, nval := ws.jdx, ws.wal
+	for _, l := range n.layers {
+		h := ws.h[:l.out]
+		sparseAffine(idx, val, l.w, l.out, l.b, h)
+		if l.gain != nil {
+			layerNorm(h, l.gain, l.beta)
 		}
-		for r := range rows {
-			row := out[r*l.out : (r+1)*l.out]
-			if l.gain != nil {
-				layerNorm(row, l.gain, l.beta)
+		// ReLU, keeping only the positive units as the next layer's inputs.
+		k = 0
+		nidx, nval = nidx[:len(h)], nval[:len(h)]
+		for j, v := range h {
+			nidx[k], nval[k] = int32(j), v
+			// v > 0 without a branch: the bits of positive numbers up to +Inf are 1..0x7f800000.
+			k += int((uint64(math.Float32bits(v)-1) - 0x7f800000) >> 63)
+		}
+		idx, val, nidx, nval = nidx[:k], nval[:k], idx[:cap(idx)], val[:cap(val)]
+	}
+	return idx, val
+}
+
+// gatherNonzero writes the indices and values of x's non-zero entries into idx and val (each
+// at least len(x) long) and returns how many there are. It writes every entry and advances
+// past the non-zero ones without a branch: which features are set varies from row to row,
+// and a mispredicted branch per feature costs more than the writes.
+func gatherNonzero(x []float32, idx []int32, val []float32) int {
+	k := 0
+	idx, val = idx[:len(x)], val[:len(x)]
+	for i, v := range x {
+		idx[k], val[k] = int32(i), v
+		u := math.Float32bits(v) << 1 // ±0 become 0
+		k += int((u | -u) >> 31)
+	}
+	return k
+}
+
+// legalLogits writes one row's logits: a dot product with the transposed policy weights for
+// each legal action (a handful per decision instead of all A columns), four actions at a
+// time so the four sums proceed side by side, and maskedLogit for the others.
+func (n *Net) legalLogits(idx []int32, val []float32, mask, out []float32) {
+	width := n.cfg.trunkOut()
+	val = val[:len(idx)]
+	var legal [4]int
+	k := 0
+	flush := func() {
+		switch k {
+		case 4:
+			a0, a1, a2, a3 := legal[0], legal[1], legal[2], legal[3]
+			w0 := n.policyT[a0*width : (a0+1)*width]
+			w1 := n.policyT[a1*width : (a1+1)*width]
+			w2 := n.policyT[a2*width : (a2+1)*width]
+			w3 := n.policyT[a3*width : (a3+1)*width]
+			s0, s1, s2, s3 := n.policy.b[a0], n.policy.b[a1], n.policy.b[a2], n.policy.b[a3]
+			for j, i := range idx {
+				x := val[j]
+				s0 += x * w0[i]
+				s1 += x * w1[i]
+				s2 += x * w2[i]
+				s3 += x * w3[i]
 			}
-			for j, v := range row {
-				if v < 0 {
-					row[j] = 0
+			out[a0], out[a1], out[a2], out[a3] = s0, s1, s2, s3
+		default:
+			for _, a := range legal[:k] {
+				wa := n.policyT[a*width : (a+1)*width]
+				s := n.policy.b[a]
+				for j, i := range idx {
+					s += val[j] * wa[i]
 				}
+				out[a] = s
 			}
 		}
-		in = out
+		k = 0
 	}
-	return in
-}
-
-// dense computes out[r] = in[r] @ l.w + l.b for each row, four rows at a time so each weight
-// row is loaded once per block (hidden activations are dense).
-func dense(in []float32, rows, width int, l denseLayer, out []float32) {
-	r := 0
-	for ; r+4 <= rows; r += 4 {
-		o0 := out[r*l.out : (r+1)*l.out]
-		o1 := out[(r+1)*l.out : (r+2)*l.out]
-		o2 := out[(r+2)*l.out : (r+3)*l.out]
-		o3 := out[(r+3)*l.out : (r+4)*l.out]
-		copy(o0, l.b)
-		copy(o1, l.b)
-		copy(o2, l.b)
-		copy(o3, l.b)
-		x0 := in[r*width : (r+1)*width]
-		x1 := in[(r+1)*width : (r+2)*width]
-		x2 := in[(r+2)*width : (r+3)*width]
-		x3 := in[(r+3)*width : (r+4)*width]
-		for i := range x0 {
-			a, b, c, d := x0[i], x1[i], x2[i], x3[i]
-			if a == 0 && b == 0 && c == 0 && d == 0 {
-				continue
-			}
-			w := l.w[i*l.out : (i+1)*l.out]
-			w = w[:len(o0)]
-			o1, o2, o3 := o1[:len(w)], o2[:len(w)], o3[:len(w)]
-			for j, wj := range w {
-				o0[j] += a * wj
-				o1[j] += b * wj
-				o2[j] += c * wj
-				o3[j] += d * wj
-			}
+	for a, m := range mask[:len(out)] {
+		if m == 0 {
+			out[a] = maskedLogit
+			continue
+		}
+		legal[k] = a
+		k++
+		if k == len(legal) {
+			flush()
 		}
 	}
-	denseSparse(in[r*width:], rows-r, width, l, out[r*l.out:])
+	flush()
 }
 
-// denseSparse is dense one row at a time, skipping zero inputs: the observation is mostly
-// zeros (one-hot groups), so the first layer touches only the weight rows of its non-zero
-// features.
-func denseSparse(in []float32, rows, width int, l denseLayer, out []float32) {
-	for r := 0; r < rows; r++ {
-		o := out[r*l.out : (r+1)*l.out]
-		copy(o, l.b)
-		x := in[r*width : (r+1)*width]
-		for i, xv := range x {
-			if xv == 0 {
-				continue
-			}
-			w := l.w[i*l.out : (i+1)*l.out]
-			w = w[:len(o)]
-			for j := range o {
-				o[j] += xv * w[j]
-			}
+// sparseAffine computes out[j] = b[j] + sum over k of val[k] * w[idx[k]*stride + j] for every
+// j < len(out), summing in the order of idx. Eight outputs at a time stay in registers while
+// the loop runs over the inputs, so each weight is loaded once and nothing is stored until the
+// end.
+func sparseAffine(idx []int32, val []float32, w []float32, stride int, b, out []float32) {
+	c := sparseAffineAsm(idx, val, w, stride, b, out)
+	sparseAffineGo(idx, val, w, stride, b, out, c)
+}
+
+// sparseAffineGo is sparseAffine in pure Go for the columns from c on.
+func sparseAffineGo(idx []int32, val []float32, w []float32, stride int, b, out []float32, c int) {
+	val = val[:len(idx)]
+	for ; c+8 <= len(out); c += 8 {
+		bb := b[c : c+8 : c+8]
+		a0, a1, a2, a3, a4, a5, a6, a7 := bb[0], bb[1], bb[2], bb[3], bb[4], bb[5], bb[6], bb[7]
+		for k, i := range idx {
+			x := val[k]
+			p := int(i)*stride + c
+			wr := w[p : p+8 : p+8]
+			a0 += x * wr[0]
+			a1 += x * wr[1]
+			a2 += x * wr[2]
+			a3 += x * wr[3]
+			a4 += x * wr[4]
+			a5 += x * wr[5]
+			a6 += x * wr[6]
+			a7 += x * wr[7]
 		}
+		o := out[c : c+8 : c+8]
+		o[0], o[1], o[2], o[3], o[4], o[5], o[6], o[7] = a0, a1, a2, a3, a4, a5, a6, a7
+	}
+	if c+4 <= len(out) {
+		bb := b[c : c+4 : c+4]
+		a0, a1, a2, a3 := bb[0], bb[1], bb[2], bb[3]
+		for k, i := range idx {
+			x := val[k]
+			p := int(i)*stride + c
+			wr := w[p : p+4 : p+4]
+			a0 += x * wr[0]
+			a1 += x * wr[1]
+			a2 += x * wr[2]
+			a3 += x * wr[3]
+		}
+		o := out[c : c+4 : c+4]
+		o[0], o[1], o[2], o[3] = a0, a1, a2, a3
+		c += 4
+	}
+	for ; c < len(out); c++ {
+		a := b[c]
+		for k, i := range idx {
+			a += val[k] * w[int(i)*stride+c]
+		}
+		out[c] = a
 	}
 }
 

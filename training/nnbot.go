@@ -34,6 +34,9 @@ type NetBot struct {
 	rng     *rand.Rand
 	enc     *encoding.Encoder
 	encOpts rules.Options
+	encVar  encoding.Options    // the observation variant enc writes
+	encs    []*encoding.Encoder // one more encoder per extra worker of ActBatch (lazily)
+	errs    []error             // per worker of ActBatch
 	err     error
 	wss     []Workspace
 	obs     []float32
@@ -119,7 +122,7 @@ func (b *NetBot) useGame(g *rules.Game) error {
 		return b.err
 	}
 	enc := encoding.NewEncoderWith(g, eo)
-	b.enc, b.encOpts = enc, g.Options()
+	b.enc, b.encOpts, b.encVar, b.encs = enc, g.Options(), eo, nil
 	b.err = b.file.CheckCompatible(enc.Spec().Version, enc.Size(), CurrentActionLayout(), g.Options())
 	return b.err
 }
@@ -138,11 +141,19 @@ func (b *NetBot) encodeRow(r int, view *rules.State, legal []int) bool {
 	if b.useGame(view.Game()) != nil {
 		return false
 	}
+	if err := b.encodeRowWith(b.enc, r, view, legal); err != nil {
+		b.err = err
+		return false
+	}
+	return true
+}
+
+// encodeRowWith writes row r's observation (with enc, made for view's game) and mask.
+func (b *NetBot) encodeRowWith(enc *encoding.Encoder, r int, view *rules.State, legal []int) error {
 	cfg := b.net.Config()
 	d := view.Decision()
-	if err := b.enc.Encode(view, d.Decider, d, b.obs[r*cfg.ObsDim:(r+1)*cfg.ObsDim]); err != nil {
-		b.err = fmt.Errorf("training: bot %s: %w", b.name, err)
-		return false
+	if err := enc.Encode(view, d.Decider, d, b.obs[r*cfg.ObsDim:(r+1)*cfg.ObsDim]); err != nil {
+		return fmt.Errorf("training: bot %s: %w", b.name, err)
 	}
 	m := b.mask[r*cfg.NumActions : (r+1)*cfg.NumActions]
 	clear(m)
@@ -151,7 +162,7 @@ func (b *NetBot) encodeRow(r int, view *rules.State, legal []int) bool {
 			m[a] = 1
 		}
 	}
-	return true
+	return nil
 }
 
 // choose picks an action from row r's masked logits.
@@ -194,26 +205,86 @@ func (b *NetBot) Act(view *rules.State, legal []int) int {
 	return b.choose(0, legal)
 }
 
-// ActBatch implements bots.BatchBot: one network call for all views.
+// ActBatch implements bots.BatchBot: one network call for all views. The rows are split
+// over len(b.wss) goroutines, each encoding and evaluating its share.
 func (b *NetBot) ActBatch(views []*rules.State, legal [][]int, out []int) {
 	n := len(views)
 	b.grow(n)
-	ok := true
-	for i := range n {
-		if len(legal[i]) == 0 || !b.encodeRow(i, views[i], legal[i]) {
-			ok = false
-		}
-	}
-	if !ok {
+	if !b.encodeBatch(views, legal) {
 		for i := range n {
 			out[i] = b.Act(views[i], legal[i])
 		}
 		return
 	}
-	b.net.ForwardParallel(b.wss, n, b.obs, b.mask, b.logits, nil)
 	for i := range n {
 		out[i] = b.choose(i, legal[i])
 	}
+}
+
+// encodeBatch encodes every row and runs the network on them, in parallel when the batch is
+// large enough; false when a row cannot be played by the network (no legal action, options
+// it was not trained for, an encoding error), leaving ActBatch to play row by row.
+func (b *NetBot) encodeBatch(views []*rules.State, legal [][]int) bool {
+	n := len(views)
+	if n == 0 || b.useGame(views[0].Game()) != nil {
+		return false
+	}
+	for i := range n {
+		if len(legal[i]) == 0 || !sameGameOptions(b.encOpts, views[i].Game().Options()) {
+			return false
+		}
+	}
+	workers := len(b.wss)
+	if workers < 2 || n < 2*workers {
+		for i := range n {
+			if !b.encodeRow(i, views[i], legal[i]) {
+				return false
+			}
+		}
+		b.net.Forward(&b.wss[0], n, b.obs, b.mask, b.logits, nil)
+		return true
+	}
+	for len(b.encs) < workers-1 {
+		b.encs = append(b.encs, encoding.NewEncoderWith(views[0].Game(), b.encVar))
+	}
+	cfg := b.net.Config()
+	D, A := cfg.ObsDim, cfg.NumActions
+	per := (n + workers - 1) / workers
+	if len(b.errs) < workers {
+		b.errs = make([]error, workers)
+	}
+	errs := b.errs[:workers]
+	clear(errs)
+	var wg sync.WaitGroup
+	for w := range workers {
+		lo, hi := w*per, min((w+1)*per, n)
+		if lo >= hi {
+			break
+		}
+		enc := b.enc
+		if w > 0 {
+			enc = b.encs[w-1]
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := lo; i < hi; i++ {
+				if err := b.encodeRowWith(enc, i, views[i], legal[i]); err != nil {
+					errs[w] = err
+					return
+				}
+			}
+			b.net.Forward(&b.wss[w], hi-lo, b.obs[lo*D:hi*D], b.mask[lo*A:hi*A], b.logits[lo*A:hi*A], nil)
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			b.err = err
+			return false
+		}
+	}
+	return true
 }
 
 // loadCache keeps bot files loaded by path so tournaments load each file once.
