@@ -38,3 +38,20 @@ func sparseAffineAsm(idx []int32, val []float32, w []float32, stride int, b, out
 	}
 	return c
 }
+
+// gatherNonzero8 is gatherNonzero for the first len(x)/8*8 entries (affine_amd64.s).
+//
+//go:noescape
+func gatherNonzero8(x []float32, idx []int32, val []float32) int
+
+// gatherNonzeroAsm does the first len(x)/8*8 entries of gatherNonzero with AVX and returns
+// how many entries it looked at and how many of them were non-zero.
+func gatherNonzeroAsm(x []float32, idx []int32, val []float32) (done, k int) {
+	if !hasAVX || len(x) < 8 {
+		return 0, 0
+	}
+	if len(idx) < len(x) || len(val) < len(x) {
+		panic("training: gatherNonzero: output shorter than the input")
+	}
+	return len(x) / 8 * 8, gatherNonzero8(x, idx, val)
+}

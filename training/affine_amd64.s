@@ -96,3 +96,47 @@ affine8_done:
 	VMOVUPS Y0, 0(AX)
 	VZEROUPPER
 	RET
+
+// func gatherNonzero8(x []float32, idx []int32, val []float32) int
+// Processes x in groups of eight (len(x)/8 of them): a compare and a bit mask find the
+// non-zero entries (NaN counts as non-zero, -0 as zero, as v != 0 does in Go), whose
+// indices and values go to idx and val in order. Returns how many.
+TEXT ·gatherNonzero8(SB), NOSPLIT, $0-80
+	MOVQ x_base+0(FP), SI
+	MOVQ x_len+8(FP), CX
+	SHRQ $3, CX
+	MOVQ idx_base+24(FP), DI
+	MOVQ val_base+48(FP), R8
+	XORQ R9, R9            // k
+	XORQ R10, R10          // i, the group's first index
+	VXORPS Y1, Y1, Y1
+	TESTQ CX, CX
+	JEQ gather_done
+
+gather_loop:
+	VMOVUPS (SI)(R10*4), Y0
+	VCMPPS $4, Y1, Y0, Y2  // not equal (unordered): true for non-zero and NaN
+	VMOVMSKPS Y2, AX
+	TESTL AX, AX
+	JEQ gather_next
+
+gather_bits:
+	BSFL AX, DX
+	ADDQ R10, DX
+	MOVL DX, (DI)(R9*4)
+	MOVL (SI)(DX*4), R11
+	MOVL R11, (R8)(R9*4)
+	INCQ R9
+	LEAL -1(AX), DX
+	ANDL DX, AX
+	JNE gather_bits
+
+gather_next:
+	ADDQ $8, R10
+	DECQ CX
+	JNE gather_loop
+
+gather_done:
+	VZEROUPPER
+	MOVQ R9, ret+72(FP)
+	RET
