@@ -41,6 +41,10 @@ type Measurement struct {
 	Decisions      int     `json:"decisions"`
 	DecisionsPerS  float64 `json:"decisions_per_s"`
 	DecisionsBatch int     `json:"decisions_batch"`
+	// Per CPU-second of this process (0 where it cannot be read): what the cores did,
+	// less distorted than the wall-clock rates on a machine shared with other jobs.
+	BCSamplesPerCPUS float64 `json:"bc_samples_per_cpu_s"`
+	DecisionsPerCPUS float64 `json:"decisions_per_cpu_s"`
 }
 
 // MeasureTraining measures, for games with opts, behaviour-cloning samples/s (full
@@ -87,16 +91,19 @@ func MeasureTraining(opts rules.Options, m MeasureOptions) (*Measurement, error)
 			return nil, err
 		}
 	}
-	start := time.Now()
+	start, cpu0 := time.Now(), processCPU()
 	for range m.Steps {
 		if err := step(); err != nil {
 			return nil, err
 		}
 	}
-	bcSeconds := time.Since(start).Seconds()
+	bcSeconds, bcCPU := time.Since(start).Seconds(), (processCPU() - cpu0).Seconds()
 	res := &Measurement{Backend: backend.Name(), Players: opts.Players, ObsDim: cfg.ObsDim, Width: m.Width, Depth: m.Depth,
 		Batch: m.Batch, Steps: m.Steps, BCSeconds: bcSeconds, BCSamplesPerS: float64(m.Steps*m.Batch) / bcSeconds,
 		DecisionsBatch: m.Positions}
+	if bcCPU > 0 {
+		res.BCSamplesPerCPUS = float64(m.Steps*m.Batch) / bcCPU
+	}
 
 	// Batched inference with the weights just trained.
 	if w, err = tr.Weights(); err != nil {
@@ -115,7 +122,7 @@ func MeasureTraining(opts rules.Options, m MeasureOptions) (*Measurement, error)
 	out := make([]int, len(views))
 	nb.ActBatch(views, legal, out) // warm the buffers
 	reps := 0
-	start = time.Now()
+	start, cpu0 = time.Now(), processCPU()
 	for time.Since(start) < 500*time.Millisecond || reps < 3 {
 		nb.ActBatch(views, legal, out)
 		reps++
@@ -125,6 +132,9 @@ func MeasureTraining(opts rules.Options, m MeasureOptions) (*Measurement, error)
 	}
 	res.Decisions = reps * len(views)
 	res.DecisionsPerS = float64(res.Decisions) / time.Since(start).Seconds()
+	if cpu := (processCPU() - cpu0).Seconds(); cpu > 0 {
+		res.DecisionsPerCPUS = float64(res.Decisions) / cpu
+	}
 	return res, nil
 }
 

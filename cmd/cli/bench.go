@@ -237,6 +237,10 @@ func runBenchTrain(o benchOptions, ro rules.Options, out io.Writer) error {
 		"batched bot inference: %d decisions (%d positions per call) = %.0f decisions/s\n",
 		res.Backend, res.Players, res.ObsDim, res.Width, res.Depth, res.Steps, res.Batch, res.BCSeconds, res.BCSamplesPerS,
 		res.Decisions, res.DecisionsBatch, res.DecisionsPerS)
+	if err == nil && res.BCSamplesPerCPUS > 0 && res.DecisionsPerCPUS > 0 {
+		_, err = fmt.Fprintf(out, "per CPU-second (what the cores did; less distorted on a shared machine): %.0f samples, %.0f decisions\n",
+			res.BCSamplesPerCPUS, res.DecisionsPerCPUS)
+	}
 	return err
 }
 

@@ -108,12 +108,14 @@ func TestBenchTrainMeasuresTrainingAndInference(t *testing.T) {
 		BCSamplesPerS float64 `json:"bc_samples_per_s"`
 		Decisions     int     `json:"decisions"`
 		DecisionsPerS float64 `json:"decisions_per_s"`
+		SamplesPerCPU float64 `json:"bc_samples_per_cpu_s"`
+		DecisionsCPU  float64 `json:"decisions_per_cpu_s"`
 	}
 	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
 		t.Fatalf("%v: %s", err, out.String())
 	}
 	if res.Backend == "" || res.Players != 3 || res.Batch != 16 || res.Steps != 2 || !(res.BCSamplesPerS > 0) ||
-		res.Decisions < 256 || !(res.DecisionsPerS > 0) {
+		res.Decisions < 256 || !(res.DecisionsPerS > 0) || !(res.SamplesPerCPU > 0) || !(res.DecisionsCPU > 0) {
 		t.Fatalf("bench --train: %s", out.String())
 	}
 	for name, mut := range map[string]func(*benchOptions){

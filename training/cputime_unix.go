@@ -7,9 +7,9 @@ import (
 	"time"
 )
 
-// processCPU is the CPU time this process has used (user + system), so benchmarks can
+// processCPU is the CPU time this process has used (user + system), so measurements can
 // report throughput per CPU-second, which a machine shared with other jobs distorts less
-// than wall-clock throughput.
+// than wall-clock throughput. 0 where it cannot be read.
 func processCPU() time.Duration {
 	var ru syscall.Rusage
 	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
