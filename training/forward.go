@@ -213,10 +213,10 @@ func (n *Net) legalLogits(idx []int32, val []float32, mask, out []float32) {
 			s0, s1, s2, s3 := n.policy.b[a0], n.policy.b[a1], n.policy.b[a2], n.policy.b[a3]
 			for j, i := range idx {
 				x := val[j]
-				s0 += x * w0[i]
-				s1 += x * w1[i]
-				s2 += x * w2[i]
-				s3 += x * w3[i]
+				s0 += float32(x * w0[i])
+				s1 += float32(x * w1[i])
+				s2 += float32(x * w2[i])
+				s3 += float32(x * w3[i])
 			}
 			out[a0], out[a1], out[a2], out[a3] = s0, s1, s2, s3
 		default:
@@ -224,7 +224,7 @@ func (n *Net) legalLogits(idx []int32, val []float32, mask, out []float32) {
 				wa := n.policyT[a*width : (a+1)*width]
 				s := n.policy.b[a]
 				for j, i := range idx {
-					s += val[j] * wa[i]
+					s += float32(val[j] * wa[i])
 				}
 				out[a] = s
 			}
@@ -248,7 +248,9 @@ func (n *Net) legalLogits(idx []int32, val []float32, mask, out []float32) {
 // sparseAffine computes out[j] = b[j] + sum over k of val[k] * w[idx[k]*stride + j] for every
 // j < len(out), summing in the order of idx. Eight outputs at a time stay in registers while
 // the loop runs over the inputs, so each weight is loaded once and nothing is stored until the
-// end.
+// end. Each product is rounded before it is added (the float32 conversions): with GOAMD64=v3
+// the compiler would otherwise fuse multiply and add, and the pure-Go and assembly paths
+// would differ in the last bit.
 func sparseAffine(idx []int32, val []float32, w []float32, stride int, b, out []float32) {
 	c := sparseAffineAsm(idx, val, w, stride, b, out)
 	sparseAffineGo(idx, val, w, stride, b, out, c)
@@ -264,14 +266,14 @@ func sparseAffineGo(idx []int32, val []float32, w []float32, stride int, b, out 
 			x := val[k]
 			p := int(i)*stride + c
 			wr := w[p : p+8 : p+8]
-			a0 += x * wr[0]
-			a1 += x * wr[1]
-			a2 += x * wr[2]
-			a3 += x * wr[3]
-			a4 += x * wr[4]
-			a5 += x * wr[5]
-			a6 += x * wr[6]
-			a7 += x * wr[7]
+			a0 += float32(x * wr[0])
+			a1 += float32(x * wr[1])
+			a2 += float32(x * wr[2])
+			a3 += float32(x * wr[3])
+			a4 += float32(x * wr[4])
+			a5 += float32(x * wr[5])
+			a6 += float32(x * wr[6])
+			a7 += float32(x * wr[7])
 		}
 		o := out[c : c+8 : c+8]
 		o[0], o[1], o[2], o[3], o[4], o[5], o[6], o[7] = a0, a1, a2, a3, a4, a5, a6, a7
@@ -283,10 +285,10 @@ func sparseAffineGo(idx []int32, val []float32, w []float32, stride int, b, out 
 			x := val[k]
 			p := int(i)*stride + c
 			wr := w[p : p+4 : p+4]
-			a0 += x * wr[0]
-			a1 += x * wr[1]
-			a2 += x * wr[2]
-			a3 += x * wr[3]
+			a0 += float32(x * wr[0])
+			a1 += float32(x * wr[1])
+			a2 += float32(x * wr[2])
+			a3 += float32(x * wr[3])
 		}
 		o := out[c : c+4 : c+4]
 		o[0], o[1], o[2], o[3] = a0, a1, a2, a3
@@ -295,7 +297,7 @@ func sparseAffineGo(idx []int32, val []float32, w []float32, stride int, b, out 
 	for ; c < len(out); c++ {
 		a := b[c]
 		for k, i := range idx {
-			a += val[k] * w[int(i)*stride+c]
+			a += float32(val[k] * w[int(i)*stride+c])
 		}
 		out[c] = a
 	}

@@ -18,7 +18,7 @@ func denseForward(w *Weights, rows int, obs, mask []float32) (logits, values []f
 		for j := range out {
 			s := b[j]
 			for i := range in {
-				s += x[i] * wt[i*out+j]
+				s += float32(x[i] * wt[i*out+j]) // rounded: no fused multiply-add
 			}
 			y[j] = s
 		}
