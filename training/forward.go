@@ -60,19 +60,27 @@ func NewNet(w *Weights) (*Net, error) {
 // Config returns the network configuration.
 func (n *Net) Config() NetConfig { return n.cfg }
 
+// rowBlock is how many rows go through the trunk together: their layer normalisations run
+// side by side, four independent chains of additions instead of one.
+const rowBlock = 4
+
 // Workspace holds the scratch buffers of one forward pass; reuse it to allocate nothing.
 type Workspace struct {
-	h        []float32 // one row's hidden activations
-	idx, jdx []int32   // one row's non-zero inputs of the current and the next layer
-	val, wal []float32 // and their values
+	h        [rowBlock][]float32 // each row's hidden activations
+	idx, jdx [rowBlock][]int32   // each row's non-zero inputs of the current and the next layer
+	val, wal [rowBlock][]float32 // and their values
+	outIdx   [rowBlock][]int32   // the trunk outputs' non-zero entries (into idx or jdx)
+	outVal   [rowBlock][]float32
 }
 
 func (ws *Workspace) grow(n *Net) {
 	d := max(n.cfg.ObsDim, n.cfg.Width)
-	if len(ws.idx) < d || len(ws.h) < n.cfg.Width {
-		ws.h = make([]float32, n.cfg.Width)
-		ws.idx, ws.jdx = make([]int32, d), make([]int32, d)
-		ws.val, ws.wal = make([]float32, d), make([]float32, d)
+	if len(ws.idx[0]) < d || len(ws.h[0]) < n.cfg.Width {
+		for i := range rowBlock {
+			ws.h[i] = make([]float32, n.cfg.Width)
+			ws.idx[i], ws.jdx[i] = make([]int32, d), make([]int32, d)
+			ws.val[i], ws.wal[i] = make([]float32, d), make([]float32, d)
+		}
 	}
 }
 
@@ -80,27 +88,36 @@ func (ws *Workspace) grow(n *Net) {
 // very negative logit) and the values [rows*V]. obs is [rows*D]; mask is [rows*A] with
 // non-zero meaning legal (nil: everything legal). logits or values may be nil to skip them.
 //
-// It works one row at a time on that row's non-zero inputs only: the observation is mostly
+// It works on each row's non-zero inputs only (rowBlock rows at a time): the observation is mostly
 // zeros (one-hot groups: ~115 of 773 features set in a 4-player game) and so is about half
 // of each hidden layer after its ReLU. Every output is its bias plus the products of the
 // non-zero inputs in ascending input order, the order a dense pass sums in, so skipping the
 // zeros changes no bit of the result (a zero input adds an exact zero).
 func (n *Net) Forward(ws *Workspace, rows int, obs, mask, logits, values []float32) {
 	ws.grow(n)
-	D, A, V := n.cfg.ObsDim, n.cfg.NumActions, n.cfg.ValueDim
-	for r := range rows {
-		idx, val := n.trunkRow(ws, obs[r*D:(r+1)*D])
-		if logits != nil {
-			lr := logits[r*A : (r+1)*A]
-			if mask == nil {
-				sparseAffine(idx, val, n.policy.w, A, n.policy.b, lr)
-			} else {
-				n.legalLogits(idx, val, mask[r*A:(r+1)*A], lr)
-			}
+	D := n.cfg.ObsDim
+	for r0 := 0; r0 < rows; r0 += rowBlock {
+		m := min(rowBlock, rows-r0)
+		n.trunkBlock(ws, m, obs[r0*D:(r0+m)*D])
+		for i := range m {
+			n.heads(ws.outIdx[i], ws.outVal[i], r0+i, mask, logits, values)
 		}
-		if values != nil {
-			sparseAffine(idx, val, n.value.w, V, n.value.b, values[r*V:(r+1)*V])
+	}
+}
+
+// heads writes row r's logits and values from its trunk output's non-zero entries.
+func (n *Net) heads(idx []int32, val []float32, r int, mask, logits, values []float32) {
+	A, V := n.cfg.NumActions, n.cfg.ValueDim
+	if logits != nil {
+		lr := logits[r*A : (r+1)*A]
+		if mask == nil {
+			sparseAffine(idx, val, n.policy.w, A, n.policy.b, lr)
+		} else {
+			n.legalLogits(idx, val, mask[r*A:(r+1)*A], lr)
 		}
+	}
+	if values != nil {
+		sparseAffine(idx, val, n.value.w, V, n.value.b, values[r*V:(r+1)*V])
 	}
 }
 
@@ -139,29 +156,47 @@ func (n *Net) ForwardParallel(wss []Workspace, rows int, obs, mask, logits, valu
 	wg.Wait()
 }
 
-// trunkRow runs the hidden layers on one observation and returns the trunk output's non-zero
-// entries (indices ascending, and values); with depth 0 those of the observation itself.
-func (n *Net) trunkRow(ws *Workspace, x []float32) ([]int32, []float32) {
-	k := gatherNonzero(x, ws.idx, ws.val)
-	idx, val := ws.idx[:k], ws.val[:k]
-	nidx, nval := ws.jdx, ws.wal
+// trunkBlock runs the hidden layers on m <= rowBlock observations (x is [m*D]) and leaves in
+// ws.outIdx and ws.outVal each trunk output's non-zero entries (indices ascending, and
+// values); with depth 0 those of the observation itself.
+func (n *Net) trunkBlock(ws *Workspace, m int, x []float32) {
+	D := n.cfg.ObsDim
+	var idx, nidx [rowBlock][]int32
+	var val, nval [rowBlock][]float32
+	for i := range m {
+		k := gatherNonzero(x[i*D:(i+1)*D], ws.idx[i], ws.val[i])
+		idx[i], val[i] = ws.idx[i][:k], ws.val[i][:k]
+		nidx[i], nval[i] = ws.jdx[i], ws.wal[i]
+	}
 	for _, l := range n.layers {
-		h := ws.h[:l.out]
-		sparseAffine(idx, val, l.w, l.out, l.b, h)
+		for i := range m {
+			sparseAffine(idx[i], val[i], l.w, l.out, l.b, ws.h[i][:l.out])
+		}
 		if l.gain != nil {
-			layerNorm(h, l.gain, l.beta)
+			if m == rowBlock {
+				layerNorm4(ws.h[0][:l.out], ws.h[1][:l.out], ws.h[2][:l.out], ws.h[3][:l.out], l.gain, l.beta)
+			} else {
+				for i := range m {
+					layerNorm(ws.h[i][:l.out], l.gain, l.beta)
+				}
+			}
 		}
 		// ReLU, keeping only the positive units as the next layer's inputs.
-		k = 0
-		nidx, nval = nidx[:len(h)], nval[:len(h)]
-		for j, v := range h {
-			nidx[k], nval[k] = int32(j), v
-			// v > 0 without a branch: the bits of positive numbers up to +Inf are 1..0x7f800000.
-			k += int((uint64(math.Float32bits(v)-1) - 0x7f800000) >> 63)
+		for i := range m {
+			h := ws.h[i][:l.out]
+			k := 0
+			ni, nv := nidx[i][:len(h)], nval[i][:len(h)]
+			for j, v := range h {
+				ni[k], nv[k] = int32(j), v
+				// v > 0 without a branch: positive numbers up to +Inf have bits 1..0x7f800000.
+				k += int((uint64(math.Float32bits(v)-1) - 0x7f800000) >> 63)
+			}
+			idx[i], val[i], nidx[i], nval[i] = ni[:k], nv[:k], idx[i][:cap(idx[i])], val[i][:cap(val[i])]
 		}
-		idx, val, nidx, nval = nidx[:k], nval[:k], idx[:cap(idx)], val[:cap(val)]
 	}
-	return idx, val
+	for i := range m {
+		ws.outIdx[i], ws.outVal[i] = idx[i], val[i]
+	}
 }
 
 // gatherNonzero writes the indices and values of x's non-zero entries into idx and val (each
@@ -303,6 +338,48 @@ func sparseAffineGo(idx []int32, val []float32, w []float32, stride int, b, out 
 	}
 }
 
+// layerNorm4 is layerNorm on four rows at once, each computed exactly as layerNorm computes
+// it: the four running sums are independent, so they proceed side by side.
+func layerNorm4(r0, r1, r2, r3, gain, beta []float32) {
+	r1, r2, r3 = r1[:len(r0)], r2[:len(r0)], r3[:len(r0)]
+	var m0, m1, m2, m3 float32
+	for j := range r0 {
+		m0 += r0[j]
+		m1 += r1[j]
+		m2 += r2[j]
+		m3 += r3[j]
+	}
+	n := float32(len(r0))
+	m0 /= n
+	m1 /= n
+	m2 /= n
+	m3 /= n
+	var v0, v1, v2, v3 float32
+	for j := range r0 {
+		d0 := r0[j] - m0
+		v0 += d0 * d0
+		d1 := r1[j] - m1
+		v1 += d1 * d1
+		d2 := r2[j] - m2
+		v2 += d2 * d2
+		d3 := r3[j] - m3
+		v3 += d3 * d3
+	}
+	normalize(r0, m0, v0/n, gain, beta)
+	normalize(r1, m1, v1/n, gain, beta)
+	normalize(r2, m2, v2/n, gain, beta)
+	normalize(r3, m3, v3/n, gain, beta)
+}
+
+// normalize is layerNorm's last step: row = (row - mean) / sqrt(variance + ε) * gain + beta.
+func normalize(row []float32, mean, variance float32, gain, beta []float32) {
+	inv := float32(1 / math.Sqrt(float64(variance)+layerNormEpsilon))
+	gain, beta = gain[:len(row)], beta[:len(row)]
+	for j, v := range row {
+		row[j] = (v-mean)*inv*gain[j] + beta[j]
+	}
+}
+
 func layerNorm(row, gain, beta []float32) {
 	var mean float32
 	for _, v := range row {
@@ -314,11 +391,7 @@ func layerNorm(row, gain, beta []float32) {
 		d := v - mean
 		variance += d * d
 	}
-	variance /= float32(len(row))
-	inv := float32(1 / math.Sqrt(float64(variance)+layerNormEpsilon))
-	for j, v := range row {
-		row[j] = (v-mean)*inv*gain[j] + beta[j]
-	}
+	normalize(row, mean, variance/float32(len(row)), gain, beta)
 }
 
 // SoftmaxRow turns one row of masked logits into probabilities in place (at temperature t > 0);
