@@ -27,7 +27,7 @@ func BenchmarkIsmctsNet(b *testing.B) {
 		for step := 0; !st.IsTerminal(); step++ {
 			legal := st.LegalActions(nil)
 			st.Redact(st.CurrentPlayer(), &view)
-			if step >= 100+int(seed)*20 && len(legal) > 3 && st.Machine.Phase == rules.PhaseTurn {
+			if step >= 100+int(seed)*20 && len(legal) > 3 && st.Phase() == rules.PhaseTurn {
 				views, legals = append(views, view.Clone()), append(legals, legal)
 				break
 			}
