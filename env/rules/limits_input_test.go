@@ -25,7 +25,12 @@ func TestQuoteCutsLongInput(t *testing.T) {
 // of bad letters, a record whose move is one, and a 50 MB variant name give errors of a few
 // hundred bytes, not 50 MB.
 func TestHugeStringGivesShortError(t *testing.T) {
-	huge := strings.Repeat("x", 50<<20)
+	// -short uses 2 MB (still twice the position limit; the record's move is 1 MB).
+	hugeLen, recMove := 50<<20, MaxRecordBytes/2
+	if testing.Short() {
+		hugeLen, recMove = 2<<20, 1<<20
+	}
+	huge := strings.Repeat("x", hugeLen)
 	pos := `{"options": {"players": 3}, "players": [{"factories": "w", "ship": "` + huge[:MaxPositionBytes/2] + `"}, {"factories": "g"}, {"factories": "r"}]}`
 	_, err := LoadPosition([]byte(pos))
 	if !errors.Is(err, ErrBadPosition) || len(err.Error()) > 500 {
@@ -33,9 +38,9 @@ func TestHugeStringGivesShortError(t *testing.T) {
 	}
 	_, err = LoadPosition([]byte(`{"format": "` + huge + `"}`))
 	if !errors.Is(err, ErrBadPosition) || len(err.Error()) > 500 {
-		t.Errorf("50 MB position: %d-byte error", len(err.Error()))
+		t.Errorf("%d-byte position: %d-byte error", hugeLen, len(err.Error()))
 	}
-	rec := `{"format": "container-game/1", "options": {"players": 3}, "seed": 1, "moves": ["` + huge[:MaxRecordBytes/2] + `"], "checksum": "0000000000000000"}`
+	rec := `{"format": "container-game/1", "options": {"players": 3}, "seed": 1, "moves": ["` + huge[:recMove] + `"], "checksum": "0000000000000000"}`
 	_, _, err = LoadRecord([]byte(rec))
 	if !errors.Is(err, ErrBadRecord) || len(err.Error()) > 500 {
 		t.Errorf("record: %d-byte error %.200v", len(err.Error()), err)
@@ -56,35 +61,36 @@ func TestHugeRecordRefusedWithoutHugeAllocation(t *testing.T) {
 	record := func(n int) []byte {
 		var b bytes.Buffer
 		b.WriteString(`{"format": "container-game/1", "options": {"players": 3, "turn_limit": 5}, "seed": 1, "moves": [`)
-		for i := 0; i < n; i++ {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			b.WriteString(`"end"`)
-		}
+		b.Write(bytes.Repeat([]byte(`"end",`), n-1))
+		b.WriteString(`"end"`)
 		b.WriteString(`], "checksum": "0000000000000000"}`)
 		return b.Bytes()
 	}
+	// -short: just over the size limit, and 1 million moves (6 MB) past the game's end.
+	over, long := 10_000_000, 4_000_000
+	if testing.Short() {
+		over, long = MaxRecordBytes/6+1, 1_000_000
+	}
 	var m0, m1 runtime.MemStats
-	data := record(10_000_000)
+	data := record(over)
 	runtime.ReadMemStats(&m0)
 	_, _, err := LoadRecord(data)
 	runtime.ReadMemStats(&m1)
 	if !errors.Is(err, ErrBadRecord) || !strings.Contains(err.Error(), "a record is at most") {
-		t.Fatalf("10M-move record: %v", err)
+		t.Fatalf("%d-move record: %v", over, err)
 	}
 	if alloc := m1.TotalAlloc - m0.TotalAlloc; alloc > 1<<20 {
-		t.Errorf("10M-move record: %d bytes allocated before refusing it", alloc)
+		t.Errorf("%d-move record: %d bytes allocated before refusing it", over, alloc)
 	}
-	data = record(4_000_000)
+	data = record(long)
 	runtime.ReadMemStats(&m0)
 	_, _, err = LoadRecord(data)
 	runtime.ReadMemStats(&m1)
 	if !errors.Is(err, ErrBadRecord) || !strings.Contains(err.Error(), "the game is already over") {
-		t.Fatalf("4M-move record: %v", err)
+		t.Fatalf("%d-move record: %v", long, err)
 	}
 	if alloc := m1.TotalAlloc - m0.TotalAlloc; alloc > 4*uint64(len(data)) {
-		t.Errorf("4M-move record: %d bytes allocated for %d bytes of input", alloc, len(data))
+		t.Errorf("%d-move record: %d bytes allocated for %d bytes of input", long, alloc, len(data))
 	}
 	big := make([]byte, MaxRecordBytes+1)
 	var r Record
