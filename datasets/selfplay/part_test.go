@@ -54,7 +54,11 @@ func TestPartsPlayDisjointContiguousShardsCoveringTheRun(t *testing.T) {
 }
 
 func TestMergedPartsEqualOneRun(t *testing.T) {
-	for _, f := range []datasets.Format{datasets.Arrow, datasets.Parquet} {
+	formats := []datasets.Format{datasets.Arrow, datasets.Parquet}
+	if testing.Short() {
+		formats = formats[:1] // -short: Arrow only (the merge does not depend on the format)
+	}
+	for _, f := range formats {
 		t.Run(string(f), func(t *testing.T) {
 			one := t.TempDir()
 			_, err := Run(context.Background(), testConfig(t, one, 7, 2, f))
