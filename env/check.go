@@ -121,6 +121,9 @@ type checker struct {
 	// leaky one here to prove the checks can fail).
 	observe func(s *rules.State, seat int, dst []float32) error
 	rng     *rand.Rand // re-samples sealed values (seeded per game)
+	// illegalStep, when set, replaces env.Step in the illegal-action probe, so tests can
+	// prove the probe fails on an environment that accepts one.
+	illegalStep func(a int) (StepResult, error)
 }
 
 func (ck *checker) fail(seed uint64, step int, format string, args ...any) error {
@@ -290,8 +293,12 @@ func (ck *checker) illegalRefused(seed uint64, step int) error {
 	}
 	h := e.State().Hash()
 	before := traceHash(e.Obs(), e.Mask(), e.Rewards(), h)
+	stepFn := e.Step
+	if ck.illegalStep != nil {
+		stepFn = ck.illegalStep
+	}
 	for _, a := range []int{bad, -1, e.NumActions()} {
-		if _, err := e.Step(a); !errors.Is(err, rules.ErrIllegalAction) {
+		if _, err := stepFn(a); !errors.Is(err, rules.ErrIllegalAction) {
 			return ck.fail(seed, step, "illegal action %d gave %v, want an error wrapping rules.ErrIllegalAction", a, err)
 		}
 	}

@@ -3,6 +3,8 @@ package env
 import (
 	"errors"
 	"fmt"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -116,5 +118,126 @@ func TestCheckFailureNamesTheStepAndPhase(t *testing.T) {
 	phase := ck.env.State().Decision().Phase.String()
 	if want := fmt.Sprintf("step 1 (phase %s)", phase); !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "outside") {
 		t.Errorf("failure %q, want it to name %q and the bound", err, want)
+	}
+}
+
+// TestCheckIllegalActionProbeFailsOnAnEnvThatAcceptsOne: the checker tries the first illegal
+// id of the mask, -1 and NumActions at the first decision; an environment that accepts any
+// one of them, or that changes while refusing, fails the check naming the action.
+func TestCheckIllegalActionProbeFailsOnAnEnvThatAcceptsOne(t *testing.T) {
+	o := Options{Rules: rules.Options{Players: 3, TurnLimit: 2}}
+	const seed = 4
+	probe, err := New(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	probe.Reset(GameSeed(seed, 0, 0))
+	firstIllegal := -1
+	for id, m := range probe.Mask() {
+		if m == 0 {
+			firstIllegal = id
+			break
+		}
+	}
+	if firstIllegal < 0 {
+		t.Fatal("every action legal at the first decision")
+	}
+	for _, accepted := range []int{firstIllegal, -1, probe.NumActions()} {
+		ck, err := newChecker(o, CheckOptions{LeakEvery: 50})
+		if err != nil {
+			t.Fatal(err)
+		}
+		calls := 0
+		ck.illegalStep = func(a int) (StepResult, error) {
+			calls++
+			if a == accepted {
+				return StepResult{}, nil
+			}
+			return ck.env.Step(a)
+		}
+		err = ck.run(CheckOptions{Games: 1, Seed: seed})
+		if want := fmt.Sprintf("illegal action %d gave <nil>", accepted); !errors.Is(err, ErrCheck) || !strings.Contains(err.Error(), want) {
+			t.Errorf("env accepting %d: %v, want a failure containing %q", accepted, err, want)
+		}
+	}
+	// A correct env: the probe tries exactly the three ids once, at the first decision.
+	ck, err := newChecker(o, CheckOptions{LeakEvery: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tried []int
+	ck.illegalStep = func(a int) (StepResult, error) { tried = append(tried, a); return ck.env.Step(a) }
+	if err := ck.run(CheckOptions{Games: 1, Seed: seed}); err != nil {
+		t.Fatal(err)
+	}
+	if want := []int{firstIllegal, -1, probe.NumActions()}; fmt.Sprint(tried) != fmt.Sprint(want) {
+		t.Errorf("probe tried %v, want %v", tried, want)
+	}
+	// An env that refuses but changes anyway.
+	ck, err = newChecker(o, CheckOptions{LeakEvery: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ck.illegalStep = func(a int) (StepResult, error) {
+		if a == -1 {
+			if _, err := ck.env.Step(slices.Index(ck.env.Mask(), 1)); err != nil {
+				t.Fatal(err)
+			}
+			return StepResult{}, rules.ErrIllegalAction
+		}
+		return ck.env.Step(a)
+	}
+	if err := ck.run(CheckOptions{Games: 1, Seed: seed}); !errors.Is(err, ErrCheck) || !strings.Contains(err.Error(), "a refused action changed the environment") {
+		t.Errorf("env changed by a refused action: %v", err)
+	}
+}
+
+// TestCheckComparesBidsOnlyWhileTheyAreSealed: at an open bank bid (every bid is public) the
+// sealed-bid probe does nothing; at sealed delivery and runoff bids it compares two amounts
+// in every other seat's view (unless the bid would reveal them: the last bidder's).
+func TestCheckComparesBidsOnlyWhileTheyAreSealed(t *testing.T) {
+	o := Options{Rules: rules.Options{Players: 4}}
+	ck, err := newChecker(o, CheckOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	amountFirst, amountCount := rules.KindBase(rules.Amount)
+	compared := map[rules.Phase]int{}
+	visited := map[rules.Phase]int{}
+	done := func() bool {
+		return visited[rules.PhaseBankCashBid] > 0 && compared[rules.PhaseDeliveryBid] > 0 && compared[rules.PhaseRunoffBid] > 0
+	}
+	for seed := uint64(1); seed < 300 && !done(); seed++ {
+		ck.env.Reset(seed)
+		rng := rand.New(rand.NewPCG(seed, 9))
+		for !ck.env.Done() {
+			s := ck.env.State()
+			ck.legal = s.LegalActions(ck.legal)
+			amounts := 0
+			for _, id := range ck.legal {
+				if id >= amountFirst && id < amountFirst+amountCount {
+					amounts++
+				}
+			}
+			ph := s.Decision().Phase
+			if amounts >= 2 && (ph == rules.PhaseBankCashBid || ph == rules.PhaseDeliveryBid || ph == rules.PhaseRunoffBid) {
+				before := ck.bidChecks
+				if err := ck.bidLeaks(seed, 0); err != nil {
+					t.Fatalf("%s: %v", ph, err)
+				}
+				got := ck.bidChecks - before
+				if ph == rules.PhaseBankCashBid && got != 0 || got != 0 && got != 3 {
+					t.Fatalf("%s: %d sealed-bid comparisons", ph, got)
+				}
+				visited[ph]++
+				compared[ph] += got
+			}
+			if _, err := ck.env.Step(ck.legal[rng.IntN(len(ck.legal))]); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if !done() {
+		t.Fatalf("bid decisions visited %v, comparisons %v; want a bank bid and compared delivery and runoff bids", visited, compared)
 	}
 }
