@@ -193,10 +193,11 @@ func TestCheckIllegalActionProbeFailsOnAnEnvThatAcceptsOne(t *testing.T) {
 }
 
 // TestCheckComparesBidsOnlyWhileTheyAreSealed: at an open bank bid (every bid is public) the
-// sealed-bid probe does nothing; at sealed delivery and runoff bids it compares two amounts
-// in every other seat's view (unless the bid would reveal them: the last bidder's).
+// sealed-bid probe does nothing; at sealed delivery, runoff and incentive bids it compares
+// two amounts in every other seat's view (unless the bid would reveal them: the last
+// bidder's).
 func TestCheckComparesBidsOnlyWhileTheyAreSealed(t *testing.T) {
-	o := Options{Rules: rules.Options{Players: 4}}
+	o := Options{Rules: rules.Options{Players: 4, Modules: rules.AllModules}}
 	ck, err := newChecker(o, CheckOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -205,7 +206,7 @@ func TestCheckComparesBidsOnlyWhileTheyAreSealed(t *testing.T) {
 	compared := map[rules.Phase]int{}
 	visited := map[rules.Phase]int{}
 	done := func() bool {
-		return visited[rules.PhaseBankCashBid] > 0 && compared[rules.PhaseDeliveryBid] > 0 && compared[rules.PhaseRunoffBid] > 0
+		return visited[rules.PhaseBankCashBid] > 0 && compared[rules.PhaseDeliveryBid] > 0 && compared[rules.PhaseRunoffBid] > 0 && compared[rules.PhaseIncentiveBid] > 0
 	}
 	for seed := uint64(1); seed < 300 && !done(); seed++ {
 		ck.env.Reset(seed)
@@ -220,7 +221,7 @@ func TestCheckComparesBidsOnlyWhileTheyAreSealed(t *testing.T) {
 				}
 			}
 			ph := s.Decision().Phase
-			if amounts >= 2 && (ph == rules.PhaseBankCashBid || ph == rules.PhaseDeliveryBid || ph == rules.PhaseRunoffBid) {
+			if amounts >= 2 && (ph == rules.PhaseBankCashBid || ph == rules.PhaseDeliveryBid || ph == rules.PhaseRunoffBid || ph == rules.PhaseIncentiveBid) {
 				before := ck.bidChecks
 				if err := ck.bidLeaks(seed, 0); err != nil {
 					t.Fatalf("%s: %v", ph, err)
@@ -238,6 +239,6 @@ func TestCheckComparesBidsOnlyWhileTheyAreSealed(t *testing.T) {
 		}
 	}
 	if !done() {
-		t.Fatalf("bid decisions visited %v, comparisons %v; want a bank bid and compared delivery and runoff bids", visited, compared)
+		t.Fatalf("bid decisions visited %v, comparisons %v; want a bank bid and compared delivery, runoff and incentive bids", visited, compared)
 	}
 }
