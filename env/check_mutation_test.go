@@ -205,18 +205,29 @@ func TestCheckComparesBidsOnlyWhileTheyAreSealed(t *testing.T) {
 	amountFirst, amountCount := rules.KindBase(rules.Amount)
 	compared := map[rules.Phase]int{}
 	visited := map[rules.Phase]int{}
+	withHundred := 0 // sealed bids probed while +$100 was legal too
+	hundred, _ := rules.KindBase(rules.AmountHundred)
 	done := func() bool {
-		return visited[rules.PhaseBankCashBid] > 0 && compared[rules.PhaseDeliveryBid] > 0 && compared[rules.PhaseRunoffBid] > 0 && compared[rules.PhaseIncentiveBid] > 0
+		return visited[rules.PhaseBankCashBid] > 0 && compared[rules.PhaseDeliveryBid] > 0 && compared[rules.PhaseRunoffBid] > 0 && compared[rules.PhaseIncentiveBid] > 0 && withHundred > 0
 	}
 	for seed := uint64(1); seed < 300 && !done(); seed++ {
 		ck.env.Reset(seed)
+		if seed%2 == 0 {
+			// Rich players: sealed bids above the amount ids, built with +$100.
+			for i := range ck.env.State().Players {
+				ck.env.State().Players[i].Cash += 300
+			}
+		}
 		rng := rand.New(rand.NewPCG(seed, 9))
 		for !ck.env.Done() {
 			s := ck.env.State()
 			ck.legal = s.LegalActions(ck.legal)
-			amounts := 0
+			amounts, lowest := 0, -1
 			for _, id := range ck.legal {
 				if id >= amountFirst && id < amountFirst+amountCount {
+					if amounts == 0 {
+						lowest = id
+					}
 					amounts++
 				}
 			}
@@ -230,6 +241,18 @@ func TestCheckComparesBidsOnlyWhileTheyAreSealed(t *testing.T) {
 				if ph == rules.PhaseBankCashBid && got != 0 || got != 0 && got != 3 {
 					t.Fatalf("%s: %d sealed-bid comparisons", ph, got)
 				}
+				// A sealed bid that leaves the bidding open (the next bidder decides in the
+				// same phase) is always probed, whatever else is legal (+$100 included).
+				c := s.Clone()
+				c.Apply(lowest)
+				if cd := c.Decision(); ph != rules.PhaseBankCashBid && cd.Phase == ph && cd.Decider != s.Decision().Decider {
+					if got != 3 {
+						t.Fatalf("%s, bids still sealed after the lowest bid: %d comparisons, want 3", ph, got)
+					}
+					if slices.Contains(ck.legal, hundred) {
+						withHundred++
+					}
+				}
 				visited[ph]++
 				compared[ph] += got
 			}
@@ -239,6 +262,6 @@ func TestCheckComparesBidsOnlyWhileTheyAreSealed(t *testing.T) {
 		}
 	}
 	if !done() {
-		t.Fatalf("bid decisions visited %v, comparisons %v; want a bank bid and compared delivery, runoff and incentive bids", visited, compared)
+		t.Fatalf("bid decisions visited %v, comparisons %v, %d with +$100 legal; want a bank bid and compared delivery, runoff and incentive bids, one with +$100 legal", visited, compared, withHundred)
 	}
 }
