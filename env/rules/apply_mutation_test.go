@@ -3,6 +3,8 @@ package rules
 import (
 	"errors"
 	"fmt"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -78,4 +80,44 @@ func TestProduceIsNotOfferedWhenNoFactoryColourIsInTheSupply(t *testing.T) {
 	if produce() {
 		t.Error("Produce offered with no container of the player's factory colours in the supply")
 	}
+}
+
+// TestFactoryPurchaseIsLegalWithExactlyTheCheapestPrice (base game, no freight fee): a
+// player may buy from an opponent's factory store with cash equal to its cheapest price,
+// not with a dollar less.
+func TestFactoryPurchaseIsLegalWithExactlyTheCheapestPrice(t *testing.T) {
+	g, err := NewGame(Options{Players: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	var ids []int
+	for seed := uint64(1); seed < 50; seed++ {
+		s := g.NewInitialStateSeed(seed)
+		for !s.IsTerminal() && s.Steps < 2000 {
+			d := s.Decision()
+			if d.Phase == PhaseTurn {
+				for _, m := range s.LegalMoves(nil) {
+					if m.Kind != FactoryPurchase {
+						continue
+					}
+					seller := int(m.Seat)
+					price := minPrice(s.Players[seller].FactoryLots[:], FactoryDistrict)
+					buyer := d.Decider
+					has := func(cash int) bool {
+						c := s.Clone()
+						c.Players[buyer].Cash = int32(cash)
+						return slices.Contains(c.LegalMoves(nil), m)
+					}
+					if !has(price) || has(price-1) {
+						t.Fatalf("seller p%d cheapest $%d: legal with exactly $%d: %v, with $%d: %v", seller+1, price, price, has(price), price-1, has(price-1))
+					}
+					return
+				}
+			}
+			ids = s.LegalActions(ids)
+			s.Apply(ids[r.IntN(len(ids))])
+		}
+	}
+	t.Fatal("no factory purchase reached")
 }
