@@ -121,3 +121,104 @@ func TestFactoryPurchaseIsLegalWithExactlyTheCheapestPrice(t *testing.T) {
 	}
 	t.Fatal("no factory purchase reached")
 }
+
+// factoryPurchaseState plays random 3-player games until a Factory Purchase from a seller
+// with at least two containers in stock is legal, and returns the state and that move.
+func factoryPurchaseState(t *testing.T) (*State, Move) {
+	t.Helper()
+	g, err := NewGame(Options{Players: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(8, 1))
+	var ids []int
+	for seed := uint64(1); seed < 200; seed++ {
+		s := g.NewInitialStateSeed(seed)
+		for !s.IsTerminal() && s.Steps < 3000 {
+			if s.Decision().Phase == PhaseTurn {
+				for _, m := range s.LegalMoves(nil) {
+					stock := 0
+					if m.Kind == FactoryPurchase {
+						for _, lot := range s.Players[m.Seat].FactoryLots {
+							stock += lot.Total()
+						}
+					}
+					if stock >= 3 {
+						return s, m
+					}
+				}
+			}
+			ids = s.LegalActions(ids)
+			s.Apply(ids[r.IntN(len(ids))])
+		}
+	}
+	t.Fatal("no factory purchase from a stock of three reached")
+	return nil, Move{}
+}
+
+// buyAll applies the Factory Purchase m and then takes containers (the first offered each
+// time) while any is offered; it returns how many were bought.
+func buyAll(t *testing.T, s *State, m Move) int {
+	t.Helper()
+	if err := s.ApplyMoveChecked(m); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for {
+		var pick *Move
+		for _, l := range s.LegalMoves(nil) {
+			if l.Kind == PickFactory {
+				pick = &l
+				break
+			}
+		}
+		if pick == nil {
+			return n
+		}
+		if err := s.ApplyMoveChecked(*pick); err != nil {
+			t.Fatal(err)
+		}
+		n++
+	}
+}
+
+// TestFactoryPurchaseBuysUntilStockOrHarborSpaceRunsOut: in one Factory Purchase a buyer
+// with the cash takes containers until the seller's store or the buyer's harbor space is
+// exhausted, also when no loan can extend it (two loans already), and the purchase then goes
+// on to placing instead of staying open for a loan the buyer has no room to use.
+func TestFactoryPurchaseBuysUntilStockOrHarborSpaceRunsOut(t *testing.T) {
+	start, m := factoryPurchaseState(t)
+	buyer := start.CurrentPlayer()
+	stock := 0
+	for _, lot := range start.Players[m.Seat].FactoryLots {
+		stock += lot.Total()
+	}
+	for _, c := range []struct {
+		name  string
+		loans int
+		space int // harbor space left for the purchase
+	}{
+		{"no loan possible, room for all", MaxLoans, 10},
+		{"loan possible, room for two", 0, 2},
+		{"no loan possible, room for two", MaxLoans, 2},
+	} {
+		s := start.Clone()
+		p := &s.Players[buyer]
+		p.Cash = 200
+		for i := 0; i < c.loans; i++ {
+			p.Loans[i] = Loan{Lender: -1, Amount: LoanAmount}
+		}
+		p.NumLoans = uint8(c.loans)
+		p.Warehouses = 5
+		for p.harborLimit()-p.harborCount() > c.space {
+			p.HarborLots[0][Colour(0)]++
+		}
+		want := min(stock, p.harborLimit()-p.harborCount())
+		if got := buyAll(t, s, m); got != want {
+			t.Errorf("%s: bought %d of a stock of %d with room for %d, want %d", c.name, got, stock, c.space, want)
+		}
+		if ph := s.Decision().Phase; ph == PhaseBuyFactory {
+			t.Errorf("%s: the purchase is still open (phase %s) after the last container it can take", c.name, ph)
+		}
+	}
+}
