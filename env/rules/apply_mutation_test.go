@@ -222,3 +222,97 @@ func TestFactoryPurchaseBuysUntilStockOrHarborSpaceRunsOut(t *testing.T) {
 		}
 	}
 }
+
+// harborPurchaseState plays random 3-player games until a Harbor Purchase at a harbor
+// holding at least three containers is legal, and returns the state and that move.
+func harborPurchaseState(t *testing.T) (*State, Move) {
+	t.Helper()
+	g, err := NewGame(Options{Players: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(8, 2))
+	var ids []int
+	for seed := uint64(1); seed < 300; seed++ {
+		s := g.NewInitialStateSeed(seed)
+		for !s.IsTerminal() && s.Steps < 3000 {
+			if s.Decision().Phase == PhaseTurn {
+				for _, m := range s.LegalMoves(nil) {
+					stock := 0
+					if m.Kind == HarborPurchase {
+						p := &s.Players[s.CurrentPlayer()]
+						for _, lot := range s.Players[p.ShipAt.Seat].HarborLots {
+							stock += lot.Total()
+						}
+					}
+					if stock >= 3 {
+						return s, m
+					}
+				}
+			}
+			ids = s.LegalActions(ids)
+			s.Apply(ids[r.IntN(len(ids))])
+		}
+	}
+	t.Fatal("no harbor purchase at a harbor of three containers reached")
+	return nil, Move{}
+}
+
+// TestHarborPurchaseBuysUntilStockOrShipSpaceRunsOut: in one Harbor Purchase a buyer with
+// the cash takes containers until the harbor or the ship's room is exhausted, also when no
+// loan can extend it, and the purchase then ends instead of staying open for a loan the
+// buyer has no room to use.
+func TestHarborPurchaseBuysUntilStockOrShipSpaceRunsOut(t *testing.T) {
+	start, m := harborPurchaseState(t)
+	buyer := start.CurrentPlayer()
+	owner := start.Players[buyer].ShipAt.Seat
+	stock := 0
+	for _, lot := range start.Players[owner].HarborLots {
+		stock += lot.Total()
+	}
+	for _, c := range []struct {
+		name  string
+		loans int
+		room  int // ship room left
+	}{
+		{"no loan possible, room for all", MaxLoans, ShipCapacity},
+		{"loan possible, room for two", 0, 2},
+		{"no loan possible, room for two", MaxLoans, 2},
+	} {
+		s := start.Clone()
+		p := &s.Players[buyer]
+		p.Cash = 200
+		for i := 0; i < c.loans; i++ {
+			p.Loans[i] = Loan{Lender: -1, Amount: LoanAmount}
+		}
+		p.NumLoans = uint8(c.loans)
+		p.Ship = Counts{}
+		p.Ship[Colour(0)] = uint8(ShipCapacity - c.room)
+		if err := s.ApplyMoveChecked(m); err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for {
+			var pick *Move
+			for _, l := range s.LegalMoves(nil) {
+				if l.Kind == PickHarbor {
+					pick = &l
+					break
+				}
+			}
+			if pick == nil {
+				break
+			}
+			if err := s.ApplyMoveChecked(*pick); err != nil {
+				t.Fatal(err)
+			}
+			n++
+		}
+		if want := min(stock, c.room); n != want {
+			t.Errorf("%s: bought %d of a stock of %d with room for %d, want %d", c.name, n, stock, c.room, want)
+		}
+		if ph := s.Decision().Phase; ph == PhaseBuyHarbor {
+			t.Errorf("%s: the purchase is still open (phase %s) after the last container it can take", c.name, ph)
+		}
+	}
+}
