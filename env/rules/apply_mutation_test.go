@@ -316,3 +316,19 @@ func TestHarborPurchaseBuysUntilStockOrShipSpaceRunsOut(t *testing.T) {
 		}
 	}
 }
+
+// TestHarborPurchaseIsLegalWithExactlyTheCheapestPrice: a docked ship may start buying at
+// an opponent's harbor with cash equal to its cheapest price, not with a dollar less.
+func TestHarborPurchaseIsLegalWithExactlyTheCheapestPrice(t *testing.T) {
+	s, m := harborPurchaseState(t)
+	buyer := s.CurrentPlayer()
+	price := minPrice(s.Players[s.Players[buyer].ShipAt.Seat].HarborLots[:], HarborDistrict)
+	has := func(cash int) bool {
+		c := s.Clone()
+		c.Players[buyer].Cash = int32(cash)
+		return slices.Contains(c.LegalMoves(nil), m)
+	}
+	if !has(price) || has(price-1) {
+		t.Errorf("cheapest $%d: legal with exactly $%d: %v, with $%d: %v", price, price, has(price), price-1, has(price-1))
+	}
+}
