@@ -265,3 +265,30 @@ func TestCheckComparesBidsOnlyWhileTheyAreSealed(t *testing.T) {
 		t.Fatalf("bid decisions visited %v, comparisons %v, %d with +$100 legal; want a bank bid and compared delivery, runoff and incentive bids, one with +$100 legal", visited, compared, withHundred)
 	}
 }
+
+// TestCheckReplayDetectsADifferentEpisode: the determinism check replays the game's actions
+// from the same seed and fails, naming the step, when any step (the last included) differs
+// from what was recorded.
+func TestCheckReplayDetectsADifferentEpisode(t *testing.T) {
+	o := Options{Rules: rules.Options{Players: 3, TurnLimit: 2}}
+	ck, err := newChecker(o, CheckOptions{LeakEvery: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const seed = 12
+	if err := ck.game(seed); err != nil {
+		t.Fatal(err)
+	}
+	last := len(ck.actions)
+	for _, step := range []int{0, 5, last} {
+		ck.trace[step] ^= 1
+		err := ck.replay(seed)
+		ck.trace[step] ^= 1
+		if want := fmt.Sprintf("step %d ", step); !errors.Is(err, ErrCheck) || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "replaying") {
+			t.Errorf("trace changed at step %d of %d: %v, want a replay failure naming %q", step, last, err, want)
+		}
+	}
+	if err := ck.replay(seed); err != nil {
+		t.Errorf("unchanged trace: %v", err)
+	}
+}
