@@ -24,3 +24,26 @@ func TestBatchesOfNoRowsAreRefused(t *testing.T) {
 		require.Equal(t, 1, n, "size %d", size)
 	}
 }
+
+// TestBatchesOfASizeDividingTheStepsHaveNoEmptyTail: when the batch size divides the
+// number of steps, Batches yields exactly steps/size full batches and no empty one; when it
+// does not, one smaller batch ends the stream.
+func TestBatchesOfASizeDividingTheStepsHaveNoEmptyTail(t *testing.T) {
+	dir := t.TempDir()
+	_, ss := writeFake(t, dir, testMeta(false, false), WriteOptions{Format: Arrow}, 3, 2)
+	steps := len(flatten(ss))
+	ds, err := Open(dir, AcceptEncodings(testEncoding))
+	require.NoError(t, err)
+	for _, size := range []int{1, steps, steps - 1} {
+		var sizes []int
+		for b, err := range ds.Batches(size) {
+			require.NoError(t, err)
+			sizes = append(sizes, b.Size)
+		}
+		want := []int{}
+		for left := steps; left > 0; left -= size {
+			want = append(want, min(size, left))
+		}
+		require.Equal(t, want, sizes, "%d steps in batches of %d", steps, size)
+	}
+}

@@ -292,3 +292,35 @@ func TestCheckReplayDetectsADifferentEpisode(t *testing.T) {
 		t.Errorf("unchanged trace: %v", err)
 	}
 }
+
+// TestCheckFailuresNameTheFirstDifferingEntry: a failing comparison names the first entry
+// that differs, with its column name and both values.
+func TestCheckFailuresNameTheFirstDifferingEntry(t *testing.T) {
+	ck, err := newChecker(Options{Rules: rules.Options{Players: 3}}, CheckOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := make([]float32, len(ck.cols))
+	b := make([]float32, len(ck.cols))
+	b[7], b[9] = 0.5, 1
+	if got, want := ck.firstDiff(a, b), fmt.Sprintf("entry 7 (%s): 0 vs 0.5", ck.cols[7]); got != want {
+		t.Errorf("firstDiff = %q, want %q", got, want)
+	}
+	if got := ck.firstDiff(a, a); got != "no difference" {
+		t.Errorf("firstDiff of equal views = %q", got)
+	}
+}
+
+// TestValidateRefusesTheFirstRewardSchemePastTheLast: reward schemes are numbered
+// 0..numRewardSchemes-1; the next number is refused.
+func TestValidateRefusesTheFirstRewardSchemePastTheLast(t *testing.T) {
+	o := DefaultOptions()
+	o.Reward = numRewardSchemes - 1
+	if err := o.Validate(); err != nil {
+		t.Errorf("last scheme %d: %v", o.Reward, err)
+	}
+	o.Reward = numRewardSchemes
+	if err := o.Validate(); !errors.Is(err, ErrInvalidOptions) || !strings.Contains(err.Error(), "reward scheme") {
+		t.Errorf("scheme %d: %v, want ErrInvalidOptions naming the reward scheme", o.Reward, err)
+	}
+}
