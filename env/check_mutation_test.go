@@ -324,3 +324,18 @@ func TestValidateRefusesTheFirstRewardSchemePastTheLast(t *testing.T) {
 		t.Errorf("scheme %d: %v, want ErrInvalidOptions naming the reward scheme", o.Reward, err)
 	}
 }
+
+// TestANewEnvHasNoAgentBeforeReset: before the first Reset no seat decides (Agent -1),
+// stepping is refused, and Last reports a zero reward.
+func TestANewEnvHasNoAgentBeforeReset(t *testing.T) {
+	e, err := New(Options{Rules: rules.Options{Players: 3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := e.Agent(); a != -1 {
+		t.Errorf("Agent before Reset = %d, want -1", a)
+	}
+	if _, err := e.Step(0); !errors.Is(err, ErrNotReset) {
+		t.Errorf("Step before Reset: %v, want ErrNotReset", err)
+	}
+}
