@@ -339,3 +339,38 @@ func TestANewEnvHasNoAgentBeforeReset(t *testing.T) {
 		t.Errorf("Step before Reset: %v, want ErrNotReset", err)
 	}
 }
+
+// TestFinalObservationIsTheLastMoversViewOfTheEnd: after the last step the observation is
+// the seat that moved last seeing the final position (seat 0 included), not its view before
+// its move.
+func TestFinalObservationIsTheLastMoversViewOfTheEnd(t *testing.T) {
+	o := Options{Rules: rules.Options{Players: 3, TurnLimit: 2}}
+	e, err := New(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := make([]float32, e.ObsSize())
+	seen := map[int]bool{}
+	for seed := uint64(1); seed < 100 && !(seen[0] && len(seen) > 1); seed++ {
+		e.Reset(seed)
+		rng := rand.New(rand.NewPCG(seed, 3))
+		last := -1
+		for !e.Done() {
+			last = e.Agent()
+			legal := e.Legal()
+			if _, err := e.Step(legal[rng.IntN(len(legal))]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := e.Encoder().Observe(e.State(), last, want); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(e.Obs(), want) {
+			t.Fatalf("seed %d: the final observation is not seat %d's view of the final position", seed, last)
+		}
+		seen[last] = true
+	}
+	if !seen[0] || len(seen) < 2 {
+		t.Fatalf("last movers %v; want seat 0 and another", seen)
+	}
+}
