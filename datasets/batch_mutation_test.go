@@ -47,3 +47,21 @@ func TestBatchesOfASizeDividingTheStepsHaveNoEmptyTail(t *testing.T) {
 		require.Equal(t, want, sizes, "%d steps in batches of %d", steps, size)
 	}
 }
+
+// TestReplaySliceRefusesAnEmptyOrOutsideRange: Slice needs a start inside the steps and a
+// positive size; the last step alone is a valid slice.
+func TestReplaySliceRefusesAnEmptyOrOutsideRange(t *testing.T) {
+	dir := t.TempDir()
+	_, ss := writeFake(t, dir, testMeta(false, false), WriteOptions{Format: Arrow}, 3, 2)
+	n := len(flatten(ss))
+	ds, err := Open(dir, AcceptEncodings(testEncoding))
+	require.NoError(t, err)
+	rp, err := ds.Load()
+	require.NoError(t, err)
+	var b Batch
+	for _, c := range [][2]int{{0, 0}, {0, -1}, {-1, 1}, {n, 1}} {
+		require.ErrorIs(t, rp.Slice(c[0], c[1], &b), ErrInvalid, "slice [%d,+%d) of %d", c[0], c[1], n)
+	}
+	require.NoError(t, rp.Slice(n-1, 1, &b))
+	require.Equal(t, 1, b.Size)
+}

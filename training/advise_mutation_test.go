@@ -1,0 +1,59 @@
+package training
+
+import (
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/container-rl/container/encoding"
+	"github.com/container-rl/container/env/rules"
+)
+
+// TestAdviceOfAFlatNetIsUniformOverEveryLegalAction: a network whose policy logits are all
+// equal advises probability 1/n for each of the n legal actions, action 0 ("end") included.
+func TestAdviceOfAFlatNetIsUniformOverEveryLegalAction(t *testing.T) {
+	opts := rules.DefaultOptions()
+	g, err := rules.NewGame(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc := encoding.NewEncoder(g)
+	cfg := NetConfig{ObsDim: enc.Size(), NumActions: enc.NumActions(), ValueDim: opts.Players, Width: 1, Depth: 0, Norm: NormNone}
+	w, err := NewWeights(cfg, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, p := range cfg.Params() {
+		if p.Name == "policy_w" || p.Name == "policy_b" {
+			clear(w.Tensors[i])
+		}
+	}
+	f := &BotFile{Header: BotHeader{Name: "flat", EncodingVersion: encoding.Version, Actions: CurrentActionLayout(), Rules: opts}, Weights: w}
+	nb, err := NewNetBot("flat", f, &opts, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := g.NewInitialStateSeed(4)
+	var view rules.State
+	checked := 0
+	for step := 0; step < 60 && !s.IsTerminal(); step++ {
+		legal := s.LegalActions(nil)
+		s.Redact(s.CurrentPlayer(), &view)
+		a, err := nb.Advise(&view, legal)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, p := range a.Probs {
+			if math.Abs(p-1/float64(len(legal))) > 1e-5 {
+				t.Fatalf("step %d: action %d has probability %g of %d legal, want %g", step, legal[i], p, len(legal), 1/float64(len(legal)))
+			}
+		}
+		if slices.Contains(legal, 0) {
+			checked++
+		}
+		s.Apply(legal[step%len(legal)])
+	}
+	if checked == 0 {
+		t.Fatal("action 0 was never legal")
+	}
+}
