@@ -10,7 +10,8 @@ import (
 )
 
 // TestAdviceOfAFlatNetIsUniformOverEveryLegalAction: a network whose policy logits are all
-// equal advises probability 1/n for each of the n legal actions, action 0 ("end") included.
+// equal advises probability 1/n for each of the n legal actions, action 0 ("end") included,
+// and its value outputs (relative to the decider: 1, 2, 3, 4) come back in absolute seats.
 func TestAdviceOfAFlatNetIsUniformOverEveryLegalAction(t *testing.T) {
 	opts := rules.DefaultOptions()
 	g, err := rules.NewGame(opts)
@@ -24,8 +25,13 @@ func TestAdviceOfAFlatNetIsUniformOverEveryLegalAction(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, p := range cfg.Params() {
-		if p.Name == "policy_w" || p.Name == "policy_b" {
+		switch p.Name {
+		case "policy_w", "policy_b", "value_w":
 			clear(w.Tensors[i])
+		case "value_b":
+			for k := range w.Tensors[i] {
+				w.Tensors[i][k] = float32(k + 1)
+			}
 		}
 	}
 	f := &BotFile{Header: BotHeader{Name: "flat", EncodingVersion: encoding.Version, Actions: CurrentActionLayout(), Rules: opts}, Weights: w}
@@ -46,6 +52,12 @@ func TestAdviceOfAFlatNetIsUniformOverEveryLegalAction(t *testing.T) {
 		for i, p := range a.Probs {
 			if math.Abs(p-1/float64(len(legal))) > 1e-5 {
 				t.Fatalf("step %d: action %d has probability %g of %d legal, want %g", step, legal[i], p, len(legal), 1/float64(len(legal)))
+			}
+		}
+		d := s.CurrentPlayer()
+		for rel := range opts.Players {
+			if got := a.Values[(d+rel)%opts.Players]; math.Abs(got-float64(rel+1)) > 1e-5 {
+				t.Fatalf("step %d: seat %d (decider %d) has value %g, want %d", step, (d+rel)%opts.Players, d, got, rel+1)
 			}
 		}
 		if slices.Contains(legal, 0) {
