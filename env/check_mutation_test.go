@@ -342,7 +342,7 @@ func TestANewEnvHasNoAgentBeforeReset(t *testing.T) {
 
 // TestFinalObservationIsTheLastMoversViewOfTheEnd: after the last step the observation is
 // the seat that moved last seeing the final position (seat 0 included), not its view before
-// its move.
+// its move, and Last reports that seat's cumulative reward.
 func TestFinalObservationIsTheLastMoversViewOfTheEnd(t *testing.T) {
 	o := Options{Rules: rules.Options{Players: 3, TurnLimit: 2}}
 	e, err := New(o)
@@ -351,7 +351,8 @@ func TestFinalObservationIsTheLastMoversViewOfTheEnd(t *testing.T) {
 	}
 	want := make([]float32, e.ObsSize())
 	seen := map[int]bool{}
-	for seed := uint64(1); seed < 100 && !(seen[0] && len(seen) > 1); seed++ {
+	rewarded0 := false // seat 0 moved last and has a non-zero reward
+	for seed := uint64(1); seed < 100 && !(rewarded0 && len(seen) > 1); seed++ {
 		e.Reset(seed)
 		rng := rand.New(rand.NewPCG(seed, 3))
 		last := -1
@@ -368,9 +369,17 @@ func TestFinalObservationIsTheLastMoversViewOfTheEnd(t *testing.T) {
 		if !slices.Equal(e.Obs(), want) {
 			t.Fatalf("seed %d: the final observation is not seat %d's view of the final position", seed, last)
 		}
+		// Last describes the same seat, with its whole reward.
+		_, cum, term, _, _ := e.Last()
+		if !term || cum != e.CumulativeRewards()[last] {
+			t.Fatalf("seed %d: Last gives reward %g (terminated %v), seat %d's rewards add up to %g", seed, cum, term, last, e.CumulativeRewards()[last])
+		}
+		if last == 0 && cum != 0 {
+			rewarded0 = true
+		}
 		seen[last] = true
 	}
-	if !seen[0] || len(seen) < 2 {
-		t.Fatalf("last movers %v; want seat 0 and another", seen)
+	if !rewarded0 || len(seen) < 2 {
+		t.Fatalf("last movers %v (seat 0 with a reward: %v); want seat 0 with a reward and another", seen, rewarded0)
 	}
 }
