@@ -1,0 +1,42 @@
+package training
+
+import (
+	"errors"
+	"testing"
+)
+
+// TestBCAcceptsTheSmallestSettingsAndRefusesZero: a batch of one row, a log every step and a
+// checkpoint every step are valid settings; a batch or log interval of 0, or a checkpoint
+// interval that is not a positive multiple of the log interval, is refused as ErrConfig.
+func TestBCAcceptsTheSmallestSettingsAndRefusesZero(t *testing.T) {
+	data := tinySamples(40)
+	base := DefaultBCOptions()
+	base.Steps, base.Batch, base.LogEvery, base.CheckpointEvery = 2, 1, 1, 1
+	base.Net = NetConfig{Width: 4, Depth: 1, Norm: NormNone}
+	o := base
+	o.Out = t.TempDir()
+	res, err := TrainBC(data, o)
+	if err != nil {
+		t.Fatalf("batch 1, log and checkpoint every step: %v", err)
+	}
+	if len(res.Metrics) != 2 {
+		t.Errorf("log every step of 2: %d metric rows, want 2", len(res.Metrics))
+	}
+	for _, c := range []struct {
+		name            string
+		batch           int
+		log, checkpoint int64
+	}{
+		{"batch 0", 0, 1, 1},
+		{"log every 0", 1, 0, 1},
+		{"checkpoint before the log", 1, 2, 1},
+		{"checkpoint not a multiple of the log", 1, 2, 3},
+	} {
+		o := base
+		o.Out = t.TempDir()
+		o.Batch, o.LogEvery, o.CheckpointEvery = c.batch, c.log, c.checkpoint
+		if _, err := TrainBC(data, o); !errors.Is(err, ErrConfig) {
+			t.Errorf("%s: %v, want ErrConfig", c.name, err)
+		}
+	}
+}
