@@ -404,3 +404,17 @@ func TestGameSeedIsPinned(t *testing.T) {
 		}
 	}
 }
+
+// TestVecOfOneGameIsValidAndOfNoneIsRefused: a VecEnv may hold a single game; zero games is
+// an invalid option.
+func TestVecOfOneGameIsValidAndOfNoneIsRefused(t *testing.T) {
+	o := Options{Rules: rules.Options{Players: 3}}
+	v, err := NewVec(1, o, 5, 1)
+	if err != nil {
+		t.Fatalf("one game: %v", err)
+	}
+	v.Close()
+	if _, err := NewVec(0, o, 5, 1); !errors.Is(err, ErrInvalidOptions) {
+		t.Errorf("no games: %v, want ErrInvalidOptions", err)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/container-rl/container/env"
+	"github.com/container-rl/container/env/rules"
 	"github.com/stretchr/testify/require"
 )
 
@@ -25,5 +26,15 @@ func TestMetaRewardNamesTheSchemeAndOnlyTheSettingsGiven(t *testing.T) {
 		m, err := NewMeta(o, "test")
 		require.NoError(t, err)
 		require.Equal(t, c.want, m.Reward)
+	}
+}
+
+// TestMetaNamesEveryPhaseInOrder: the phase column's names are every rules phase, by index.
+func TestMetaNamesEveryPhaseInOrder(t *testing.T) {
+	m, err := NewMeta(env.DefaultOptions(), "test")
+	require.NoError(t, err)
+	require.Len(t, m.PhaseNames, int(rules.NumPhases))
+	for p := rules.Phase(0); p < rules.NumPhases; p++ {
+		require.Equal(t, p.String(), m.PhaseNames[p])
 	}
 }
