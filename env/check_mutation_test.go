@@ -418,3 +418,20 @@ func TestVecOfOneGameIsValidAndOfNoneIsRefused(t *testing.T) {
 		t.Errorf("no games: %v, want ErrInvalidOptions", err)
 	}
 }
+
+// TestVecRunsOnTheWorkersAskedAtMostOnePerGame: workers below 1 mean the caller's goroutine
+// alone, and more workers than games are cut to one per game; otherwise the count asked is
+// used (results do not depend on it, so only the count shows a lost parallelism).
+func TestVecRunsOnTheWorkersAskedAtMostOnePerGame(t *testing.T) {
+	o := Options{Rules: rules.Options{Players: 3}}
+	for _, c := range []struct{ n, workers, want int }{{8, 4, 4}, {8, 0, 1}, {8, -2, 1}, {2, 4, 2}, {3, 3, 3}} {
+		v, err := NewVec(c.n, o, 5, c.workers)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v.workers != c.want {
+			t.Errorf("%d games on %d workers: %d workers, want %d", c.n, c.workers, v.workers, c.want)
+		}
+		v.Close()
+	}
+}
