@@ -1,7 +1,12 @@
 package selfplay
 
 import (
+	"context"
+	"os"
+	"path/filepath"
 	"testing"
+
+	"github.com/container-rl/container/datasets"
 
 	"github.com/container-rl/container/env"
 	"github.com/container-rl/container/env/rules"
@@ -37,4 +42,36 @@ func TestMetaNamesEveryPhaseInOrder(t *testing.T) {
 	for p := rules.Phase(0); p < rules.NumPhases; p++ {
 		require.Equal(t, p.String(), m.PhaseNames[p])
 	}
+}
+
+// TestRunRefusesABadConfigurationBeforeWritingAnything: invalid environment options, an
+// agent count other than the players', an unknown agent, no games and no output directory
+// are each refused with an error naming the problem, and nothing is written.
+func TestRunRefusesABadConfigurationBeforeWritingAnything(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		edit func(*Config)
+		want string
+	}{
+		{"nine players", func(c *Config) { c.Env.Rules.Players = 9 }, "players"},
+		{"two agents for three players", func(c *Config) { c.Agents = c.Agents[:2] }, "2 agents for 3 players"},
+		{"an unknown agent", func(c *Config) { c.Agents[1] = "no-such-bot" }, "no-such-bot"},
+		{"no games", func(c *Config) { c.Games = 0 }, "0 games; want at least 1"},
+		{"no output directory", func(c *Config) { c.Out = "" }, "no output directory"},
+	} {
+		dir := filepath.Join(t.TempDir(), "out")
+		cfg := testConfig(t, dir, 2, 1, datasets.Arrow)
+		c.edit(&cfg)
+		_, err := Run(context.Background(), cfg)
+		require.ErrorContains(t, err, c.want, c.name)
+		_, statErr := os.Stat(dir)
+		require.True(t, os.IsNotExist(statErr), "%s: the output directory was created", c.name)
+	}
+}
+
+// TestRunOfOneGame: a single game is a valid run (the smallest).
+func TestRunOfOneGame(t *testing.T) {
+	res, err := Run(context.Background(), testConfig(t, t.TempDir(), 1, 1, datasets.Arrow))
+	require.NoError(t, err)
+	require.Equal(t, 1, res.Games)
 }
