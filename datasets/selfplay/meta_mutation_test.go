@@ -75,3 +75,13 @@ func TestRunOfOneGame(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, 1, res.Games)
 }
+
+// TestRunKeepsTheWorkersAsked: a configuration's worker count is kept (the data do not
+// depend on it, so only the count shows a lost parallelism); 0 or less means one.
+func TestRunKeepsTheWorkersAsked(t *testing.T) {
+	for _, c := range []struct{ workers, want int }{{4, 4}, {1, 1}, {0, 1}, {-3, 1}} {
+		cfg := testConfig(t, t.TempDir(), 2, c.workers, datasets.Arrow)
+		require.NoError(t, cfg.check())
+		require.Equal(t, c.want, cfg.Workers, "workers %d", c.workers)
+	}
+}

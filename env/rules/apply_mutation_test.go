@@ -332,3 +332,16 @@ func TestHarborPurchaseIsLegalWithExactlyTheCheapestPrice(t *testing.T) {
 		t.Errorf("cheapest $%d: legal with exactly $%d: %v, with $%d: %v", price, price, has(price), price-1, has(price-1))
 	}
 }
+
+// TestColourNamesAndTheFirstColourPastGold: every colour has its name; the first value past
+// gold (an invalid colour) is printed as a number, not as an out-of-range lookup.
+func TestColourNamesAndTheFirstColourPastGold(t *testing.T) {
+	for c, want := range []string{"white", "green", "red", "blue", "yellow", "gold"} {
+		if got := Colour(c).String(); got != want {
+			t.Errorf("Colour(%d) = %q, want %q", c, got, want)
+		}
+	}
+	if got := Colour(NumColours).String(); got != fmt.Sprintf("colour(%d)", NumColours) {
+		t.Errorf("Colour(NumColours) = %q", got)
+	}
+}
