@@ -85,3 +85,14 @@ func TestRunKeepsTheWorkersAsked(t *testing.T) {
 		require.Equal(t, c.want, cfg.Workers, "workers %d", c.workers)
 	}
 }
+
+// TestRunKeepsTheShardSizeAsked: one game per shard is a valid shard size; 0 means the
+// default.
+func TestRunKeepsTheShardSizeAsked(t *testing.T) {
+	for _, c := range []struct{ per, want int }{{1, 1}, {5, 5}, {0, DefaultGamesPerShard}} {
+		cfg := testConfig(t, t.TempDir(), 2, 1, datasets.Arrow)
+		cfg.GamesPerShard = c.per
+		require.NoError(t, cfg.check())
+		require.Equal(t, c.want, cfg.GamesPerShard, "games per shard %d", c.per)
+	}
+}
