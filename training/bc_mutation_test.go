@@ -6,7 +6,7 @@ import (
 )
 
 // TestBCAcceptsTheSmallestSettingsAndRefusesZero: a batch of one row, a log every step and a
-// checkpoint every step are valid settings; a batch or log interval of 0, or a checkpoint
+// checkpoint every step are valid settings (and each log row counts the steps and rows seen); a batch or log interval of 0, or a checkpoint
 // interval that is not a positive multiple of the log interval, is refused as ErrConfig.
 func TestBCAcceptsTheSmallestSettingsAndRefusesZero(t *testing.T) {
 	data := tinySamples(40)
@@ -21,6 +21,18 @@ func TestBCAcceptsTheSmallestSettingsAndRefusesZero(t *testing.T) {
 	}
 	if len(res.Metrics) != 2 {
 		t.Errorf("log every step of 2: %d metric rows, want 2", len(res.Metrics))
+	}
+	// The step and samples columns count steps and rows seen (batch 3: 3 rows a step).
+	o = base
+	o.Out, o.Batch = t.TempDir(), 3
+	res, err = TrainBC(data, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, row := range res.Metrics {
+		if row[0] != float64(i+1) || row[1] != float64(3*(i+1)) {
+			t.Errorf("metrics row %d: step %g, samples %g; want %d and %d", i, row[0], row[1], i+1, 3*(i+1))
+		}
 	}
 	for _, c := range []struct {
 		name            string
