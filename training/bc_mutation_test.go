@@ -6,7 +6,7 @@ import (
 )
 
 // TestBCAcceptsTheSmallestSettingsAndRefusesZero: a batch of one row, a log every step and a
-// checkpoint every step are valid settings (and each log row counts the steps and rows seen); a batch or log interval of 0, or a checkpoint
+// checkpoint every step are valid settings (and each log row counts the steps, rows and seconds since the start); a batch or log interval of 0, or a checkpoint
 // interval that is not a positive multiple of the log interval, is refused as ErrConfig.
 func TestBCAcceptsTheSmallestSettingsAndRefusesZero(t *testing.T) {
 	data := tinySamples(40)
@@ -32,6 +32,9 @@ func TestBCAcceptsTheSmallestSettingsAndRefusesZero(t *testing.T) {
 	for i, row := range res.Metrics {
 		if row[0] != float64(i+1) || row[1] != float64(3*(i+1)) {
 			t.Errorf("metrics row %d: step %g, samples %g; want %d and %d", i, row[0], row[1], i+1, 3*(i+1))
+		}
+		if row[2] <= 0 || i > 0 && row[2] < res.Metrics[i-1][2] {
+			t.Errorf("metrics row %d: %g seconds since the start (previous row %g)", i, row[2], res.Metrics[max(i-1, 0)][2])
 		}
 	}
 	for _, c := range []struct {
