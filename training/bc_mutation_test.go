@@ -2,6 +2,7 @@ package training
 
 import (
 	"errors"
+	"math"
 	"testing"
 )
 
@@ -52,6 +53,38 @@ func TestBCAcceptsTheSmallestSettingsAndRefusesZero(t *testing.T) {
 		o.Batch, o.LogEvery, o.CheckpointEvery = c.batch, c.log, c.checkpoint
 		if _, err := TrainBC(data, o); !errors.Is(err, ErrConfig) {
 			t.Errorf("%s: %v, want ErrConfig", c.name, err)
+		}
+	}
+}
+
+// TestBCLogRowsAverageTheStepsSinceTheLastRow: a row logged every 2 steps holds the mean of
+// the training loss, policy loss, value loss and accuracy of its 2 steps, as the same run
+// logged every step shows them.
+func TestBCLogRowsAverageTheStepsSinceTheLastRow(t *testing.T) {
+	data := tinySamples(60)
+	base := DefaultBCOptions()
+	base.Steps, base.Batch, base.CheckpointEvery = 4, 3, 4
+	base.Net = NetConfig{Width: 4, Depth: 1, Norm: NormNone}
+	every1, every2 := base, base
+	every1.Out, every1.LogEvery = t.TempDir(), 1
+	every2.Out, every2.LogEvery = t.TempDir(), 2
+	r1, err := TrainBC(data, every1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r2, err := TrainBC(data, every2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r1.Metrics) != 4 || len(r2.Metrics) != 2 {
+		t.Fatalf("%d and %d rows, want 4 and 2", len(r1.Metrics), len(r2.Metrics))
+	}
+	for k, row := range r2.Metrics {
+		for col := 4; col <= 7; col++ {
+			want := (r1.Metrics[2*k][col] + r1.Metrics[2*k+1][col]) / 2
+			if math.Abs(row[col]-want) > 1e-6*max(1, math.Abs(want)) {
+				t.Errorf("row %d column %s: %g, want the mean of the two steps %g", k, BCMetricNames[col], row[col], want)
+			}
 		}
 	}
 }
