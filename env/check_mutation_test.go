@@ -435,3 +435,33 @@ func TestVecRunsOnTheWorkersAskedAtMostOnePerGame(t *testing.T) {
 		v.Close()
 	}
 }
+
+// TestVecLegalIdsWithoutAByteMaskAreWrittenAtReset: a VecEnv given the legal-id buffers but
+// no byte mask fills them for the first decision of every game too (at creation and Reset).
+func TestVecLegalIdsWithoutAByteMaskAreWrittenAtReset(t *testing.T) {
+	const n = 3
+	o := Options{Rules: rules.Options{Players: 3}}
+	a := NumActions()
+	b := VecBuffers{Legal: make([]int32, n*a), NumLegal: make([]int32, n)}
+	v, err := NewVecInto(n, o, 4, 1, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+	for round := 0; round < 2; round++ {
+		for i := 0; i < n; i++ {
+			legal := v.Env(i).Legal()
+			if int(b.NumLegal[i]) != len(legal) || len(legal) == 0 {
+				t.Fatalf("round %d game %d: count %d, Legal() has %d", round, i, b.NumLegal[i], len(legal))
+			}
+			for k, id := range legal {
+				if b.Legal[i*a+k] != int32(id) {
+					t.Fatalf("round %d game %d: legal[%d] = %d, want %d", round, i, k, b.Legal[i*a+k], id)
+				}
+			}
+		}
+		clear(b.Legal)
+		clear(b.NumLegal)
+		v.Reset()
+	}
+}
