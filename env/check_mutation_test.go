@@ -465,3 +465,28 @@ func TestVecLegalIdsWithoutAByteMaskAreWrittenAtReset(t *testing.T) {
 		v.Reset()
 	}
 }
+
+// TestVecByteMaskWithoutLegalIdsIsWrittenAtReset: a VecEnv given only the byte-mask buffer
+// fills it for the first decision of every game too (at creation and Reset).
+func TestVecByteMaskWithoutLegalIdsIsWrittenAtReset(t *testing.T) {
+	const n = 3
+	o := Options{Rules: rules.Options{Players: 3}}
+	a := NumActions()
+	b := VecBuffers{Mask8: make([]int8, n*a)}
+	v, err := NewVecInto(n, o, 4, 1, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+	for round := 0; round < 2; round++ {
+		for i := 0; i < n; i++ {
+			for k := 0; k < a; k++ {
+				if float32(b.Mask8[i*a+k]) != v.Mask[i*a+k] {
+					t.Fatalf("round %d game %d: byte mask differs from the mask at %d", round, i, k)
+				}
+			}
+		}
+		clear(b.Mask8)
+		v.Reset()
+	}
+}
