@@ -88,3 +88,19 @@ func TestBCLogRowsAverageTheStepsSinceTheLastRow(t *testing.T) {
 		}
 	}
 }
+
+// TestBCCheckpointsTheLastStepOffTheSchedule: a run of 3 steps checkpointing every 2 saves its
+// last step too, so the run's weights are those of step 3.
+func TestBCCheckpointsTheLastStepOffTheSchedule(t *testing.T) {
+	o := DefaultBCOptions()
+	o.Out = t.TempDir()
+	o.Steps, o.Batch, o.LogEvery, o.CheckpointEvery = 3, 2, 1, 2
+	o.Net = NetConfig{Width: 4, Depth: 1, Norm: NormNone}
+	if _, err := TrainBC(tinySamples(40), o); err != nil {
+		t.Fatal(err)
+	}
+	_, info, err := WeightsFromRun(o.Out)
+	if err != nil || info.Step != 3 {
+		t.Fatalf("run checkpoint: step %d (%v), want 3", info.Step, err)
+	}
+}
