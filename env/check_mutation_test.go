@@ -490,3 +490,28 @@ func TestVecByteMaskWithoutLegalIdsIsWrittenAtReset(t *testing.T) {
 		v.Reset()
 	}
 }
+
+// TestVecRefusesTheFirstActionPastTheLast: an action id equal to NumActions is refused in
+// every game (the last included) with ErrIllegalAction, and no game moves.
+func TestVecRefusesTheFirstActionPastTheLast(t *testing.T) {
+	const n = 3
+	v, err := NewVec(n, Options{Rules: rules.Options{Players: 3}}, 6, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+	for bad := 0; bad < n; bad++ {
+		actions := make([]int, n)
+		for i := range actions {
+			actions[i] = v.Env(i).Legal()[0]
+		}
+		actions[bad] = v.A
+		before := v.State(bad).Hash()
+		if err := v.Step(actions); !errors.Is(err, rules.ErrIllegalAction) {
+			t.Errorf("game %d given action %d: %v, want ErrIllegalAction", bad, v.A, err)
+		}
+		if v.State(bad).Hash() != before {
+			t.Errorf("game %d moved on a refused step", bad)
+		}
+	}
+}

@@ -90,17 +90,22 @@ func TestBCLogRowsAverageTheStepsSinceTheLastRow(t *testing.T) {
 }
 
 // TestBCCheckpointsTheLastStepOffTheSchedule: a run of 3 steps checkpointing every 2 saves its
-// last step too, so the run's weights are those of step 3.
+// last step too, so the run's weights are those of step 3, with the seconds spent.
 func TestBCCheckpointsTheLastStepOffTheSchedule(t *testing.T) {
 	o := DefaultBCOptions()
 	o.Out = t.TempDir()
 	o.Steps, o.Batch, o.LogEvery, o.CheckpointEvery = 3, 2, 1, 2
 	o.Net = NetConfig{Width: 4, Depth: 1, Norm: NormNone}
-	if _, err := TrainBC(tinySamples(40), o); err != nil {
+	res, err := TrainBC(tinySamples(40), o)
+	if err != nil {
 		t.Fatal(err)
 	}
 	_, info, err := WeightsFromRun(o.Out)
 	if err != nil || info.Step != 3 {
 		t.Fatalf("run checkpoint: step %d (%v), want 3", info.Step, err)
+	}
+	// The time spent is counted up, in the checkpoint and in the result.
+	if info.Seconds <= 0 || res.Seconds < info.Seconds {
+		t.Errorf("seconds: checkpoint %g, result %g; want 0 < checkpoint <= result", info.Seconds, res.Seconds)
 	}
 }
