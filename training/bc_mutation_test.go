@@ -34,6 +34,11 @@ func TestBCAcceptsTheSmallestSettingsAndRefusesZero(t *testing.T) {
 		if row[0] != float64(i+1) || row[1] != float64(3*(i+1)) {
 			t.Errorf("metrics row %d: step %g, samples %g; want %d and %d", i, row[0], row[1], i+1, 3*(i+1))
 		}
+		for col := 8; col < len(row); col++ {
+			if math.IsNaN(row[col]) || math.IsInf(row[col], 0) {
+				t.Errorf("metrics row %d: validation column %s is %g", i, BCMetricNames[col], row[col])
+			}
+		}
 		if row[2] <= 0 || i > 0 && row[2] < res.Metrics[i-1][2] {
 			t.Errorf("metrics row %d: %g seconds since the start (previous row %g)", i, row[2], res.Metrics[max(i-1, 0)][2])
 		}
