@@ -41,10 +41,10 @@ func TestRefusedActionErrorsNameTheRangeAndTheSeat(t *testing.T) {
 	}
 	// A state corrupted behind Validate's back (as in TestApplyCheckedNeverPanics).
 	s = loadTestPosition(t, "opening-4p.json")
-	s.Machine.Phase = PhaseBuyFactory
-	s.Machine.Action = FactoryPurchase
-	s.Machine.Counterpart = 9
-	seat = fmt.Sprintf("(phase %s, seat p%d)", s.Machine.Phase, s.CurrentPlayer()+1)
+	s.machine.Phase = PhaseBuyFactory
+	s.machine.Action = FactoryPurchase
+	s.machine.Counterpart = 9
+	seat = fmt.Sprintf("(phase %s, seat p%d)", s.machine.Phase, s.CurrentPlayer()+1)
 	first, _ := KindBase(PickFactory)
 	if err := s.ApplyChecked(first); !errors.Is(err, ErrBadPosition) || !strings.Contains(err.Error(), seat) {
 		t.Errorf("ApplyChecked on a corrupt state: %v, want ErrBadPosition naming %q", err, seat)
