@@ -197,7 +197,7 @@ func agentFiles(agents []string, opts rules.Options) ([]datasets.AgentFile, erro
 			continue
 		}
 		seen[name] = true
-		if bots.IsFileName(name) {
+		if bots.IsFileName(name) && !bots.IsParamSpec(name) {
 			b, err := os.ReadFile(name)
 			if err != nil {
 				return nil, fmt.Errorf("selfplay: agent %s: %w", a, err)

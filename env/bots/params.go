@@ -59,6 +59,14 @@ func splitParams(spec string) (name, params string, ok bool) {
 	return spec[:i], spec[i+1:], true
 }
 
+// IsParamSpec reports whether spec is "NAME:PARAMS" for a bot registered with
+// RegisterParams (such as "ismcts:net=runs/x.bot"): a spec, not a bot file, even when it
+// names a file among its parameters.
+func IsParamSpec(spec string) bool {
+	_, _, ok := splitParams(spec)
+	return ok
+}
+
 // resolveParams checks a "NAME:PARAMS" spec; handled is false when spec is not one.
 func resolveParams(spec string) (handled bool, err error) {
 	name, params, ok := splitParams(spec)

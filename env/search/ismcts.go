@@ -162,5 +162,8 @@ func (b *Bot) Act(view *rules.State, legal []int) int {
 	if best < 0 {
 		return legal[0]
 	}
+	if b.cfg.Explore > 0 && int(view.Turn) < b.cfg.Explore {
+		return b.sampleVisits(legal, seat, base, best)
+	}
 	return best
 }

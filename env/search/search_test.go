@@ -17,7 +17,7 @@ func TestParse_DefaultsAndRoundTrip(t *testing.T) {
 	if err != nil || c != DefaultConfig() {
 		t.Fatalf("Parse(\"\") = %+v, %v; want the defaults", c, err)
 	}
-	for _, p := range []string{"sims=800,rollout=valuer", "ms=50,workers=1", "sims=400,net=default", "depth=40,c=1.2,rollout=random", "net=runs/x.bot,rollout=shipper"} {
+	for _, p := range []string{"sims=800,rollout=valuer", "ms=50,workers=1", "sims=400,net=default", "depth=40,c=1.2,rollout=random", "net=runs/x.bot,rollout=shipper", "sims=40,net=default,explore=12"} {
 		c, err := Parse(p)
 		if err != nil {
 			t.Fatalf("Parse(%q): %v", p, err)
@@ -37,13 +37,14 @@ func TestParse_DefaultsAndRoundTrip(t *testing.T) {
 
 func TestParse_BadSpecsNameTheKeyAndWhatItAccepts(t *testing.T) {
 	for _, c := range []struct{ params, want string }{
-		{"sim=800", `unknown key "sim" (keys: sims, ms, workers, rollout, depth, c, net)`},
+		{"sim=800", `unknown key "sim" (keys: sims, ms, workers, rollout, depth, c, net, explore)`},
 		{"sims=0", "sims=0: want a whole number from 1 to"},
 		{"sims=many", "sims=many: want a whole number"},
 		{"sims=99999999999", "sims=99999999999: want a whole number"},
 		{"ms=-5", "ms=-5: want a whole number from 1"},
 		{"workers=0", "workers=0: want a whole number from 1 to 256"},
 		{"depth=-1", "depth=-1"},
+		{"explore=-1", "explore=-1: want a whole number from 0"},
 		{"c=NaN", "c=NaN: want an exploration constant"},
 		{"c=-1", "c=-1"},
 		{"rollout=greedy", "rollout=greedy: want one of random, manufacturer, shipper, valuer"},

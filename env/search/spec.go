@@ -34,6 +34,10 @@ type Config struct {
 	// Net names a network that guides the search ("default" or a .bot file): PUCT with its
 	// policy as the prior, and its value head scores the leaves (unless Rollout is set too).
 	Net string
+	// Explore, when above 0, plays a move drawn in proportion to the root visit counts
+	// (instead of the most visited one) while fewer than Explore turns have been played: the
+	// opening variety that search-guided self-play (container train exit) needs.
+	Explore int
 	// rolloutSet records that the spec named a rollout (with a net: rollouts score leaves).
 	rolloutSet bool
 }
@@ -51,13 +55,15 @@ const (
 	MaxTime    = 10 * time.Minute
 	MaxWorkers = 256
 	MaxDepth   = 100_000
+	// MaxExplore bounds explore (turns); rules.MaxTurnLimit.
+	MaxExplore = 100_000
 )
 
 // Rollouts are the accepted rollout policies.
 var Rollouts = []string{"random", "manufacturer", "shipper", "valuer"}
 
 // Keys are the accepted spec keys.
-var Keys = []string{"sims", "ms", "workers", "rollout", "depth", "c", "net"}
+var Keys = []string{"sims", "ms", "workers", "rollout", "depth", "c", "net", "explore"}
 
 // DefaultConfig is the configuration of the bare spec "ismcts".
 func DefaultConfig() Config {
@@ -122,6 +128,8 @@ func Parse(params string) (Config, error) {
 			c.Rollout, c.rolloutSet = v, true
 		case "net":
 			c.Net = v
+		case "explore":
+			c.Explore, err = intIn(0, MaxExplore)
 		default:
 			err = fmt.Errorf("%w: unknown key %q (keys: %s)", ErrSpec, k, strings.Join(Keys, ", "))
 		}
@@ -156,6 +164,9 @@ func (c Config) String() string {
 	parts = append(parts, "c="+strconv.FormatFloat(c.C, 'g', -1, 64))
 	if c.Net != "" {
 		parts = append(parts, "net="+c.Net)
+	}
+	if c.Explore > 0 {
+		parts = append(parts, fmt.Sprintf("explore=%d", c.Explore))
 	}
 	return strings.Join(parts, ",")
 }

@@ -355,8 +355,16 @@ func (w *worker) rollout(st *rules.State, out *[rules.MaxPlayers]float64) {
 const MarginScale = 20
 
 // score writes each seat's outcome in st, ended or not (scored as if it ended now): half
-// its share of the win, half its margin over the best other seat squashed to 0..1.
+// its share of the win, half its margin over the best other seat squashed to 0..1. A game
+// that ended at the safety turn limit is a loss (0) for every seat, so that no seat sees a
+// gain in dragging a game out to the limit.
 func (w *worker) score(st *rules.State, out *[rules.MaxPlayers]float64) {
+	if st.Ended == rules.EndTurnLimit {
+		for i := range out {
+			out[i] = 0
+		}
+		return
+	}
 	w.scores = st.ScoresInto(w.scores)
 	sc := w.scores
 	winners := 0

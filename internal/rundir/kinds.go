@@ -25,6 +25,16 @@ var (
 		Files:   []string{"checkpoint.ckpt", "run.json", "metrics.csv", "metrics.json", "pool", "pool/iter-*.bot"},
 		Legacy:  legacyCheckpoint("ppo"),
 	}
+	// TrainExIt is a search-guided training run directory (container train exit --out): the
+	// checkpoint and metrics, every generation's network and the replay buffer, one selfplay
+	// dataset directory per generation (buffer/gen-NNNNNN, of kind Selfplay).
+	TrainExIt = &Kind{
+		Name:    "train-exit",
+		Command: "container train exit",
+		Files: []string{"checkpoint.ckpt", "run.json", "metrics.csv", "metrics.json", "nets", "nets/gen-*.bot",
+			"buffer", "buffer/gen-*"},
+		Legacy: legacyCheckpoint("exit"),
+	}
 	// EvalGames is a directory of saved games (container eval --save). A directory of game
 	// files saved before markers existed is not taken as proof: eval --save replaces the
 	// game files of its directory, and such a directory may hold games collected by hand.

@@ -1,0 +1,631 @@
+package training
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+
+	"github.com/container-rl/container/datasets"
+	"github.com/container-rl/container/datasets/selfplay"
+	"github.com/container-rl/container/encoding"
+	"github.com/container-rl/container/env"
+	"github.com/container-rl/container/env/bots"
+	"github.com/container-rl/container/env/eval"
+	"github.com/container-rl/container/env/rules"
+	"github.com/container-rl/container/env/search"
+	"github.com/container-rl/container/internal/rundir"
+)
+
+// The search bot reports its root visits and value, so self-play records them.
+var _ selfplay.PolicyBot = (*search.Bot)(nil)
+
+// ExItOptions configure a search-guided training run (Expert Iteration; Anthony, Tian and
+// Barber 2017; AlphaZero). Each generation plays Games self-play games in which every seat
+// is the ismcts search guided by the best network so far (PUCT: its policy is the prior,
+// its value head scores the leaves), writes them as one dataset of the replay buffer (the
+// root visit shares in the policy column, the search's value in the value column), trains
+// the network on the last Window generations (policy: cross-entropy against the visit
+// shares; value: the game's outcome), and now and then gates the new network against the
+// best one and against plain ismcts. Everything except Generations, Workers, KeepBuffer,
+// Progress and Log is fixed when the run starts; a resumed run takes it from its checkpoint.
+type ExItOptions struct {
+	Out         string        `json:"out"`
+	Generations int64         `json:"generations"`
+	Rules       rules.Options `json:"rules"` // the games the network plays (and is gated on)
+	// SelfplayTurnLimit is the turn limit of the self-play games (rules.Options.TurnLimit;
+	// 0: the rules' own). A game that reaches it is a loss for every seat in the value
+	// targets, so that no seat learns to drag a game it leads out to the limit.
+	SelfplayTurnLimit int `json:"selfplay_turn_limit"`
+	Games             int `json:"games"`       // self-play games per generation
+	ShardGames        int `json:"shard_games"` // games per buffer shard (the unit a killed run replays)
+	// Sims, C and Explore are the self-play search's settings (search.Config): simulations
+	// per decision, the PUCT constant, and the turns during which the move played is drawn in
+	// proportion to the root visits (after that, the most visited).
+	Sims    int     `json:"sims"`
+	C       float64 `json:"c"`
+	Explore int     `json:"explore"`
+	Window  int     `json:"window"` // generations of the buffer trained on
+	Steps   int     `json:"steps"`  // optimisation steps per generation
+	Batch   int     `json:"batch"`
+	// ValueMix weighs the search's value into the decider's value target (0: the outcome).
+	ValueMix float64 `json:"value_mix"`
+	// GateEvery is the number of generations between gating evaluations (and the last
+	// generation is gated); 0: no gating, every new network becomes the best at once.
+	GateEvery int64 `json:"gate_every"`
+	GateGames int   `json:"gate_games"`
+	// GateOpponent is the outside yardstick the new network (policy only) plays against in
+	// players-1 seats ("" for none): a plain ismcts spec by default.
+	GateOpponent string `json:"gate_opponent"`
+	// A gated network becomes the best one when its win rate against players-1 copies of the
+	// best is at least 1/players + GateMargin and at most GateTurnLimitShare of its games
+	// against GateOpponent (against the best when there is no opponent) ended at the turn
+	// limit.
+	GateMargin         float64   `json:"gate_margin"`
+	GateTurnLimitShare float64   `json:"gate_turn_limit_share"`
+	KeepBuffer         bool      `json:"keep_buffer,omitempty"` // keep generations that left the window
+	Seed               uint64    `json:"seed"`
+	Workers            int       `json:"workers"` // self-play and gating games in parallel
+	Net                NetConfig `json:"net"`
+	Hyper              Hyper     `json:"hyper"`
+	InitFrom           string    `json:"init_from,omitempty"`
+	Init               *Weights  `json:"-"`
+	// InitEncoding and InitRules say what Init was trained for (refused when they differ).
+	InitEncoding string         `json:"-"`
+	InitRules    *rules.Options `json:"-"`
+
+	Progress io.Writer `json:"-"`
+	Log      io.Writer `json:"-"`
+
+	// onGame, if set, is called after every self-play game (tests cancel a run with it).
+	onGame func(gen int64, games int)
+}
+
+// DefaultExItOptions returns the defaults of container train exit (4-player base games).
+func DefaultExItOptions() ExItOptions {
+	return ExItOptions{Generations: 20, Rules: rules.DefaultOptions(), SelfplayTurnLimit: 200, Games: 32, ShardGames: 4,
+		Sims: 64, C: search.DefaultNetC, Explore: 15, Window: 4, Steps: 200, Batch: 256, GateEvery: 2, GateGames: 40,
+		GateOpponent: "ismcts:sims=50,workers=1", GateMargin: 0.02, GateTurnLimitShare: 0.01, Seed: 1, Workers: 2,
+		Net:   NetConfig{Width: 128, Depth: 2, Norm: NormLayer},
+		Hyper: Hyper{LearningRate: 3e-4, ValueCoef: 0.5}}
+}
+
+// ExItMetricNames are the columns of a train exit run's metrics (-1: not measured in that
+// generation). gate_best_* is the new network against players-1 copies of the best one,
+// gate_opp_* against players-1 copies of GateOpponent; rates are win rates (shared wins
+// split) with their 95% Wilson interval, *_turn_limit the share of games that ended at the
+// turn limit.
+var ExItMetricNames = []string{"generation", "seconds", "selfplay_games", "selfplay_decisions", "selfplay_seconds",
+	"selfplay_turn_limit", "selfplay_mean_turns", "window_rows", "loss", "policy_loss", "value_mse", "accuracy", "entropy",
+	"gate_games", "gate_best_rate", "gate_best_lo", "gate_best_hi", "gate_best_turn_limit",
+	"gate_opp_rate", "gate_opp_lo", "gate_opp_hi", "gate_opp_turn_limit", "promoted", "best_generation"}
+
+// ExItMayChange lists the settings a resumed run may change.
+var ExItMayChange = []string{"generations", "workers", "keep_buffer"}
+
+// ExItResult summarises a run.
+type ExItResult struct {
+	Generations int64
+	Metrics     [][]float64
+	Seconds     float64
+	Resumed     bool
+	Best        string // the best network's file, relative to the run directory
+}
+
+// exitState is the train-exit part of a checkpoint.
+type exitState struct {
+	Best           string `json:"best"` // nets/gen-NNNNNN.bot
+	BestGeneration int64  `json:"best_generation"`
+}
+
+func init() {
+	for k, v := range map[string]string{"generations": "--generations", "sims": "--sims", "c": "--c", "explore": "--explore",
+		"window": "--window", "steps": "--steps", "value_mix": "--value-mix", "gate_every": "--gate-every",
+		"gate_games": "--gate-games", "gate_opponent": "--gate-opponent", "gate_margin": "--gate-margin",
+		"gate_turn_limit_share": "--gate-turn-limit-share", "selfplay_turn_limit": "--selfplay-turn-limit",
+		"shard_games": "--shard-games"} {
+		if _, ok := settingFlags[k]; !ok {
+			settingFlags[k] = v
+		}
+	}
+}
+
+// genName names generation g's network file and buffer directory.
+func genName(g int64) string { return fmt.Sprintf("gen-%06d", g) }
+
+func (o *ExItOptions) check() error {
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("%w: %s", ErrConfig, fmt.Sprintf(format, args...))
+	}
+	switch {
+	case o.Generations < 1:
+		return bad("%d generations; want at least 1", o.Generations)
+	case o.Games < 1 || o.ShardGames < 1:
+		return bad("%d games per generation in shards of %d; want at least 1", o.Games, o.ShardGames)
+	case o.Sims < 1 || o.Sims > search.MaxSims:
+		return bad("sims %d outside 1..%d", o.Sims, search.MaxSims)
+	case !(o.C >= 0 && o.C <= 100):
+		return bad("c %g outside 0..100", o.C)
+	case o.Explore < 0 || o.Explore > search.MaxExplore:
+		return bad("explore %d outside 0..%d", o.Explore, search.MaxExplore)
+	case o.Window < 1 || o.Steps < 1 || o.Batch < 1:
+		return bad("window %d, steps %d, batch %d; want at least 1", o.Window, o.Steps, o.Batch)
+	case !(o.ValueMix >= 0 && o.ValueMix <= 1):
+		return bad("value mix %g outside 0..1", o.ValueMix)
+	case o.GateEvery < 0 || (o.GateEvery > 0 && o.GateGames < 1):
+		return bad("gate every %d with %d games; want gate every >= 0 and, when gating, at least 1 game", o.GateEvery, o.GateGames)
+	case !(o.GateMargin >= -1 && o.GateMargin <= 1) || !(o.GateTurnLimitShare >= 0 && o.GateTurnLimitShare <= 1):
+		return bad("gate margin %g outside -1..1 or turn-limit share %g outside 0..1", o.GateMargin, o.GateTurnLimitShare)
+	case o.SelfplayTurnLimit < 0 || o.SelfplayTurnLimit > rules.MaxTurnLimit:
+		return bad("self-play turn limit %d outside 0..%d", o.SelfplayTurnLimit, rules.MaxTurnLimit)
+	}
+	if o.GateOpponent != "" {
+		if err := bots.Resolve(o.GateOpponent); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// exitRun is one run in progress.
+type exitRun struct {
+	opts   *ExItOptions
+	st     exitState
+	cache  map[int64]*exitRows
+	bar    *progressbar.ProgressBar
+	played int64 // self-play games finished, all generations
+}
+
+// TrainExIt trains (or resumes) a search-guided run in opts.Out. ctx stops it: the
+// generation in progress keeps its finished buffer shards and the run resumes from its last
+// checkpoint (one per generation) with nothing lost or mixed.
+//
+// The run directory must be new, empty or a train exit run (internal/rundir); it is locked
+// while the run trains. A resumed run must be given the settings it was started with (only
+// ExItMayChange may change, and InitFrom may be left empty; ErrResumeMismatch names the
+// first that differs).
+func TrainExIt(ctx context.Context, opts ExItOptions) (res *ExItResult, err error) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	dir, err := rundir.Open(opts.Out, rundir.TrainExIt)
+	if err != nil {
+		return nil, fmt.Errorf("training: %w", err)
+	}
+	started := false
+	defer func() {
+		if !started {
+			dir.Abandon()
+		} else {
+			dir.Close()
+		}
+	}()
+	if err := dir.RemoveTemps(); err != nil {
+		return nil, fmt.Errorf("training: %w", err)
+	}
+	backend, err := NewBackend()
+	if err != nil {
+		return nil, err
+	}
+	gens, workers, keep, progress, logw, onGame := opts.Generations, opts.Workers, opts.KeepBuffer, opts.Progress, opts.Log, opts.onGame
+	h, vars, found, err := loadCheckpoint(opts.Out)
+	if err != nil {
+		return nil, err
+	}
+	res = &ExItResult{}
+	run := &exitRun{opts: &opts, cache: map[int64]*exitRows{}}
+	var tr *Trainer
+	if found {
+		if h.Method != "exit" {
+			return nil, fmt.Errorf("training: run %s is a %s run, not exit", opts.Out, h.Method)
+		}
+		saved := ExItOptions{}
+		if err := json.Unmarshal(h.Options, &saved); err != nil {
+			return nil, fmt.Errorf("%w: run options: %v", ErrCorrupt, err)
+		}
+		given := opts
+		if given.InitFrom == "" {
+			given.InitFrom = saved.InitFrom
+		}
+		if given.Init != nil {
+			given.Net = given.Init.Config
+		}
+		given.Net.ObsDim, given.Net.NumActions, given.Net.ValueDim = saved.Net.ObsDim, saved.Net.NumActions, saved.Net.ValueDim
+		if err := compareSettings(opts.Out, h.Options, given, ExItMayChange...); err != nil {
+			return nil, err
+		}
+		saved.Out = opts.Out
+		opts = saved
+		opts.Generations, opts.Workers, opts.KeepBuffer, opts.Progress, opts.Log, opts.onGame = gens, workers, keep, progress, logw, onGame
+		if err := json.Unmarshal(h.Extra, &run.st); err != nil {
+			return nil, fmt.Errorf("%w: run state: %v", ErrCorrupt, err)
+		}
+		if !strings.HasPrefix(run.st.Best, "nets/gen-") || !strings.HasSuffix(run.st.Best, ".bot") || strings.Contains(run.st.Best, "..") {
+			return nil, fmt.Errorf("%w: run state names best network %q", ErrCorrupt, run.st.Best)
+		}
+		if tr, err = resumeTrainer(backend, h, vars); err != nil {
+			return nil, err
+		}
+		res.Generations, res.Metrics, res.Seconds, res.Resumed = h.Step, h.Metrics, h.Seconds, true
+	} else {
+		if err := opts.check(); err != nil {
+			return nil, err
+		}
+		game, err := rules.NewGame(opts.Rules)
+		if err != nil {
+			return nil, fmt.Errorf("training: %w", err)
+		}
+		enc := encoding.NewEncoder(game)
+		opts.Net.ObsDim, opts.Net.NumActions, opts.Net.ValueDim = enc.Size(), enc.NumActions(), opts.Rules.Players
+		w := opts.Init
+		if w == nil {
+			if w, err = NewWeights(opts.Net, opts.Seed); err != nil {
+				return nil, err
+			}
+		} else {
+			if opts.InitEncoding != "" && opts.InitEncoding != encoding.Version {
+				return nil, fmt.Errorf("%w: initial network %s reads encoding %s; train exit observes games as %s",
+					ErrIncompatible, opts.InitFrom, opts.InitEncoding, encoding.Version)
+			}
+			if opts.InitRules != nil {
+				if d := sameGame(*opts.InitRules, opts.Rules, false); d != "" {
+					return nil, fmt.Errorf("%w: initial network %s was trained for games with %s", ErrIncompatible, opts.InitFrom, d)
+				}
+			}
+			if w.Config.ObsDim != opts.Net.ObsDim || w.Config.NumActions != opts.Net.NumActions || w.Config.ValueDim != opts.Net.ValueDim {
+				return nil, fmt.Errorf("%w: initial network has %d features, %d actions, %d values; these games need %d, %d, %d",
+					ErrIncompatible, w.Config.ObsDim, w.Config.NumActions, w.Config.ValueDim, opts.Net.ObsDim, opts.Net.NumActions, opts.Net.ValueDim)
+			}
+			opts.Net = w.Config
+		}
+		if tr, err = NewTrainer(backend, w, opts.Hyper); err != nil {
+			return nil, err
+		}
+		if err := os.MkdirAll(filepath.Join(opts.Out, "nets"), 0o755); err != nil {
+			return nil, fmt.Errorf("training: %w", err)
+		}
+		run.st = exitState{Best: "nets/" + genName(0) + ".bot"}
+		if err := run.writeNet(0, w); err != nil {
+			return nil, err
+		}
+	}
+	if p, err := filepath.Abs(filepath.Join(opts.Out, run.st.Best)); err != nil || strings.Contains(p, ",") {
+		return nil, fmt.Errorf("%w: the run directory's path %q holds a comma, which a search spec cannot name; pick another --out", ErrConfig, p)
+	}
+	stepper, err := newExitStepper(tr)
+	if err != nil {
+		return nil, err
+	}
+	for _, d := range []string{"nets", "buffer"} {
+		if err := os.MkdirAll(filepath.Join(opts.Out, d), 0o755); err != nil {
+			return nil, fmt.Errorf("training: %w", err)
+		}
+	}
+	started = true
+	optsJSON, _ := json.Marshal(opts)
+	if err := writeFileAtomic(filepath.Join(opts.Out, "run.json"), append(optsJSON, '\n')); err != nil {
+		return nil, err
+	}
+	if opts.Progress != nil {
+		run.bar = progressbar.NewOptions64(opts.Generations*int64(opts.Games), progressbar.OptionSetWriter(opts.Progress),
+			progressbar.OptionSetDescription("exit"), progressbar.OptionShowCount(), progressbar.OptionThrottle(250*time.Millisecond),
+			progressbar.OptionSetPredictTime(true))
+		run.played = res.Generations * int64(opts.Games)
+		_ = run.bar.Set64(run.played)
+	}
+	secondsBase, runStart := res.Seconds, time.Now()
+	for res.Generations < opts.Generations {
+		g := res.Generations + 1
+		row, err := run.generation(ctx, tr, stepper, g)
+		if err != nil {
+			return res, err
+		}
+		row[1] = secondsBase + time.Since(runStart).Seconds()
+		res.Generations = g
+		res.Metrics = append(res.Metrics, row)
+		if err := writeMetrics(opts.Out, ExItMetricNames, res.Metrics); err != nil {
+			return res, err
+		}
+		res.Seconds = row[1]
+		optsJSON, _ := json.Marshal(opts)
+		extra, _ := json.Marshal(run.st)
+		hdr := checkpointHeader{Method: "exit", Options: optsJSON, EncodingVersion: encoding.Version, Rules: opts.Rules,
+			Step: g, Seconds: res.Seconds, MetricNames: ExItMetricNames, Metrics: res.Metrics, Extra: extra}
+		if err := saveCheckpoint(opts.Out, hdr, tr); err != nil {
+			return res, err
+		}
+		if err := run.prune(g); err != nil {
+			return res, err
+		}
+	}
+	if run.bar != nil {
+		_ = run.bar.Finish()
+	}
+	res.Best = run.st.Best
+	res.Seconds = secondsBase + time.Since(runStart).Seconds()
+	return res, nil
+}
+
+// writeNet writes generation g's network as RUN/nets/gen-NNNNNN.bot (the same bytes when a
+// resumed run writes it again).
+func (r *exitRun) writeNet(g int64, w *Weights) error {
+	name := genName(g)
+	b := newBotFile(name, encoding.Version, r.opts.Rules, w, TrainingInfo{Method: "exit", Steps: g})
+	return b.WriteFile(filepath.Join(r.opts.Out, "nets", name+".bot"))
+}
+
+func (r *exitRun) describe(s string) {
+	if r.bar != nil {
+		r.bar.Describe(s)
+	}
+}
+
+// searchSpec is the ismcts spec every self-play seat plays, guided by the network file.
+func (r *exitRun) searchSpec(net string) (string, error) {
+	p, err := filepath.Abs(filepath.Join(r.opts.Out, net))
+	if err != nil {
+		return "", fmt.Errorf("training: %w", err)
+	}
+	o := r.opts
+	return fmt.Sprintf("%s:sims=%d,workers=1,c=%g,explore=%d,net=%s", search.Name, o.Sims, o.C, o.Explore, p), nil
+}
+
+// generation plays, trains and gates generation g and returns its metrics row.
+func (r *exitRun) generation(ctx context.Context, tr *Trainer, stepper *exitStepper, g int64) ([]float64, error) {
+	o := r.opts
+	row := make([]float64, len(ExItMetricNames))
+	for i := range row {
+		row[i] = -1
+	}
+	row[0] = float64(g)
+	// 1. Self-play with the best network into buffer/gen-g.
+	t0 := time.Now()
+	if err := r.selfplay(ctx, g); err != nil {
+		return nil, err
+	}
+	row[4] = time.Since(t0).Seconds()
+	// 2. Train on the window.
+	r.describe(fmt.Sprintf("exit gen %d/%d train", g, o.Generations))
+	var refs []rowRef
+	for k := max(1, g-int64(o.Window)+1); k <= g; k++ {
+		rows, err := r.rows(k)
+		if err != nil {
+			return nil, err
+		}
+		for i := range rows.Len() {
+			refs = append(refs, rowRef{rows, i})
+		}
+	}
+	cur := r.cache[g]
+	row[2], row[3] = float64(cur.Games), float64(cur.Decisions)
+	row[5] = float64(cur.TurnLimitGames) / float64(max(cur.Games, 1))
+	row[6] = float64(cur.Turns) / float64(max(cur.Games, 1))
+	row[7] = float64(len(refs))
+	if len(refs) == 0 {
+		return nil, fmt.Errorf("training: generation %d: the window holds no decision with a choice", g)
+	}
+	rng := rand.New(rand.NewPCG(o.Seed, uint64(g)*2+1))
+	var b exitBatch
+	var acc StepMetrics
+	for range o.Steps {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("training: generation %d: %w", g, err)
+		}
+		sampleExitBatch(&b, refs, o.Batch, rng)
+		m, err := stepper.Step(&b)
+		if err != nil {
+			return nil, err
+		}
+		acc.Loss += m.Loss
+		acc.PolicyLoss += m.PolicyLoss
+		acc.ValueLoss += m.ValueLoss
+		acc.Accuracy += m.Accuracy
+		acc.Entropy += m.Entropy
+	}
+	n := float64(o.Steps)
+	row[8], row[9], row[10], row[11], row[12] = acc.Loss/n, acc.PolicyLoss/n, acc.ValueLoss/n, acc.Accuracy/n, acc.Entropy/n
+	w, err := tr.Weights()
+	if err != nil {
+		return nil, err
+	}
+	if err := r.writeNet(g, w); err != nil {
+		return nil, err
+	}
+	// 3. Gate.
+	promoted := false
+	var gateLine string
+	if o.GateEvery == 0 {
+		promoted = true
+	} else if g%o.GateEvery == 0 || g == o.Generations {
+		r.describe(fmt.Sprintf("exit gen %d/%d gate", g, o.Generations))
+		cand := newBotFile(genName(g), encoding.Version, o.Rules, w, TrainingInfo{Method: "exit", Steps: g})
+		best, err := ReadBotFile(filepath.Join(o.Out, r.st.Best))
+		if err != nil {
+			return nil, err
+		}
+		seed := env.GameSeed(o.Seed, int(g), 3)
+		vsBest, err := gateGames(ctx, cand, best, "", o.Rules, o.GateGames, seed, o.Workers)
+		if err != nil {
+			return nil, fmt.Errorf("training: generation %d: gating against the best network: %w", g, err)
+		}
+		row[13] = float64(o.GateGames)
+		row[14], row[15], row[16], row[17] = vsBest.Rate.Rate, vsBest.Rate.Lo, vsBest.Rate.Hi, vsBest.turnLimitShare()
+		// The stalling test: the games against the outside opponent (the best network plays
+		// players-1 seats of the others, so their endings are mostly its doing).
+		stalls := vsBest.turnLimitShare()
+		gateLine = fmt.Sprintf(" | vs best (%s): %s", r.st.Best, vsBest)
+		if o.GateOpponent != "" {
+			vsOpp, err := gateGames(ctx, cand, nil, o.GateOpponent, o.Rules, o.GateGames, seed+1, o.Workers)
+			if err != nil {
+				return nil, fmt.Errorf("training: generation %d: gating against %s: %w", g, o.GateOpponent, err)
+			}
+			row[18], row[19], row[20], row[21] = vsOpp.Rate.Rate, vsOpp.Rate.Lo, vsOpp.Rate.Hi, vsOpp.turnLimitShare()
+			stalls = vsOpp.turnLimitShare()
+			gateLine += fmt.Sprintf(" | vs %s: %s", o.GateOpponent, vsOpp)
+		}
+		promoted = vsBest.Rate.Rate >= 1/float64(o.Rules.Players)+o.GateMargin && stalls <= o.GateTurnLimitShare
+	}
+	if promoted {
+		r.st.Best, r.st.BestGeneration = "nets/"+genName(g)+".bot", g
+	}
+	row[22] = 0
+	if promoted {
+		row[22] = 1
+	}
+	row[23] = float64(r.st.BestGeneration)
+	if o.Log != nil {
+		verdict := ""
+		if o.GateEvery > 0 && gateLine != "" {
+			verdict = " | kept " + r.st.Best
+			if promoted {
+				verdict = " | promoted to best"
+			}
+		}
+		fmt.Fprintf(o.Log, "\ngeneration %d: %d self-play games (%.0f turns on average, %.1f%% at the turn limit) in %.0fs; %d decisions in the window; policy loss %.4f, value mse %.4f, accuracy %.3f, entropy %.3f%s%s\n",
+			g, cur.Games, row[6], 100*row[5], row[4], len(refs), row[9], row[10], row[11], row[12], gateLine, verdict)
+	}
+	return row, nil
+}
+
+// selfplay plays (or completes) generation g's buffer dataset with the best network.
+func (r *exitRun) selfplay(ctx context.Context, g int64) error {
+	o := r.opts
+	spec, err := r.searchSpec(r.st.Best)
+	if err != nil {
+		return err
+	}
+	agents := make([]string, o.Rules.Players)
+	for i := range agents {
+		agents[i] = spec
+	}
+	ro := o.Rules
+	ro.TurnLimit = o.SelfplayTurnLimit
+	out := filepath.Join(o.Out, "buffer", genName(g))
+	done := 0
+	if m, err := datasets.ReadManifest(out); err == nil {
+		done, _ = m.GamesDone()
+	}
+	r.describe(fmt.Sprintf("exit gen %d/%d self-play", g, o.Generations))
+	if r.bar != nil {
+		_ = r.bar.Set64(r.played + int64(done))
+	}
+	var finished atomic.Int64
+	cfg := selfplay.Config{Agents: agents, Env: env.Options{Rules: ro, Reward: env.Rank}, Games: o.Games,
+		Seed: env.GameSeed(o.Seed, int(g), 2), Out: out, Workers: max(o.Workers, 1), GamesPerShard: o.ShardGames,
+		Resume: true, ToolVersion: "container train exit", RecordPolicy: true,
+		OnGame: func(int) {
+			n := int(finished.Add(1))
+			if r.bar != nil {
+				_ = r.bar.Add(1)
+			}
+			if o.onGame != nil {
+				o.onGame(g, done+n)
+			}
+		}}
+	if _, err := selfplay.Run(ctx, cfg); err != nil {
+		if ctx.Err() != nil {
+			return fmt.Errorf("training: generation %d self-play: %w", g, ctx.Err())
+		}
+		return fmt.Errorf("training: generation %d self-play: %w", g, err)
+	}
+	r.played += int64(o.Games)
+	if r.bar != nil {
+		_ = r.bar.Set64(r.played)
+	}
+	return nil
+}
+
+// rows returns generation k's buffer in memory (loaded once).
+func (r *exitRun) rows(k int64) (*exitRows, error) {
+	if rows, ok := r.cache[k]; ok {
+		return rows, nil
+	}
+	o := r.opts
+	rows, err := loadExitRows(filepath.Join(o.Out, "buffer", genName(k)), o.Net.ObsDim, o.Net.NumActions, o.Rules.Players, o.ValueMix)
+	if err != nil {
+		return nil, fmt.Errorf("training: replay buffer generation %d: %w", k, err)
+	}
+	r.cache[k] = rows
+	return rows, nil
+}
+
+// prune forgets the generations that left the window after generation g and, unless
+// KeepBuffer, deletes their buffer directories (only when they are self-play datasets
+// holding nothing else).
+func (r *exitRun) prune(g int64) error {
+	first := g - int64(r.opts.Window) + 1
+	for k := range r.cache {
+		if k < first {
+			delete(r.cache, k)
+		}
+	}
+	if r.opts.KeepBuffer {
+		return nil
+	}
+	for k := first - 1; k >= 1; k-- {
+		d := filepath.Join(r.opts.Out, "buffer", genName(k))
+		if _, err := os.Stat(d); errors.Is(err, os.ErrNotExist) {
+			break // older ones went earlier
+		}
+		if err := rundir.Remove(d, rundir.Selfplay); err != nil {
+			return fmt.Errorf("training: pruning the replay buffer: %w", err)
+		}
+	}
+	return nil
+}
+
+// gateResult is one gating evaluation: the new network's win rate and why games ended.
+type gateResult struct {
+	Rate  eval.Rate
+	Games int
+	Ends  map[string]int
+}
+
+func (g gateResult) turnLimitShare() float64 {
+	return float64(g.Ends["turn-limit"]) / float64(max(g.Games, 1))
+}
+
+func (g gateResult) String() string {
+	return fmt.Sprintf("%.1f%% [%.1f%%, %.1f%%] of %d games, %d at the turn limit", 100*g.Rate.Rate, 100*g.Rate.Lo, 100*g.Rate.Hi,
+		g.Games, g.Ends["turn-limit"])
+}
+
+// gateGames plays the candidate network (most likely move, no search) in one seat against
+// players-1 copies of the best network (when best is set) or of the opponent bot, seats
+// rotated, and returns its win rate with the end reasons.
+func gateGames(ctx context.Context, cand, best *BotFile, opponent string, opts rules.Options, games int, seed uint64, workers int) (gateResult, error) {
+	const candName, bestName = "candidate", "best"
+	other := opponent
+	if best != nil {
+		other = bestName
+	}
+	agents := []string{candName}
+	for len(agents) < opts.Players {
+		agents = append(agents, other)
+	}
+	cfg := eval.Config{Agents: agents, Games: games, Options: opts, Seed: seed, Workers: max(workers, 1),
+		NewBot: func(name string, o rules.Options, s uint64) (bots.Bot, error) {
+			switch {
+			case name == candName:
+				return NewNetBot(candName, cand, &o, s)
+			case name == bestName && best != nil:
+				return NewNetBot(bestName, best, &o, s)
+			}
+			return bots.New(name, o, s)
+		}}
+	res, err := eval.Run(ctx, cfg)
+	if err != nil {
+		return gateResult{}, err
+	}
+	sum := eval.Summarize(res)
+	return gateResult{Rate: sum.Agents[0].Rate, Games: sum.Games, Ends: sum.EndReason}, nil
+}
