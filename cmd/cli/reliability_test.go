@@ -76,6 +76,7 @@ func TestWritingCommandsRefuseTheUsersFiles(t *testing.T) {
 		{"train", "bc", "--teachers", "random", "--games", "1", "--steps", "2", "--out", p.dir},
 		{"train", "bc", "--data", filepath.Join(p.dir, "dataset"), "--out", filepath.Join(p.dir, "train")},
 		{"train", "ppo", "--iterations", "1", "--out", p.dir},
+		{"train", "exit", "--generations", "1", "--out", p.dir},
 		{"eval", "--agents", "random", "--games", "2", "--save", p.dir},
 		{"eval", "--agents", "random", "--games", "2", "--csv", filepath.Join(p.dir, "metrics.csv")},
 		{"export", "--run", "nowhere", "--out", filepath.Join(p.dir, "x.bot")},

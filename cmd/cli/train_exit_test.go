@@ -1,0 +1,79 @@
+package cli
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/container-rl/container/training"
+)
+
+// Bad flag values and a network made for other games stop train exit with one line on
+// stderr and exit status 1, before anything is written.
+func TestTrainExItBadInputIsOneLine(t *testing.T) {
+	dir := t.TempDir()
+	bot4p := filepath.Join(dir, "four.bot")
+	f, err := training.DefaultBot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.WriteFile(bot4p); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--sims", "0"}, "--sims 0"},
+		{[]string{"--value-mix", "1.5"}, "--value-mix 1.5"},
+		{[]string{"--gate-opponent", "nosuchbot"}, "nosuchbot"},
+		{[]string{"--gate-opponent", "ismcts:sims=10,colour=red"}, `unknown key "colour"`},
+		{[]string{"--window", "0"}, "--window 0"},
+		{[]string{"--selfplay-turn-limit", "-3"}, "--selfplay-turn-limit -3"},
+		{[]string{"--gate-turn-limit-share", "NaN"}, "--gate-turn-limit-share NaN"},
+		{[]string{"--players", "3", "--init", bot4p}, "4 players"},
+	} {
+		out := filepath.Join(dir, "run-"+strings.ReplaceAll(c.args[0], "-", ""))
+		args := append([]string{"train", "exit", "--out", out, "--generations", "1", "--games", "1", "--sims", "2",
+			"--width", "8", "--depth", "1"}, c.args...)
+		var stdout, stderr bytes.Buffer
+		code := Main(args, strings.NewReader(""), &stdout, &stderr)
+		if code != 1 || strings.Count(stderr.String(), "\n") != 1 || !strings.Contains(stderr.String(), c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want one line naming %q", c.args, code, stderr.String(), c.want)
+		}
+		if ents, _ := os.ReadDir(out); len(ents) != 0 {
+			t.Errorf("%v: a refused start left %d entries in --out", c.args, len(ents))
+		}
+	}
+}
+
+// The command runs a generation end to end: the buffer it writes is a dataset that
+// container dataset stats reads (the search bot's spec as the agent), and the run's
+// network is a bot file that evaluations accept.
+func TestTrainExItWritesABufferThatDatasetStatsReads(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays search games")
+	}
+	out := filepath.Join(t.TempDir(), "run")
+	var stdout, stderr bytes.Buffer
+	code := Main([]string{"train", "exit", "--out", out, "--generations", "1", "--games", "2", "--shard-games", "1", "--sims", "3",
+		"--width", "8", "--depth", "1", "--steps", "2", "--batch", "16", "--gate-every", "0", "--selfplay-turn-limit", "10"},
+		strings.NewReader(""), &stdout, &stderr)
+	if code != 0 {
+		t.Fatalf("train exit: exit %d: %s", code, stderr.String())
+	}
+	if !strings.Contains(stdout.String(), "done: 1 generations") || !strings.Contains(stdout.String(), "nets/gen-000001.bot") {
+		t.Fatalf("train exit printed %q", stdout.String())
+	}
+	stdout.Reset()
+	if code := Main([]string{"dataset", "stats", filepath.Join(out, "buffer", "gen-000001")}, strings.NewReader(""), &stdout, &stderr); code != 0 {
+		t.Fatalf("dataset stats of the buffer: exit %d: %s", code, stderr.String())
+	}
+	for _, want := range []string{"2 games", "turn-limit 2", "ismcts:sims=3,workers=1"} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("dataset stats lacks %q:\n%s", want, stdout.String())
+		}
+	}
+}

@@ -1,0 +1,279 @@
+package training
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/container-rl/container/datasets"
+)
+
+// tinyExIt is a run small enough for a test: a tiny network, a few simulations, two games a
+// generation, short games (the self-play turn limit ends them; the gating games stop at
+// turn 30) and random opponents at the gate.
+func tinyExIt(t *testing.T) ExItOptions {
+	o := DefaultExItOptions()
+	o.Out = t.TempDir()
+	o.Generations, o.Games, o.ShardGames = 2, 2, 1
+	o.Sims, o.Explore, o.Window, o.Steps, o.Batch = 4, 3, 2, 3, 32
+	o.GateEvery, o.GateGames, o.GateOpponent = 1, 3, "random"
+	o.SelfplayTurnLimit = 12
+	o.Rules.TurnLimit = 30
+	o.Net = NetConfig{Width: 8, Depth: 1, Norm: NormLayer}
+	return o
+}
+
+// A run cancelled in the middle of a generation's self-play keeps the finished shards of
+// that generation (nothing lost), and the same command resumes it: it replays only the
+// unfinished shard and ends with the same metrics (times aside), the same network and the
+// same best network file as a run that was never interrupted.
+func TestExItResumeAfterCancelMatchesUninterruptedRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays a dozen short search games")
+	}
+	straight := tinyExIt(t)
+	want, err := TrainExIt(context.Background(), straight)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(want.Metrics) != 2 {
+		t.Fatalf("%d metric rows, want 2", len(want.Metrics))
+	}
+	for g, row := range want.Metrics {
+		if row[14] < 0 || row[18] < 0 || row[13] != 3 {
+			t.Fatalf("generation %d was not gated: %v", g+1, row)
+		}
+	}
+
+	killed := tinyExIt(t)
+	killed.Workers = 1 // one game at a time, so the cancel falls between the two shards (and the workers may change)
+	ctx, cancel := context.WithCancel(context.Background())
+	killed.onGame = func(gen int64, games int) {
+		if gen == 2 && games == 1 {
+			cancel()
+		}
+	}
+	res, err := TrainExIt(ctx, killed)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled run: %v, want context.Canceled", err)
+	}
+	if res == nil || res.Generations != 1 {
+		t.Fatalf("cancelled run finished %+v generations, want 1", res)
+	}
+	m, err := datasets.ReadManifest(filepath.Join(killed.Out, "buffer", "gen-000002"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Shards) != 1 {
+		t.Fatalf("the interrupted generation kept %d shards, want the 1 finished", len(m.Shards))
+	}
+	killed.onGame, killed.Workers = nil, 2
+	got, err := TrainExIt(context.Background(), killed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !got.Resumed || got.Best != want.Best {
+		t.Fatalf("resumed %v, best %s; want a resumed run with best %s", got.Resumed, got.Best, want.Best)
+	}
+	for i := range want.Metrics {
+		for c, name := range ExItMetricNames {
+			if name == "seconds" || name == "selfplay_seconds" {
+				continue
+			}
+			if got.Metrics[i][c] != want.Metrics[i][c] {
+				t.Fatalf("generation %d %s: resumed %v, uninterrupted %v", i+1, name, got.Metrics[i][c], want.Metrics[i][c])
+			}
+		}
+	}
+	requireSameWeights(t, straight.Out, killed.Out)
+	for _, g := range []string{"gen-000001.bot", "gen-000002.bot"} {
+		a, _ := os.ReadFile(filepath.Join(straight.Out, "nets", g))
+		b, _ := os.ReadFile(filepath.Join(killed.Out, "nets", g))
+		if len(a) == 0 || !bytes.Equal(a, b) {
+			t.Fatalf("nets/%s differs between the resumed and the uninterrupted run", g)
+		}
+	}
+	// Extending the run continues it; changing a setting that shapes the games is refused.
+	more := tinyExIt(t)
+	more.Out, more.Generations = killed.Out, 3
+	more.Window = 1 // also prunes: generations 1 and 2 leave the window
+	if _, err := TrainExIt(context.Background(), more); !errors.Is(err, ErrResumeMismatch) || !strings.Contains(err.Error(), "--window") {
+		t.Fatalf("resume with another --window: %v, want ErrResumeMismatch naming --window", err)
+	}
+	more.Window = killed.Window
+	ext, err := TrainExIt(context.Background(), more)
+	if err != nil || ext.Generations != 3 {
+		t.Fatalf("extended run: %v, %+v", err, ext)
+	}
+	if _, err := os.Stat(filepath.Join(killed.Out, "buffer", "gen-000001")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("generation 1 left the window of 2 but its buffer is still there (%v)", err)
+	}
+	if _, err := os.Stat(filepath.Join(killed.Out, "buffer", "gen-000003", "manifest.json")); err != nil {
+		t.Errorf("generation 3's buffer: %v", err)
+	}
+}
+
+// The replay buffer holds the search's targets: every kept row's policy is a distribution
+// over its legal actions, forced moves are left out, and a game that reached the self-play
+// turn limit gives every seat the value target -1 (a loss); with --value-mix the decider's
+// target moves towards the search's value.
+func TestExItBufferTargetsAreVisitSharesAndATurnLimitIsALoss(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays search games")
+	}
+	o := tinyExIt(t)
+	o.Generations, o.GateEvery = 1, 0
+	if _, err := TrainExIt(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(o.Out, "buffer", "gen-000001")
+	w, _, err := WeightsFromRun(o.Out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := w.Config
+	rows, err := loadExitRows(dir, cfg.ObsDim, cfg.NumActions, o.Rules.Players, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rows.Games != 2 || rows.TurnLimitGames != 2 || rows.Len() == 0 || rows.Skipped == 0 {
+		t.Fatalf("games %d (%d at the turn limit), %d rows, %d forced skipped; want 2 games both stopped at turn 12, rows and skipped forced moves",
+			rows.Games, rows.TurnLimitGames, rows.Len(), rows.Skipped)
+	}
+	A, mb := rows.NumActions, rows.maskBytes()
+	for i := range rows.Len() {
+		sum, legal := 0.0, 0
+		for a := range A {
+			p := rows.Policy[i*A+a]
+			on := rows.Mask[i*mb+a/8]&(1<<(a%8)) != 0
+			if on {
+				legal++
+			}
+			if p != 0 && !on {
+				t.Fatalf("row %d: share %v on illegal action %d", i, p, a)
+			}
+			sum += float64(p)
+		}
+		if legal < 2 || math.Abs(sum-1) > 1e-4 {
+			t.Fatalf("row %d: %d legal actions, shares sum to %v", i, legal, sum)
+		}
+		for k := range rows.ValueDim {
+			if v := rows.Values[i*rows.ValueDim+k]; v != -1 {
+				t.Fatalf("row %d seat %d: value target %v in a turn-limit game, want -1", i, k, v)
+			}
+		}
+	}
+	mixed, err := loadExitRows(dir, cfg.ObsDim, cfg.NumActions, o.Rules.Players, 0.5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	moved := false
+	for i := range mixed.Len() {
+		v0 := mixed.Values[i*mixed.ValueDim]
+		if v0 < -1 || v0 > 0 {
+			t.Fatalf("row %d: mixed target %v outside [-1, 0] (half of -1 plus half a value in -1..1)", i, v0)
+		}
+		moved = moved || v0 != -1
+		if mixed.Values[i*mixed.ValueDim+1] != -1 {
+			t.Fatalf("row %d: the mix changed another seat's target", i)
+		}
+	}
+	if !moved {
+		t.Error("--value-mix 0.5 left every decider's target at -1")
+	}
+	if _, err := loadExitRows(dir, cfg.ObsDim+1, cfg.NumActions, o.Rules.Players, 0); !errors.Is(err, ErrIncompatible) {
+		t.Errorf("a buffer for another network: %v, want ErrIncompatible", err)
+	}
+}
+
+// The search-target step learns: on a fixed batch whose targets put all weight on one legal
+// action, the cross-entropy falls and the network comes to prefer that action.
+func TestExItStepLearnsTheVisitDistribution(t *testing.T) {
+	cfg := NetConfig{ObsDim: 20, NumActions: 12, ValueDim: 3, Width: 16, Depth: 1, Norm: NormLayer}
+	w, err := NewWeights(cfg, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	backend, err := NewBackend()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := NewTrainer(backend, w, Hyper{LearningRate: 1e-2, ValueCoef: 0.5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := newExitStepper(tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	const rows = 160 // two shards on the pure-Go backend
+	b := &exitBatch{Rows: rows, Obs: make([]float32, rows*20), Mask: make([]float32, rows*12),
+		Policy: make([]float32, rows*12), Values: make([]float32, rows*3)}
+	for r := range rows {
+		for j := range 20 {
+			if rng.IntN(3) == 0 {
+				b.Obs[r*20+j] = 1
+			}
+		}
+		for _, a := range []int{1, 4, 7} {
+			b.Mask[r*12+a] = 1
+		}
+		b.Policy[r*12+4] = 0.9
+		b.Policy[r*12+7] = 0.1
+		b.Values[r*3] = 0.5
+	}
+	first, err := s.Step(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var last StepMetrics
+	for range 60 {
+		if last, err = s.Step(b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !(last.PolicyLoss < first.PolicyLoss-0.2) || last.Accuracy != 1 || !(last.ValueLoss < first.ValueLoss) {
+		t.Fatalf("first %+v, last %+v: want the policy loss down, accuracy 1, value error down", first, last)
+	}
+}
+
+// Bad settings are refused before anything is written, each with one line naming it, and
+// an initial network made for other games is refused.
+func TestExItRefusesBadSettings(t *testing.T) {
+	for name, edit := range map[string]func(*ExItOptions){
+		"sims":          func(o *ExItOptions) { o.Sims = 0 },
+		"value mix":     func(o *ExItOptions) { o.ValueMix = 1.5 },
+		"gate":          func(o *ExItOptions) { o.GateGames = 0 },
+		"bot":           func(o *ExItOptions) { o.GateOpponent = "nosuchbot" },
+		"window":        func(o *ExItOptions) { o.Window = 0 },
+		"turn limit":    func(o *ExItOptions) { o.SelfplayTurnLimit = -1 },
+		"gate turn cap": func(o *ExItOptions) { o.GateTurnLimitShare = math.NaN() },
+	} {
+		o := tinyExIt(t)
+		edit(&o)
+		_, err := TrainExIt(context.Background(), o)
+		if err == nil || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s: %v, want a one-line error", name, err)
+		}
+		if ents, _ := os.ReadDir(o.Out); len(ents) != 0 {
+			t.Errorf("%s: a refused start left %d entries in the run directory", name, len(ents))
+		}
+	}
+	o := tinyExIt(t)
+	f, err := DefaultBot() // 4 players
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.Rules.Players = 3
+	o.Init, o.InitEncoding, o.InitRules, o.InitFrom = f.Weights, f.Header.EncodingVersion, &f.Header.Rules, "default.bot"
+	if _, err := TrainExIt(context.Background(), o); !errors.Is(err, ErrIncompatible) || !strings.Contains(err.Error(), "4 players") {
+		t.Errorf("a 4-player network for 3-player games: %v, want ErrIncompatible naming the players", err)
+	}
+}
