@@ -239,6 +239,9 @@ func TrainExIt(ctx context.Context, opts ExItOptions) (res *ExItResult, err erro
 		if given.Init != nil {
 			given.Net = given.Init.Config
 		}
+		if saved.InitFrom != "" {
+			given.Net = saved.Net // the shape came from the initial network, not from --width/--depth
+		}
 		given.Net.ObsDim, given.Net.NumActions, given.Net.ValueDim = saved.Net.ObsDim, saved.Net.NumActions, saved.Net.ValueDim
 		if err := compareSettings(opts.Out, h.Options, given, ExItMayChange...); err != nil {
 			return nil, err
@@ -290,15 +293,9 @@ func TrainExIt(ctx context.Context, opts ExItOptions) (res *ExItResult, err erro
 		if tr, err = NewTrainer(backend, w, opts.Hyper); err != nil {
 			return nil, err
 		}
-		if err := os.MkdirAll(filepath.Join(opts.Out, "nets"), 0o755); err != nil {
-			return nil, fmt.Errorf("training: %w", err)
-		}
 		run.st = exitState{Best: "nets/" + genName(0) + ".bot"}
-		if err := run.writeNet(0, w); err != nil {
-			return nil, err
-		}
 	}
-	if p, err := filepath.Abs(filepath.Join(opts.Out, run.st.Best)); err != nil || strings.Contains(p, ",") {
+	if p, err := filepath.Abs(opts.Out); err != nil || strings.Contains(p, ",") {
 		return nil, fmt.Errorf("%w: the run directory's path %q holds a comma, which a search spec cannot name; pick another --out", ErrConfig, p)
 	}
 	stepper, err := newExitStepper(tr)
@@ -314,6 +311,15 @@ func TrainExIt(ctx context.Context, opts ExItOptions) (res *ExItResult, err erro
 	optsJSON, _ := json.Marshal(opts)
 	if err := writeFileAtomic(filepath.Join(opts.Out, "run.json"), append(optsJSON, '\n')); err != nil {
 		return nil, err
+	}
+	if !found {
+		w, err := tr.Weights()
+		if err != nil {
+			return nil, err
+		}
+		if err := run.writeNet(0, w); err != nil {
+			return nil, err
+		}
 	}
 	if opts.Progress != nil {
 		run.bar = progressbar.NewOptions64(opts.Generations*int64(opts.Games), progressbar.OptionSetWriter(opts.Progress),
