@@ -64,4 +64,10 @@ func TestRegisterParams_SpecsReachTheFactoryAndBadOnesAreRefusedUpFront(t *testi
 	if err := RegisterParams("a:b", "x", nil, func(string, rules.Options, uint64) (Bot, error) { return nil, nil }); err == nil {
 		t.Errorf("a name with a colon was accepted")
 	}
+	// A spec that names a file among its parameters is a spec, not a bot file.
+	for spec, want := range map[string]bool{"paramtest:n=1,net=runs/x.bot": true, "paramtest": false, "runs/x.bot": false, "nosuch:net=a/b.bot": false} {
+		if got := IsParamSpec(spec); got != want {
+			t.Errorf("IsParamSpec(%q) = %v, want %v", spec, got, want)
+		}
+	}
 }
