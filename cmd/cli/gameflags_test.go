@@ -45,7 +45,7 @@ func TestGameFlagsReadAlikeInEveryCommand(t *testing.T) {
 		}
 	}
 	walk(NewRoot())
-	want := []string{"bench", "eval", "play", "rate", "selfplay", "spec", "train ppo"}
+	want := []string{"bench", "eval", "play", "rate", "selfplay", "spec", "train ppo", "train exit"}
 	for _, w := range want {
 		found := false
 		for _, c := range commands {

@@ -18,6 +18,7 @@ import (
 )
 
 type trainExItOptions struct {
+	gameFlags
 	netFlags
 	out                string
 	init               string
@@ -39,10 +40,6 @@ type trainExItOptions struct {
 	selfplayTurnLimit  int
 	keepBuffer         bool
 	workers            int
-	players            int
-	variant            string
-	length             string
-	modules            string
 	progress           io.Writer
 }
 
@@ -92,6 +89,7 @@ shard: running the same command again resumes (only --generations, --workers and
 			return runTrainExIt(ctx, o, cmd.OutOrStdout())
 		},
 	}
+	addGameFlags(cmd, &o.gameFlags, gameFlagSet{})
 	addNetFlags(cmd, &o.netFlags)
 	cmd.Flags().Lookup("lr").DefValue = "0.0003"
 	_ = cmd.Flags().Set("lr", "0.0003")
@@ -116,10 +114,6 @@ shard: running the same command again resumes (only --generations, --workers and
 	f.IntVar(&o.selfplayTurnLimit, "selfplay-turn-limit", d.SelfplayTurnLimit, "turn limit of self-play games (reaching it is a loss for every seat; 0: the rules' 1000)")
 	f.BoolVar(&o.keepBuffer, "keep-buffer", false, "keep the buffer generations that left the window")
 	f.IntVar(&o.workers, "workers", d.Workers, "self-play and gating games played in parallel")
-	f.IntVar(&o.players, "players", 4, "players per game (3 to 5)")
-	f.StringVar(&o.variant, "rules", "base", "rules variant: base (Off-Shore Bank) or classic")
-	f.StringVar(&o.length, "length", "standard", "game length: short, standard or extended")
-	f.StringVar(&o.modules, "modules", "", "More Containers modules, comma-separated (trucks, player-loans, luxury) or all")
 	return cmd
 }
 
@@ -135,8 +129,7 @@ func runTrainExIt(ctx context.Context, o trainExItOptions, out io.Writer) error 
 		intFlag{"explore", o.explore, 0, search.MaxExplore}, intFlag{"window", o.window, 1, 1000},
 		intFlag{"steps", o.steps, 1, maxFlagSteps}, intFlag{"batch", o.batch, 1, maxFlagBatch},
 		intFlag{"gate-every", o.gateEvery, 0, maxFlagSteps}, intFlag{"gate-games", o.gateGames, 1, maxFlagMemGames},
-		intFlag{"selfplay-turn-limit", o.selfplayTurnLimit, 0, rules.MaxTurnLimit}, workersFlag(o.workers, false),
-		intFlag{"players", o.players, 3, rules.MaxPlayers}); err != nil {
+		intFlag{"selfplay-turn-limit", o.selfplayTurnLimit, 0, rules.MaxTurnLimit}, workersFlag(o.workers, false)); err != nil {
 		return fmt.Errorf("%w: %w", ErrTrainOptions, err)
 	}
 	if err := checkFloatFlags(floatFlag{"c", o.c, 0, 100, false}, floatFlag{"value-mix", o.valueMix, 0, 1, false},
@@ -152,12 +145,8 @@ func runTrainExIt(ctx context.Context, o trainExItOptions, out io.Writer) error 
 		return fmt.Errorf("train exit: --out: %w", err)
 	}
 	eo := training.DefaultExItOptions()
-	eo.Rules = rules.DefaultOptions()
-	eo.Rules.Players = o.players
-	if err := parseGameFlags(&eo.Rules, o.variant, o.length, o.modules); err != nil {
-		return fmt.Errorf("%w: %w", ErrTrainOptions, err)
-	}
-	if err := eo.Rules.Validate(); err != nil {
+	var err error
+	if eo.Rules, err = o.rulesOptions(0); err != nil {
 		return fmt.Errorf("%w: %w", ErrTrainOptions, err)
 	}
 	if o.gateOpponent != "" {
