@@ -21,7 +21,7 @@
 //
 // # Training runs
 //
-// Every trainer (TrainBC, TrainPPO, and any new method) drives one run through the same
+// Every trainer (TrainBC, TrainPPO, TrainExIt, and any new method) drives one run through the same
 // lifecycle in run.go, so that a run directory, a resume and a checkpoint mean the same thing
 // for all of them:
 //

@@ -176,130 +176,52 @@ func (o *ExItOptions) check() error {
 	return nil
 }
 
-// exitRun is one run in progress.
+// exitRun is the train exit method of a run (the run lifecycle of run.go): each step is one
+// generation.
 type exitRun struct {
-	opts   *ExItOptions
-	st     exitState
-	cache  map[int64]*exitRows
-	bar    *progressbar.ProgressBar
-	played int64 // self-play games finished, all generations
+	opts    *ExItOptions
+	ctx     context.Context
+	st      exitState
+	cache   map[int64]*exitRows
+	stepper *exitStepper
+	bar     *progressbar.ProgressBar
+	played  int64     // self-play games finished, all generations
+	row     []float64 // the last generation's metrics
+	log     string    // and its log line
 }
 
 // TrainExIt trains (or resumes) a search-guided run in opts.Out. ctx stops it: the
 // generation in progress keeps its finished buffer shards and the run resumes from its last
-// checkpoint (one per generation) with nothing lost or mixed.
+// checkpoint (one per generation) with nothing lost or mixed. On a stop the result counts
+// the generations finished.
 //
 // The run directory must be new, empty or a train exit run (internal/rundir); it is locked
 // while the run trains. A resumed run must be given the settings it was started with (only
 // ExItMayChange may change, and InitFrom may be left empty; ErrResumeMismatch names the
 // first that differs).
-func TrainExIt(ctx context.Context, opts ExItOptions) (res *ExItResult, err error) {
+func TrainExIt(ctx context.Context, opts ExItOptions) (*ExItResult, error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	dir, err := rundir.Open(opts.Out, rundir.TrainExIt)
-	if err != nil {
-		return nil, fmt.Errorf("training: %w", err)
-	}
-	started := false
-	defer func() {
-		if !started {
-			dir.Abandon()
-		} else {
-			dir.Close()
-		}
-	}()
-	if err := dir.RemoveTemps(); err != nil {
-		return nil, fmt.Errorf("training: %w", err)
-	}
-	backend, err := NewBackend()
+	// The progress bar counts self-play games (a generation takes minutes), so the lifecycle's
+	// own bar of steps is not used.
+	r, err := openRun(runSpec{Out: opts.Out, Kind: rundir.TrainExIt, Method: "exit", Steps: opts.Generations,
+		LogEvery: 1, CheckpointEvery: 1, MetricNames: ExItMetricNames})
 	if err != nil {
 		return nil, err
 	}
-	gens, workers, keep, progress, logw, onGame := opts.Generations, opts.Workers, opts.KeepBuffer, opts.Progress, opts.Log, opts.onGame
-	h, vars, found, err := loadCheckpoint(opts.Out)
-	if err != nil {
+	defer r.close()
+	e := &exitRun{opts: &opts, ctx: ctx, cache: map[int64]*exitRows{}}
+	if err := r.prepare(e); err != nil {
 		return nil, err
-	}
-	res = &ExItResult{}
-	run := &exitRun{opts: &opts, cache: map[int64]*exitRows{}}
-	var tr *Trainer
-	if found {
-		if h.Method != "exit" {
-			return nil, fmt.Errorf("training: run %s is a %s run, not exit", opts.Out, h.Method)
-		}
-		saved := ExItOptions{}
-		if err := json.Unmarshal(h.Options, &saved); err != nil {
-			return nil, fmt.Errorf("%w: run options: %v", ErrCorrupt, err)
-		}
-		given := opts
-		if given.InitFrom == "" {
-			given.InitFrom = saved.InitFrom
-		}
-		if given.Init != nil {
-			given.Net = given.Init.Config
-		}
-		if saved.InitFrom != "" {
-			given.Net = saved.Net // the shape came from the initial network, not from --width/--depth
-		}
-		given.Net.ObsDim, given.Net.NumActions, given.Net.ValueDim = saved.Net.ObsDim, saved.Net.NumActions, saved.Net.ValueDim
-		if err := compareSettings(opts.Out, h.Options, given, ExItMayChange...); err != nil {
-			return nil, err
-		}
-		saved.Out = opts.Out
-		opts = saved
-		opts.Generations, opts.Workers, opts.KeepBuffer, opts.Progress, opts.Log, opts.onGame = gens, workers, keep, progress, logw, onGame
-		if err := json.Unmarshal(h.Extra, &run.st); err != nil {
-			return nil, fmt.Errorf("%w: run state: %v", ErrCorrupt, err)
-		}
-		if !strings.HasPrefix(run.st.Best, "nets/gen-") || !strings.HasSuffix(run.st.Best, ".bot") || strings.Contains(run.st.Best, "..") {
-			return nil, fmt.Errorf("%w: run state names best network %q", ErrCorrupt, run.st.Best)
-		}
-		if tr, err = resumeTrainer(backend, h, vars); err != nil {
-			return nil, err
-		}
-		res.Generations, res.Metrics, res.Seconds, res.Resumed = h.Step, h.Metrics, h.Seconds, true
-	} else {
-		if err := opts.check(); err != nil {
-			return nil, err
-		}
-		game, err := rules.NewGame(opts.Rules)
-		if err != nil {
-			return nil, fmt.Errorf("training: %w", err)
-		}
-		enc := encoding.NewEncoder(game)
-		opts.Net.ObsDim, opts.Net.NumActions, opts.Net.ValueDim = enc.Size(), enc.NumActions(), opts.Rules.Players
-		w := opts.Init
-		if w == nil {
-			if w, err = NewWeights(opts.Net, opts.Seed); err != nil {
-				return nil, err
-			}
-		} else {
-			if opts.InitEncoding != "" && opts.InitEncoding != encoding.Version {
-				return nil, fmt.Errorf("%w: initial network %s reads encoding %s; train exit observes games as %s",
-					ErrIncompatible, opts.InitFrom, opts.InitEncoding, encoding.Version)
-			}
-			if opts.InitRules != nil {
-				if d := sameGame(*opts.InitRules, opts.Rules, false); d != "" {
-					return nil, fmt.Errorf("%w: initial network %s was trained for games with %s", ErrIncompatible, opts.InitFrom, d)
-				}
-			}
-			if w.Config.ObsDim != opts.Net.ObsDim || w.Config.NumActions != opts.Net.NumActions || w.Config.ValueDim != opts.Net.ValueDim {
-				return nil, fmt.Errorf("%w: initial network has %d features, %d actions, %d values; these games need %d, %d, %d",
-					ErrIncompatible, w.Config.ObsDim, w.Config.NumActions, w.Config.ValueDim, opts.Net.ObsDim, opts.Net.NumActions, opts.Net.ValueDim)
-			}
-			opts.Net = w.Config
-		}
-		if tr, err = NewTrainer(backend, w, opts.Hyper); err != nil {
-			return nil, err
-		}
-		run.st = exitState{Best: "nets/" + genName(0) + ".bot"}
 	}
 	if p, err := filepath.Abs(opts.Out); err != nil || strings.Contains(p, ",") {
 		return nil, fmt.Errorf("%w: the run directory's path %q holds a comma, which a search spec cannot name; pick another --out", ErrConfig, p)
 	}
-	stepper, err := newExitStepper(tr)
-	if err != nil {
+	if e.stepper, err = newExitStepper(r.tr); err != nil {
+		return nil, err
+	}
+	if err := r.begin(&opts); err != nil {
 		return nil, err
 	}
 	for _, d := range []string{"nets", "buffer"} {
@@ -307,87 +229,146 @@ func TrainExIt(ctx context.Context, opts ExItOptions) (res *ExItResult, err erro
 			return nil, fmt.Errorf("training: %w", err)
 		}
 	}
-	started = true
-	optsJSON, _ := json.Marshal(opts)
-	if err := writeFileAtomic(filepath.Join(opts.Out, "run.json"), append(optsJSON, '\n')); err != nil {
-		return nil, err
-	}
-	if !found {
-		w, err := tr.Weights()
+	if !r.Resumed {
+		w, err := r.tr.Weights()
 		if err != nil {
 			return nil, err
 		}
-		if err := run.writeNet(0, w); err != nil {
+		if err := e.writeNet(0, w); err != nil {
 			return nil, err
 		}
 	}
 	if opts.Progress != nil {
-		run.bar = progressbar.NewOptions64(opts.Generations*int64(opts.Games), progressbar.OptionSetWriter(opts.Progress),
+		e.bar = progressbar.NewOptions64(opts.Generations*int64(opts.Games), progressbar.OptionSetWriter(opts.Progress),
 			progressbar.OptionSetDescription("exit"), progressbar.OptionShowCount(), progressbar.OptionThrottle(250*time.Millisecond),
 			progressbar.OptionSetPredictTime(true))
-		run.played = res.Generations * int64(opts.Games)
-		_ = run.bar.Set64(run.played)
+		e.played = r.Step * int64(opts.Games)
+		_ = e.bar.Set64(e.played)
 	}
-	secondsBase, runStart := res.Seconds, time.Now()
-	for res.Generations < opts.Generations {
-		g := res.Generations + 1
-		row, err := run.generation(ctx, tr, stepper, g)
-		if err != nil {
-			return res, err
+	err = r.loop(e)
+	if err == nil && e.bar != nil {
+		_ = e.bar.Finish()
+	}
+	return &ExItResult{Generations: r.Step, Metrics: r.Metrics, Seconds: r.seconds(), Resumed: r.Resumed, Best: e.st.Best}, err
+}
+
+// resume continues the run with the options it was started with (only ExItMayChange and the
+// output directory come from the command) and its best network.
+func (e *exitRun) resume(r *run) error {
+	opts := *e.opts
+	var saved ExItOptions
+	if err := r.savedOptions(&saved); err != nil {
+		return err
+	}
+	given := opts
+	if given.InitFrom == "" {
+		given.InitFrom = saved.InitFrom // the checkpoint holds the network; --init may be left out
+	}
+	if given.Init != nil {
+		given.Net = given.Init.Config
+	}
+	if saved.InitFrom != "" {
+		given.Net = saved.Net // the shape came from the initial network, not from --width/--depth
+	}
+	given.Net.ObsDim, given.Net.NumActions, given.Net.ValueDim = saved.Net.ObsDim, saved.Net.NumActions, saved.Net.ValueDim
+	saved = ExItOptions{}
+	if err := r.resume(given, &saved, ExItMayChange...); err != nil {
+		return err
+	}
+	if err := json.Unmarshal(r.ckpt.Extra, &e.st); err != nil {
+		return fmt.Errorf("%w: run state: %v", ErrCorrupt, err)
+	}
+	if !strings.HasPrefix(e.st.Best, "nets/gen-") || !strings.HasSuffix(e.st.Best, ".bot") || strings.Contains(e.st.Best, "..") {
+		return fmt.Errorf("%w: run state names best network %q", ErrCorrupt, e.st.Best)
+	}
+	saved.Out, saved.Generations, saved.Workers, saved.KeepBuffer = opts.Out, opts.Generations, opts.Workers, opts.KeepBuffer
+	saved.Progress, saved.Log, saved.onGame = opts.Progress, opts.Log, opts.onGame
+	*e.opts = saved
+	return nil
+}
+
+// start checks the options of a new run, sizes the network for its games and refuses an
+// initial network made for others.
+func (e *exitRun) start(r *run) error {
+	opts := e.opts
+	if err := opts.check(); err != nil {
+		return err
+	}
+	game, err := rules.NewGame(opts.Rules)
+	if err != nil {
+		return fmt.Errorf("training: %w", err)
+	}
+	enc := encoding.NewEncoder(game)
+	opts.Net.ObsDim, opts.Net.NumActions, opts.Net.ValueDim = enc.Size(), enc.NumActions(), opts.Rules.Players
+	if opts.Init != nil {
+		if opts.InitEncoding != "" && opts.InitEncoding != encoding.Version {
+			return fmt.Errorf("%w: initial network %s reads encoding %s; train exit observes games as %s",
+				ErrIncompatible, opts.InitFrom, opts.InitEncoding, encoding.Version)
 		}
-		row[1] = secondsBase + time.Since(runStart).Seconds()
-		res.Generations = g
-		res.Metrics = append(res.Metrics, row)
-		if err := writeMetrics(opts.Out, ExItMetricNames, res.Metrics); err != nil {
-			return res, err
-		}
-		res.Seconds = row[1]
-		optsJSON, _ := json.Marshal(opts)
-		extra, _ := json.Marshal(run.st)
-		hdr := checkpointHeader{Method: "exit", Options: optsJSON, EncodingVersion: encoding.Version, Rules: opts.Rules,
-			Step: g, Seconds: res.Seconds, MetricNames: ExItMetricNames, Metrics: res.Metrics, Extra: extra}
-		if err := saveCheckpoint(opts.Out, hdr, tr); err != nil {
-			return res, err
-		}
-		if err := run.prune(g); err != nil {
-			return res, err
+		if opts.InitRules != nil {
+			if d := sameGame(*opts.InitRules, opts.Rules, false); d != "" {
+				return fmt.Errorf("%w: initial network %s was trained for games with %s", ErrIncompatible, opts.InitFrom, d)
+			}
 		}
 	}
-	if run.bar != nil {
-		_ = run.bar.Finish()
+	e.st = exitState{Best: "nets/" + genName(0) + ".bot"}
+	return r.fresh(opts.Init, &opts.Net, opts.Seed, opts.Hyper, "these games need")
+}
+
+// step plays, trains and gates generation g.
+func (e *exitRun) step(r *run, g int64) error {
+	row, err := e.generation(e.ctx, r.tr, e.stepper, g)
+	if err != nil {
+		return err
 	}
-	res.Best = run.st.Best
-	res.Seconds = secondsBase + time.Since(runStart).Seconds()
-	return res, nil
+	row[1] = r.seconds()
+	e.row = row
+	return nil
+}
+
+// record writes the generation's log line, forgets (and unless KeepBuffer deletes) the
+// buffer generations that left the window, and returns the metrics row. Generations before
+// the window are never read again, also not by a run resumed from the previous checkpoint.
+func (e *exitRun) record(r *run) ([]float64, error) {
+	if e.opts.Log != nil {
+		fmt.Fprint(e.opts.Log, e.log)
+	}
+	return e.row, e.prune(r.Step)
+}
+
+// save adds the run's encoding, rules options and best network.
+func (e *exitRun) save(h *checkpointHeader) {
+	h.EncodingVersion, h.Rules = encoding.Version, e.opts.Rules
+	h.Extra, _ = json.Marshal(e.st)
 }
 
 // writeNet writes generation g's network as RUN/nets/gen-NNNNNN.bot (the same bytes when a
 // resumed run writes it again).
-func (r *exitRun) writeNet(g int64, w *Weights) error {
+func (e *exitRun) writeNet(g int64, w *Weights) error {
 	name := genName(g)
-	b := newBotFile(name, encoding.Version, r.opts.Rules, w, TrainingInfo{Method: "exit", Steps: g})
-	return b.WriteFile(filepath.Join(r.opts.Out, "nets", name+".bot"))
+	b := newBotFile(name, encoding.Version, e.opts.Rules, w, TrainingInfo{Method: "exit", Steps: g})
+	return b.WriteFile(filepath.Join(e.opts.Out, "nets", name+".bot"))
 }
 
-func (r *exitRun) describe(s string) {
-	if r.bar != nil {
-		r.bar.Describe(s)
+func (e *exitRun) describe(s string) {
+	if e.bar != nil {
+		e.bar.Describe(s)
 	}
 }
 
 // searchSpec is the ismcts spec every self-play seat plays, guided by the network file.
-func (r *exitRun) searchSpec(net string) (string, error) {
-	p, err := filepath.Abs(filepath.Join(r.opts.Out, net))
+func (e *exitRun) searchSpec(net string) (string, error) {
+	p, err := filepath.Abs(filepath.Join(e.opts.Out, net))
 	if err != nil {
 		return "", fmt.Errorf("training: %w", err)
 	}
-	o := r.opts
+	o := e.opts
 	return fmt.Sprintf("%s:sims=%d,workers=1,c=%g,explore=%d,net=%s", search.Name, o.Sims, o.C, o.Explore, p), nil
 }
 
 // generation plays, trains and gates generation g and returns its metrics row.
-func (r *exitRun) generation(ctx context.Context, tr *Trainer, stepper *exitStepper, g int64) ([]float64, error) {
-	o := r.opts
+func (e *exitRun) generation(ctx context.Context, tr *Trainer, stepper *exitStepper, g int64) ([]float64, error) {
+	o := e.opts
 	row := make([]float64, len(ExItMetricNames))
 	for i := range row {
 		row[i] = -1
@@ -395,15 +376,15 @@ func (r *exitRun) generation(ctx context.Context, tr *Trainer, stepper *exitStep
 	row[0] = float64(g)
 	// 1. Self-play with the best network into buffer/gen-g.
 	t0 := time.Now()
-	if err := r.selfplay(ctx, g); err != nil {
+	if err := e.selfplay(ctx, g); err != nil {
 		return nil, err
 	}
 	row[4] = time.Since(t0).Seconds()
 	// 2. Train on the window.
-	r.describe(fmt.Sprintf("exit gen %d/%d train", g, o.Generations))
+	e.describe(fmt.Sprintf("exit gen %d/%d train", g, o.Generations))
 	var refs []rowRef
 	for k := max(1, g-int64(o.Window)+1); k <= g; k++ {
-		rows, err := r.rows(k)
+		rows, err := e.rows(k)
 		if err != nil {
 			return nil, err
 		}
@@ -411,7 +392,7 @@ func (r *exitRun) generation(ctx context.Context, tr *Trainer, stepper *exitStep
 			refs = append(refs, rowRef{rows, i})
 		}
 	}
-	cur := r.cache[g]
+	cur := e.cache[g]
 	row[2], row[3] = float64(cur.Games), float64(cur.Decisions)
 	row[5] = float64(cur.TurnLimitGames) / float64(max(cur.Games, 1))
 	row[6] = float64(cur.Turns) / float64(max(cur.Games, 1))
@@ -443,7 +424,7 @@ func (r *exitRun) generation(ctx context.Context, tr *Trainer, stepper *exitStep
 	if err != nil {
 		return nil, err
 	}
-	if err := r.writeNet(g, w); err != nil {
+	if err := e.writeNet(g, w); err != nil {
 		return nil, err
 	}
 	// 3. Gate.
@@ -452,9 +433,9 @@ func (r *exitRun) generation(ctx context.Context, tr *Trainer, stepper *exitStep
 	if o.GateEvery == 0 {
 		promoted = true
 	} else if g%o.GateEvery == 0 || g == o.Generations {
-		r.describe(fmt.Sprintf("exit gen %d/%d gate", g, o.Generations))
+		e.describe(fmt.Sprintf("exit gen %d/%d gate", g, o.Generations))
 		cand := newBotFile(genName(g), encoding.Version, o.Rules, w, TrainingInfo{Method: "exit", Steps: g})
-		best, err := ReadBotFile(filepath.Join(o.Out, r.st.Best))
+		best, err := ReadBotFile(filepath.Join(o.Out, e.st.Best))
 		if err != nil {
 			return nil, err
 		}
@@ -468,7 +449,7 @@ func (r *exitRun) generation(ctx context.Context, tr *Trainer, stepper *exitStep
 		// The stalling test: the games against the outside opponent (the best network plays
 		// players-1 seats of the others, so their endings are mostly its doing).
 		stalls := vsBest.turnLimitShare()
-		gateLine = fmt.Sprintf(" | vs best (%s): %s", r.st.Best, vsBest)
+		gateLine = fmt.Sprintf(" | vs best (%s): %s", e.st.Best, vsBest)
 		if o.GateOpponent != "" {
 			vsOpp, err := gateGames(ctx, cand, nil, o.GateOpponent, o.Rules, o.GateGames, seed+1, o.Workers)
 			if err != nil {
@@ -481,31 +462,31 @@ func (r *exitRun) generation(ctx context.Context, tr *Trainer, stepper *exitStep
 		promoted = vsBest.Rate.Rate >= 1/float64(o.Rules.Players)+o.GateMargin && stalls <= o.GateTurnLimitShare
 	}
 	if promoted {
-		r.st.Best, r.st.BestGeneration = "nets/"+genName(g)+".bot", g
+		e.st.Best, e.st.BestGeneration = "nets/"+genName(g)+".bot", g
 	}
 	row[22] = 0
 	if promoted {
 		row[22] = 1
 	}
-	row[23] = float64(r.st.BestGeneration)
-	if o.Log != nil {
+	row[23] = float64(e.st.BestGeneration)
+	{
 		verdict := ""
 		if o.GateEvery > 0 && gateLine != "" {
-			verdict = " | kept " + r.st.Best
+			verdict = " | kept " + e.st.Best
 			if promoted {
 				verdict = " | promoted to best"
 			}
 		}
-		fmt.Fprintf(o.Log, "\ngeneration %d: %d self-play games (%.0f turns on average, %.1f%% at the turn limit) in %.0fs; %d decisions in the window; policy loss %.4f, value mse %.4f, accuracy %.3f, entropy %.3f%s%s\n",
+		e.log = fmt.Sprintf("\ngeneration %d: %d self-play games (%.0f turns on average, %.1f%% at the turn limit) in %.0fs; %d decisions in the window; policy loss %.4f, value mse %.4f, accuracy %.3f, entropy %.3f%s%s\n",
 			g, cur.Games, row[6], 100*row[5], row[4], len(refs), row[9], row[10], row[11], row[12], gateLine, verdict)
 	}
 	return row, nil
 }
 
 // selfplay plays (or completes) generation g's buffer dataset with the best network.
-func (r *exitRun) selfplay(ctx context.Context, g int64) error {
-	o := r.opts
-	spec, err := r.searchSpec(r.st.Best)
+func (e *exitRun) selfplay(ctx context.Context, g int64) error {
+	o := e.opts
+	spec, err := e.searchSpec(e.st.Best)
 	if err != nil {
 		return err
 	}
@@ -520,9 +501,9 @@ func (r *exitRun) selfplay(ctx context.Context, g int64) error {
 	if m, err := datasets.ReadManifest(out); err == nil {
 		done, _ = m.GamesDone()
 	}
-	r.describe(fmt.Sprintf("exit gen %d/%d self-play", g, o.Generations))
-	if r.bar != nil {
-		_ = r.bar.Set64(r.played + int64(done))
+	e.describe(fmt.Sprintf("exit gen %d/%d self-play", g, o.Generations))
+	if e.bar != nil {
+		_ = e.bar.Set64(e.played + int64(done))
 	}
 	var finished atomic.Int64
 	cfg := selfplay.Config{Agents: agents, Env: env.Options{Rules: ro, Reward: env.Rank}, Games: o.Games,
@@ -530,8 +511,8 @@ func (r *exitRun) selfplay(ctx context.Context, g int64) error {
 		Resume: true, ToolVersion: "container train exit", RecordPolicy: true,
 		OnGame: func(int) {
 			n := int(finished.Add(1))
-			if r.bar != nil {
-				_ = r.bar.Add(1)
+			if e.bar != nil {
+				_ = e.bar.Add(1)
 			}
 			if o.onGame != nil {
 				o.onGame(g, done+n)
@@ -543,42 +524,42 @@ func (r *exitRun) selfplay(ctx context.Context, g int64) error {
 		}
 		return fmt.Errorf("training: generation %d self-play: %w", g, err)
 	}
-	r.played += int64(o.Games)
-	if r.bar != nil {
-		_ = r.bar.Set64(r.played)
+	e.played += int64(o.Games)
+	if e.bar != nil {
+		_ = e.bar.Set64(e.played)
 	}
 	return nil
 }
 
 // rows returns generation k's buffer in memory (loaded once).
-func (r *exitRun) rows(k int64) (*exitRows, error) {
-	if rows, ok := r.cache[k]; ok {
+func (e *exitRun) rows(k int64) (*exitRows, error) {
+	if rows, ok := e.cache[k]; ok {
 		return rows, nil
 	}
-	o := r.opts
+	o := e.opts
 	rows, err := loadExitRows(filepath.Join(o.Out, "buffer", genName(k)), o.Net.ObsDim, o.Net.NumActions, o.Rules.Players, o.ValueMix)
 	if err != nil {
 		return nil, fmt.Errorf("training: replay buffer generation %d: %w", k, err)
 	}
-	r.cache[k] = rows
+	e.cache[k] = rows
 	return rows, nil
 }
 
 // prune forgets the generations that left the window after generation g and, unless
 // KeepBuffer, deletes their buffer directories (only when they are self-play datasets
 // holding nothing else).
-func (r *exitRun) prune(g int64) error {
-	first := g - int64(r.opts.Window) + 1
-	for k := range r.cache {
+func (e *exitRun) prune(g int64) error {
+	first := g - int64(e.opts.Window) + 1
+	for k := range e.cache {
 		if k < first {
-			delete(r.cache, k)
+			delete(e.cache, k)
 		}
 	}
-	if r.opts.KeepBuffer {
+	if e.opts.KeepBuffer {
 		return nil
 	}
 	for k := first - 1; k >= 1; k-- {
-		d := filepath.Join(r.opts.Out, "buffer", genName(k))
+		d := filepath.Join(e.opts.Out, "buffer", genName(k))
 		if _, err := os.Stat(d); errors.Is(err, os.ErrNotExist) {
 			break // older ones went earlier
 		}
