@@ -359,7 +359,9 @@ func (s *State) generateRest(k *sink, d int) {
 		k.add(Move{Kind: PayInterest, Index: 0})
 		k.add(Move{Kind: PayInterest, Index: 1})
 	case PhaseLoanOffer, PhaseLoanAccept, PhaseLenderChoice:
-		k.add(Move{Kind: Yes})
+		if m.Phase != PhaseLoanOffer || s.canOffer(d, int(m.Borrower)) {
+			k.add(Move{Kind: Yes}) // a seat asked whose sealed bid leaves < $10 may only decline
+		}
 		k.add(Move{Kind: No})
 	case PhaseIncentiveBid:
 		lo, hi, _ := s.amountRange()

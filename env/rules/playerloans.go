@@ -3,7 +3,9 @@ package rules
 // This file holds the Player Loans module (More Containers, Player Loans; CLARIFICATIONS,
 // "More Containers rulings"): every loan request, also one forced by interest, first goes
 // round the opponents clockwise from the borrower's left. An opponent with a loan card and
-// $10 in hand (cash committed to an unresolved delivery bid is not in hand) may offer. No
+// $10 in hand (cash committed to an unresolved delivery bid is not in hand) may offer; every
+// opponent who could lend as far as the borrower can know is asked (isAsked), and one whose
+// sealed bid leaves less than $10 in hand may only decline. No
 // offer: a Bank loan. One offer: the borrower accepts or rejects it. Several: the offerers
 // make sealed incentive bids, the highest wins (the borrower breaks ties), and the borrower
 // accepts (receiving $10 plus the incentive, owed back in full) or rejects (no loan of any
@@ -40,6 +42,27 @@ func (s *State) canOffer(seat, borrower int) bool {
 	return seat != borrower && s.Players[seat].LoanCards > 0 && s.freeCash(seat) >= LoanAmount
 }
 
+// isAsked reports whether seat is asked to offer borrower a loan: an opponent with a loan card
+// and $10 in hand as far as the borrower can know (cash less its delivery bid and runoff
+// addition only once they are revealed). Who is asked is public, so it must not depend on a
+// sealed value the borrower has not seen: a seat whose unrevealed bid leaves it less than $10
+// in hand is asked all the same and may only decline (canOffer), as at the table, where a
+// player who cannot lend declines like one who will not (docs/RULES.md, Player Loans).
+func (s *State) isAsked(seat, borrower int) bool {
+	if seat == borrower || s.Players[seat].LoanCards == 0 {
+		return false
+	}
+	m := &s.machine
+	var bids, runoff [MaxPlayers]int32
+	if m.Revealed {
+		bids = m.Bids
+	}
+	if m.RunoffRevealed {
+		runoff = m.Runoff
+	}
+	return s.freeCashSeen(seat, &bids, &runoff) >= LoanAmount
+}
+
 // requestLoan handles a loan request of borrower: a Bank loan at once without the module or
 // without possible lenders (it returns false), else the offer round (it returns true; resume
 // says what continues after it).
@@ -47,7 +70,7 @@ func (s *State) requestLoan(borrower int, resume uint8) bool {
 	m := &s.machine
 	if s.game.opts.Modules.Has(PlayerLoans) {
 		for r := 1; r < s.n(); r++ {
-			if l := (borrower + r) % s.n(); s.canOffer(l, borrower) {
+			if l := (borrower + r) % s.n(); s.isAsked(l, borrower) {
 				m.Borrower = int8(borrower)
 				m.LoanResume = resume
 				m.LoanReturnPhase, m.LoanReturnDecider = m.Phase, m.Decider
@@ -112,7 +135,7 @@ func (s *State) loanOffer(yes bool) {
 		m.Offers |= 1 << d
 	}
 	for i := (d + 1) % s.n(); i != b; i = (i + 1) % s.n() {
-		if s.canOffer(i, b) {
+		if s.isAsked(i, b) {
 			m.Decider = int8(i)
 			return
 		}

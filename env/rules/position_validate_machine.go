@@ -936,8 +936,8 @@ func (s *State) checkLoanRequest() error {
 	d := int(m.Decider)
 	switch m.Phase {
 	case PhaseLoanOffer:
-		if !s.canOffer(d, b) || m.Offers&^asked(d) != 0 {
-			return machineErr("offers", "%#x: seat %d is asked after the seats before it, and must be able to lend", m.Offers, d)
+		if !s.isAsked(d, b) || m.Offers&^asked(d) != 0 {
+			return machineErr("offers", "%#x: seat %d is asked after the seats before it, and must be one who could lend as far as the borrower knows", m.Offers, d)
 		}
 		if m.HasIncentive != 0 || m.LoanTied != 0 || m.IncentiveRevealed || m.Lender != -1 {
 			return machineErr("has_incentive", "incentives or a lender before the offers are in")
