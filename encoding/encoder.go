@@ -97,7 +97,7 @@ func (e *Encoder) encode(view *rules.State, observer int, d *rules.Decision, dst
 	// Counters and game end.
 	dst[l.turnProgress] = clip(float32(view.Turn)/l.turnLimit, 1)
 	dst[l.turnCount] = clip(float32(view.Turn)/turnCountScale, 1)
-	dst[l.turnSteps] = clip(float32(view.Steps)/stepsScale, 1)
+	dst[l.turnSteps] = clip(float32(view.PublicSteps())/stepsScale, 1) // not the hidden +$100 presses
 	dst[l.turnFirst+rel(int(view.FirstPlayer))] = 1
 	dst[l.turnActive+rel(int(view.Active))] = 1
 	if view.EndTriggered || view.Ended != rules.NotEnded {

@@ -171,7 +171,7 @@ func newLayout(g *rules.Game) *layout {
 	// Counters and game-end proximity.
 	l.turnProgress = b.scalar("turn.progress", 1, l.turnLimit, "turns begun / turn limit")
 	l.turnCount = b.scalar("turn.count", 1, turnCountScale, "min(turns begun, 100) / 100")
-	l.turnSteps = b.scalar("turn.steps", 1, stepsScale, "min(decisions applied, 2000) / 2000")
+	l.turnSteps = b.scalar("turn.steps", 1, stepsScale, "min(decisions applied, not counting amount:+100 presses, 2000) / 2000")
 	l.turnFirst = b.oneHot("turn.first_player", seatLabels, "seat that took the first turn, relative to the observer")
 	l.turnActive = b.oneHot("turn.active", seatLabels, "seat whose turn it is, relative to the observer")
 	l.endTriggered = b.flag("end.triggered", "two colours ran out: the game ends after this turn")

@@ -162,6 +162,7 @@ func (s *State) ApplyMove(mv Move) {
 		}
 	case AmountHundred:
 		m.AmountBase += 100
+		s.Presses++
 	case Amount:
 		m.AmountBase = 0
 		switch m.Phase {

@@ -278,6 +278,7 @@ type positionJSON struct {
 	FirstPlayer     int8            `json:"first_player"`
 	Turn            int32           `json:"turn"`
 	Steps           int32           `json:"steps"`
+	Presses         int32           `json:"presses,omitempty"`
 	EndTriggered    bool            `json:"end_triggered,omitempty"`
 	Ended           string          `json:"ended,omitempty"`
 	Machine         json.RawMessage `json:"machine,omitempty"`
@@ -292,7 +293,7 @@ func (s *State) MarshalPosition() ([]byte, error) {
 	opts := s.game.opts
 	n := opts.Players
 	pj := positionJSON{Format: PositionFormat, Options: optionsToJSON(opts),
-		Active: s.Active, FirstPlayer: s.FirstPlayer, Turn: s.Turn, Steps: s.Steps,
+		Active: s.Active, FirstPlayer: s.FirstPlayer, Turn: s.Turn, Steps: s.Steps, Presses: s.Presses,
 		EndTriggered: s.EndTriggered}
 	for i := 0; i < n; i++ {
 		p := &s.Players[i]
@@ -542,6 +543,7 @@ func LoadPosition(data []byte) (*State, error) {
 		s.WarehouseSupply = uint8(whTotal - built)
 	}
 	s.Active, s.FirstPlayer, s.Turn, s.Steps, s.EndTriggered = pj.Active, pj.FirstPlayer, pj.Turn, pj.Steps, pj.EndTriggered
+	s.Presses = pj.Presses
 	s.Ended = NotEnded
 	found := false
 	for k, name := range endReasonNames {

@@ -438,6 +438,9 @@ func (s *State) validateTurn() error {
 	if s.Turn < 0 || s.Steps < 0 {
 		return badPosition("negative turn or step count")
 	}
+	if s.Presses < 0 || s.Presses > s.Steps {
+		return badPosition("%d amount:+100 presses among %d steps", s.Presses, s.Steps)
+	}
 	if s.Ended > EndTurnLimit {
 		return badPosition("end reason %d is unknown", s.Ended)
 	}

@@ -2,11 +2,14 @@ package rules
 
 // Redact writes into dst what seat may see: opponents' scoring cards become Unknown, other
 // seats' unrevealed delivery bids, runoff additions and loan incentives read 0 (the machine's
-// Hidden flag marks it), history is dropped. dst must not be s. Encoders and renderers read only redacted views.
+// Hidden flag marks it), history is dropped, and Steps counts public decisions only (PublicSteps). dst must not be s. Encoders and renderers read only redacted views.
 func (s *State) Redact(seat int, dst *State) {
 	h := dst.history
 	*dst = *s
 	dst.history = h[:0]
+	// How many amount:+100 presses were made tells whether some sealed amount reached $100:
+	// the view counts public decisions only (PublicSteps).
+	dst.Steps, dst.Presses = s.PublicSteps(), 0
 	for i := 0; i < s.n(); i++ {
 		if i != seat {
 			dst.Players[i].Card = Unknown
@@ -35,6 +38,12 @@ func (s *State) Redact(seat int, dst *State) {
 		hideOthers(&m.Incentives, s.n(), seat)
 	}
 }
+
+// PublicSteps is the number of decisions applied so far that every seat sees: Steps less the
+// amount:+100 presses (Presses), which build an amount, sealed or not, in several decisions
+// while the other seats see one. A redacted view's Steps is this count (and its Presses 0).
+// Each amount counts once, as every decision did before amounts above $99 had +100 presses.
+func (s *State) PublicSteps() int32 { return s.Steps - s.Presses }
 
 // hideOthers zeroes the sealed values of every seat but seat.
 func hideOthers(v *[MaxPlayers]int32, n, seat int) {

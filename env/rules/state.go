@@ -185,6 +185,7 @@ type State struct {
 	FirstPlayer int8  // seat that took the first turn
 	Turn        int32 // turns begun so far, minus one (0 on the first turn)
 	Steps       int32 // decisions applied so far
+	Presses     int32 // of Steps, the amount:+100 presses (AmountHundred); see PublicSteps
 
 	EndTriggered bool // two colours ran out; the game ends after this turn
 	Ended        EndReason
