@@ -116,7 +116,9 @@ type checker struct {
 	// Counts of comparisons made, so tests can prove the leak checks ran.
 	cardChecks, bidChecks, cashChecks int
 	sealedChecks, amountChecks        int
-	hideCash                          bool // the observation hides opponents' cash: check that too
+	followChecks                      int        // comparisons after playing on (follow)
+	follow                            []follower // state pairs differing in one seat's hidden values, played on
+	hideCash                          bool       // the observation hides opponents' cash: check that too
 	// observe encodes seat's observation of s (the second encoder's Observe; a test puts a
 	// leaky one here to prove the checks can fail).
 	observe func(s *rules.State, seat int, dst []float32) error
@@ -141,6 +143,8 @@ func (ck *checker) game(seed uint64) error {
 	obs, info := e.Reset(seed)
 	ck.actions = ck.actions[:0]
 	ck.trace = ck.trace[:0]
+	clear(ck.follow)
+	ck.follow = ck.follow[:0]
 	maxLen := e.Game().MaxGameLength()
 	first := true
 	for step := 0; ; step++ {
@@ -198,6 +202,9 @@ func (ck *checker) game(seed uint64) error {
 			}
 		}
 		a := ck.legal[rng.IntN(len(ck.legal))]
+		if err := ck.advance(a, seed, step); err != nil {
+			return err
+		}
 		ck.actions = append(ck.actions, a)
 		res, err := e.Step(a)
 		if err != nil {
@@ -416,6 +423,7 @@ func (ck *checker) sealedLeaks(s *rules.State, seed uint64, step int) error {
 		if err := ck.othersSame(s, c, p, &ck.sealedChecks, seed, step, "unrevealed sealed values (re-sampled)"); err != nil {
 			return err
 		}
+		ck.startFollow(s.Clone(), c, p)
 	}
 	if d.Decider < 0 || d.Decider >= n {
 		return nil
@@ -431,8 +439,104 @@ func (ck *checker) sealedLeaks(s *rules.State, seed uint64, step int) error {
 	if err := c1.ApplyChecked(hundred); err != nil {
 		return ck.fail(seed, step, "AmountHundred refused: %v", err)
 	}
-	c1.Steps = c0.Steps // the states differ in the amount in progress only
-	return ck.othersSame(c0, c1, d.Decider, &ck.amountChecks, seed, step, "amount in progress")
+	if err := ck.othersSame(c0, c1, d.Decider, &ck.amountChecks, seed, step, "amount in progress"); err != nil {
+		return err
+	}
+	ck.startFollow(c0, c1, d.Decider)
+	return nil
+}
+
+// followSteps bounds how many real actions a follower pair is played on.
+const followSteps = 16
+
+// follower is a pair of states that differ only in what seat alone knows (re-sampled sealed
+// values, or its amount in progress), both played on with the real game's actions.
+type follower struct {
+	x, y *rules.State
+	seat int
+	left int
+}
+
+// startFollow follows x and y (differing only in seat's hidden values) from now on, unless a
+// pair for seat is already followed (one at a time per seat keeps the check cheap).
+func (ck *checker) startFollow(x, y *rules.State, seat int) {
+	for _, f := range ck.follow {
+		if f.seat == seat {
+			return
+		}
+	}
+	ck.follow = append(ck.follow, follower{x: x, y: y, seat: seat, left: followSteps})
+}
+
+// hiddenDiff reports whether x and y differ in some of seat's values that the other seats
+// have not seen (an unrevealed delivery bid, runoff addition or incentive, or the amount in
+// progress while seat decides an amount), and in nothing of seat's that they have seen.
+func hiddenDiff(x, y *rules.State, seat int) bool {
+	dx, dy := x.Decision(), y.Decision()
+	bit := uint8(1) << seat
+	hidden := func(d *rules.Decision) [4]bool {
+		return [4]bool{
+			d.Delivery.HasBid&bit != 0 && !d.Delivery.Revealed,
+			d.Delivery.HasRunoff&bit != 0 && !d.Delivery.RunoffRevealed,
+			d.Loan.HasIncentive&bit != 0 && !d.Loan.IncentiveRevealed,
+			d.Decider == seat, // its amount in progress
+		}
+	}
+	hx, hy := hidden(&dx), hidden(&dy)
+	differ := [4]bool{dx.Delivery.Bids[seat] != dy.Delivery.Bids[seat], dx.Delivery.Runoff[seat] != dy.Delivery.Runoff[seat],
+		dx.Loan.Incentives[seat] != dy.Loan.Incentives[seat], dx.AmountBase != dy.AmountBase}
+	some := false
+	for i := range differ {
+		if differ[i] {
+			if !hx[i] || !hy[i] {
+				return false
+			}
+			some = true
+		}
+	}
+	return some
+}
+
+// advance plays the real action a in every followed pair and requires every other seat to
+// observe the two states alike (and a deciding other seat to have the same legal actions)
+// while they still differ only in the followed seat's unrevealed values: what a seat has not
+// seen must not reach the others later either, through who is asked what or how many
+// decisions were counted. A pair is dropped when a is illegal in either state (the followed
+// seat's own choices may differ), when the values are revealed, or after followSteps.
+func (ck *checker) advance(a int, seed uint64, step int) error {
+	keep := ck.follow[:0]
+	for _, f := range ck.follow {
+		ck.legal2 = f.x.LegalActions(ck.legal2)
+		inX := slices.Contains(ck.legal2, a)
+		if dec := f.x.CurrentPlayer(); dec != f.seat && dec >= 0 {
+			lx := slices.Clone(ck.legal2)
+			ck.legal2 = f.y.LegalActions(ck.legal2)
+			if !slices.Equal(lx, ck.legal2) {
+				return ck.fail(seed, step, "seat %d's unrevealed values change seat %d's legal actions (%d vs %d actions)", f.seat, dec, len(lx), len(ck.legal2))
+			}
+		} else {
+			ck.legal2 = f.y.LegalActions(ck.legal2)
+		}
+		if !inX || !slices.Contains(ck.legal2, a) {
+			continue
+		}
+		f.x.Apply(a)
+		f.y.Apply(a)
+		f.left--
+		if f.x.IsTerminal() || f.y.IsTerminal() || !hiddenDiff(f.x, f.y, f.seat) {
+			continue
+		}
+		if err := ck.othersSame(f.x, f.y, f.seat, &ck.followChecks, seed, step+1,
+			fmt.Sprintf("unrevealed values, then the same actions (%s last),", encoding.ActionName(a))); err != nil {
+			return err
+		}
+		if f.left > 0 {
+			keep = append(keep, f)
+		}
+	}
+	clear(ck.follow[len(keep):])
+	ck.follow = keep
+	return nil
 }
 
 // resampleSealed returns s with seat's unrevealed sealed values drawn again, or false when

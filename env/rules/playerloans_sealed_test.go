@@ -34,4 +34,3 @@ func TestMoreContainersSeatWhoseSealedBidLeavesUnder10IsAskedAndMayOnlyDecline(t
 		}
 	}
 }
-
