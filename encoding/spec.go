@@ -11,6 +11,8 @@ import (
 // Version names the observation layout. Any change to the features, their order, scales or
 // bounds changes it; datasets and exported bots record it and refuse a mismatch. obs-v2 added
 // decision.amount_base (the amount built with +$100 in an amount decision, docs/ENV.md).
+// turn.steps counts public decisions (rules.State.PublicSteps: +$100 presses not counted, as
+// obs-v1 counted one decision per amount); that fix kept the layout and so the version.
 const Version = "obs-v2"
 
 // OracleVersion names the oracle (all-information) layout: the observation layout read from
