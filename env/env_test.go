@@ -59,7 +59,7 @@ func TestCheckPassesOnEveryVariantAndModule(t *testing.T) {
 
 // TestNoLeakChecksRun proves the checker's hidden-information comparisons really happen:
 // opponents' scoring cards at every step, sealed bids changed while still unrevealed,
-// committed sealed values re-sampled, and the decider's amount in progress.
+// committed sealed values re-sampled, and the decider's amount in progress, each also played on.
 func TestNoLeakChecksRun(t *testing.T) {
 	for _, o := range []rules.Options{{Players: 4}, {Players: 5, Variant: rules.Classic}, {Players: 4, Modules: rules.PlayerLoans}} {
 		ck, err := newChecker(Options{Rules: o}, CheckOptions{LeakEvery: 20})
@@ -72,11 +72,11 @@ func TestNoLeakChecksRun(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		t.Logf("%s: %d scoring-card, %d sealed-bid, %d re-sampled sealed-value and %d amount-in-progress comparisons",
-			configName(o), ck.cardChecks, ck.bidChecks, ck.sealedChecks, ck.amountChecks)
-		if ck.cardChecks == 0 || ck.bidChecks == 0 || ck.sealedChecks == 0 || ck.amountChecks == 0 {
-			t.Errorf("%s: %d scoring-card, %d sealed-bid, %d sealed-value and %d amount comparisons; want all above 0",
-				configName(o), ck.cardChecks, ck.bidChecks, ck.sealedChecks, ck.amountChecks)
+		t.Logf("%s: %d scoring-card, %d sealed-bid, %d re-sampled sealed-value, %d amount-in-progress and %d played-on comparisons",
+			configName(o), ck.cardChecks, ck.bidChecks, ck.sealedChecks, ck.amountChecks, ck.followChecks)
+		if ck.cardChecks == 0 || ck.bidChecks == 0 || ck.sealedChecks == 0 || ck.amountChecks == 0 || ck.followChecks == 0 {
+			t.Errorf("%s: %d scoring-card, %d sealed-bid, %d sealed-value, %d amount and %d played-on comparisons; want all above 0",
+				configName(o), ck.cardChecks, ck.bidChecks, ck.sealedChecks, ck.amountChecks, ck.followChecks)
 		}
 	}
 }
