@@ -6,7 +6,7 @@ import (
 )
 
 // hashRanges lists the byte ranges of State (offset, length) that hold position fields:
-// every field except the game pointer and the history, padding excluded, adjacent ranges
+// every field except the game pointer, the history and Presses, padding excluded, adjacent ranges
 // merged. It is computed once from the type, so a field added later is hashed too.
 var hashRanges = func() [][2]uintptr {
 	var out [][2]uintptr
@@ -16,7 +16,10 @@ var hashRanges = func() [][2]uintptr {
 		case reflect.Struct:
 			for i := 0; i < t.NumField(); i++ {
 				f := t.Field(i)
-				if t == reflect.TypeFor[State]() && (f.Name == "game" || f.Name == "history") {
+				// Presses (how many of Steps were +$100 presses) is bookkeeping for the
+				// public step count; leaving it out keeps the checksums of every record
+				// written before it existed valid.
+				if t == reflect.TypeFor[State]() && (f.Name == "game" || f.Name == "history" || f.Name == "Presses") {
 					continue
 				}
 				walk(f.Type, off+f.Offset)
