@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/container-rl/container/env/rules"
+	"github.com/container-rl/container/internal/cputime"
 )
 
 // BenchmarkEnvStep is one random-play step with the next decider's observation and mask
@@ -56,7 +57,7 @@ func benchVec(b *testing.B, n, w int) {
 	actions := make([]int, v.N)
 	b.ReportAllocs()
 	b.ResetTimer()
-	cpu0 := processCPU()
+	cpu0 := cputime.Process()
 	var stepTime time.Duration
 	for i := 0; i < b.N; i++ {
 		for g := range actions {
@@ -73,7 +74,7 @@ func benchVec(b *testing.B, n, w int) {
 	// The policy above runs serially on the caller; env-steps/s counts only the time spent in
 	// VecEnv.Step, which is what the worker count parallelises.
 	b.ReportMetric(float64(b.N*v.N)/stepTime.Seconds(), "env-steps/s")
-	if cpu := (processCPU() - cpu0).Seconds(); cpu > 0 {
+	if cpu := (cputime.Process() - cpu0).Seconds(); cpu > 0 {
 		// Cores actually used: below the worker count when other jobs share the machine.
 		b.ReportMetric(cpu/b.Elapsed().Seconds(), "cores")
 		b.ReportMetric(float64(b.N*v.N)/cpu, "steps/cpu-s")

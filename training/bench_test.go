@@ -8,6 +8,7 @@ import (
 	"github.com/container-rl/container/encoding"
 	"github.com/container-rl/container/env"
 	"github.com/container-rl/container/env/rules"
+	"github.com/container-rl/container/internal/cputime"
 )
 
 // benchShapes are the real observation and action sizes of a 4-player base game (obs-v2).
@@ -112,14 +113,14 @@ func BenchmarkGoForward(b *testing.B) {
 				logits := make([]float32, rows*cfg.NumActions)
 				values := make([]float32, rows*cfg.ValueDim)
 				wss := make([]Workspace, 2)
-				cpu0 := processCPU()
+				cpu0 := cputime.Process()
 				b.ResetTimer()
 				for range b.N {
 					net.ForwardParallel(wss, rows, bt.Obs, bt.Mask, logits, values)
 				}
 				b.StopTimer()
 				b.ReportMetric(float64(b.N*rows)/b.Elapsed().Seconds(), "rows/s")
-				if cpu := (processCPU() - cpu0).Seconds(); cpu > 0 {
+				if cpu := (cputime.Process() - cpu0).Seconds(); cpu > 0 {
 					b.ReportMetric(float64(b.N*rows)/cpu, "rows/cpu-s")
 				}
 			})
@@ -169,14 +170,14 @@ func BenchmarkNetBotActBatch(b *testing.B) {
 	views, legal := samplePositions(g, n, 1)
 	out := make([]int, n)
 	nb.ActBatch(views, legal, out) // warm the buffers
-	cpu0 := processCPU()
+	cpu0 := cputime.Process()
 	b.ResetTimer()
 	for range b.N {
 		nb.ActBatch(views, legal, out)
 	}
 	b.StopTimer()
 	b.ReportMetric(float64(b.N*n)/b.Elapsed().Seconds(), "decisions/s")
-	if cpu := (processCPU() - cpu0).Seconds(); cpu > 0 {
+	if cpu := (cputime.Process() - cpu0).Seconds(); cpu > 0 {
 		b.ReportMetric(float64(b.N*n)/cpu, "decisions/cpu-s")
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/container-rl/container/encoding"
 	"github.com/container-rl/container/env"
 	"github.com/container-rl/container/env/rules"
+	"github.com/container-rl/container/internal/cputime"
 )
 
 // MeasureOptions configure MeasureTraining.
@@ -91,13 +92,13 @@ func MeasureTraining(opts rules.Options, m MeasureOptions) (*Measurement, error)
 			return nil, err
 		}
 	}
-	start, cpu0 := time.Now(), processCPU()
+	start, cpu0 := time.Now(), cputime.Process()
 	for range m.Steps {
 		if err := step(); err != nil {
 			return nil, err
 		}
 	}
-	bcSeconds, bcCPU := time.Since(start).Seconds(), (processCPU() - cpu0).Seconds()
+	bcSeconds, bcCPU := time.Since(start).Seconds(), (cputime.Process() - cpu0).Seconds()
 	res := &Measurement{Backend: backend.Name(), Players: opts.Players, ObsDim: cfg.ObsDim, Width: m.Width, Depth: m.Depth,
 		Batch: m.Batch, Steps: m.Steps, BCSeconds: bcSeconds, BCSamplesPerS: float64(m.Steps*m.Batch) / bcSeconds,
 		DecisionsBatch: m.Positions}
@@ -122,7 +123,7 @@ func MeasureTraining(opts rules.Options, m MeasureOptions) (*Measurement, error)
 	out := make([]int, len(views))
 	nb.ActBatch(views, legal, out) // warm the buffers
 	reps := 0
-	start, cpu0 = time.Now(), processCPU()
+	start, cpu0 = time.Now(), cputime.Process()
 	for time.Since(start) < 500*time.Millisecond || reps < 3 {
 		nb.ActBatch(views, legal, out)
 		reps++
@@ -132,7 +133,7 @@ func MeasureTraining(opts rules.Options, m MeasureOptions) (*Measurement, error)
 	}
 	res.Decisions = reps * len(views)
 	res.DecisionsPerS = float64(res.Decisions) / time.Since(start).Seconds()
-	if cpu := (processCPU() - cpu0).Seconds(); cpu > 0 {
+	if cpu := (cputime.Process() - cpu0).Seconds(); cpu > 0 {
 		res.DecisionsPerCPUS = float64(res.Decisions) / cpu
 	}
 	return res, nil

@@ -7,6 +7,7 @@ import (
 	"github.com/container-rl/container/env/bots"
 	"github.com/container-rl/container/env/rules"
 	"github.com/container-rl/container/env/search"
+	"github.com/container-rl/container/internal/cputime"
 )
 
 // BenchmarkIsmctsNet measures one decision of ismcts guided by the default network (PUCT
@@ -48,7 +49,7 @@ func BenchmarkIsmctsNet(b *testing.B) {
 			var ms0, ms1 runtime.MemStats
 			runtime.ReadMemStats(&ms0)
 			sims := 0
-			cpu0 := processCPU()
+			cpu0 := cputime.Process()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				k := i % len(views)
@@ -56,7 +57,7 @@ func BenchmarkIsmctsNet(b *testing.B) {
 				sims += bot.LastStats().Sims
 			}
 			b.StopTimer()
-			cpu := (processCPU() - cpu0).Seconds()
+			cpu := (cputime.Process() - cpu0).Seconds()
 			runtime.ReadMemStats(&ms1)
 			if cpu > 0 {
 				b.ReportMetric(float64(sims)/cpu, "sims/cpu-s")
