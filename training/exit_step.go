@@ -2,7 +2,6 @@ package training
 
 import (
 	"fmt"
-	"sync"
 
 	"github.com/gomlx/gomlx/pkg/core/dtypes"
 	. "github.com/gomlx/gomlx/pkg/core/graph" //nolint:staticcheck // GoMLX graph DSL
@@ -109,60 +108,11 @@ func (s *exitStepper) Step(b *exitBatch) (StepMetrics, error) {
 		}
 		return exitMetrics(v), nil
 	}
-	outs := make([][]*tensors.Tensor, k)
-	errs := make([]error, k)
-	var wg sync.WaitGroup
-	for sh := range k {
-		lo, hi := sh*b.Rows/k, (sh+1)*b.Rows/k
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			errs[sh] = tryCatch(func() { outs[sh] = s.grad.MustExec(s.tensors(b, lo, hi, sh)...) })
-		}()
-	}
-	wg.Wait()
-	release := func() {
-		for _, o := range outs {
-			for _, tt := range o {
-				tt.FinalizeAll()
-			}
-		}
-	}
-	for _, err := range errs {
-		if err != nil {
-			release()
-			return StepMetrics{}, fmt.Errorf("training: step: %w", err)
-		}
-	}
-	metrics := make([]float64, exitMetricCount)
-	args := make([]any, 0, k*len(outs[0]))
-	for sh := range k {
-		weight := float64((sh+1)*b.Rows/k-sh*b.Rows/k) / float64(b.Rows)
-		v, err := scalars(outs[sh][:exitMetricCount])
-		if err != nil {
-			release()
-			return StepMetrics{}, err
-		}
-		for i := range metrics {
-			metrics[i] += weight * v[i]
-		}
-		args = append(args, float32(weight))
-		for _, g := range outs[sh][exitMetricCount:] {
-			args = append(args, g)
-		}
-	}
-	var res []*tensors.Tensor
-	err := tryCatch(func() { res = s.t.apply.MustExec(args...) })
-	for sh := range k {
-		for _, g := range outs[sh][exitMetricCount:] {
-			g.FinalizeAll()
-		}
-	}
-	for _, r := range res {
-		r.FinalizeAll()
-	}
+	metrics, err := s.t.runShards(b.Rows, k, exitMetricCount, func(sh, lo, hi int) []*tensors.Tensor {
+		return s.grad.MustExec(s.tensors(b, lo, hi, sh)...)
+	})
 	if err != nil {
-		return StepMetrics{}, fmt.Errorf("training: step: %w", err)
+		return StepMetrics{}, err
 	}
 	return exitMetrics(metrics), nil
 }

@@ -80,16 +80,30 @@ func (t *Trainer) shardedStep(grad *context.Exec, b *Batch, ppo bool, k int) (St
 	if ppo {
 		nMetrics = 5
 	}
+	metrics, err := t.runShards(b.Rows, k, nMetrics, func(s, lo, hi int) []*tensors.Tensor {
+		return grad.MustExec(t.batchTensors(b.rowsView(t.cfg, lo, hi), ppo, &t.scratch[s])...)
+	})
+	if err != nil {
+		return StepMetrics{}, err
+	}
+	return stepMetrics(metrics, ppo), nil
+}
+
+// runShards splits rows into k ranges and runs exec(s, lo, hi) on each range [lo, hi)
+// concurrently (shard s may use scratch slot s). exec returns nMetrics scalar metrics
+// followed by the gradients of the trainable variables; the shards' gradients, weighted by
+// each shard's share of the rows, feed one optimizer update, and the metrics returned are
+// the row-weighted means. Every tensor exec returns is released, on error too.
+func (t *Trainer) runShards(rows, k, nMetrics int, exec func(s, lo, hi int) []*tensors.Tensor) ([]float64, error) {
 	outs := make([][]*tensors.Tensor, k)
 	errs := make([]error, k)
 	var wg sync.WaitGroup
 	for s := range k {
-		lo, hi := s*b.Rows/k, (s+1)*b.Rows/k
+		lo, hi := s*rows/k, (s+1)*rows/k
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			shard := b.rowsView(t.cfg, lo, hi)
-			errs[s] = tryCatch(func() { outs[s] = grad.MustExec(t.batchTensors(shard, ppo, &t.scratch[s])...) })
+			errs[s] = tryCatch(func() { outs[s] = exec(s, lo, hi) })
 		}()
 	}
 	wg.Wait()
@@ -103,17 +117,17 @@ func (t *Trainer) shardedStep(grad *context.Exec, b *Batch, ppo bool, k int) (St
 	for _, err := range errs {
 		if err != nil {
 			release()
-			return StepMetrics{}, fmt.Errorf("training: step: %w", err)
+			return nil, fmt.Errorf("training: step: %w", err)
 		}
 	}
 	metrics := make([]float64, nMetrics)
 	args := make([]any, 0, k*len(outs[0]))
 	for s := range k {
-		weight := float64((s+1)*b.Rows/k-s*b.Rows/k) / float64(b.Rows)
+		weight := float64((s+1)*rows/k-s*rows/k) / float64(rows)
 		v, err := scalars(outs[s][:nMetrics]) // also releases the metric tensors
 		if err != nil {
 			release()
-			return StepMetrics{}, err
+			return nil, err
 		}
 		for i := range metrics {
 			metrics[i] += weight * v[i]
@@ -134,7 +148,7 @@ func (t *Trainer) shardedStep(grad *context.Exec, b *Batch, ppo bool, k int) (St
 		r.FinalizeAll()
 	}
 	if err != nil {
-		return StepMetrics{}, fmt.Errorf("training: step: %w", err)
+		return nil, fmt.Errorf("training: step: %w", err)
 	}
-	return stepMetrics(metrics, ppo), nil
+	return metrics, nil
 }
