@@ -261,16 +261,10 @@ func (e *exitRun) resume(r *run) error {
 		return err
 	}
 	given := opts
-	if given.InitFrom == "" {
-		given.InitFrom = saved.InitFrom // the checkpoint holds the network; --init may be left out
-	}
-	if given.Init != nil {
-		given.Net = given.Init.Config
-	}
+	resumeInit(&given.InitFrom, &given.Net, given.Init, saved.InitFrom, saved.Net)
 	if saved.InitFrom != "" {
 		given.Net = saved.Net // the shape came from the initial network, not from --width/--depth
 	}
-	given.Net.ObsDim, given.Net.NumActions, given.Net.ValueDim = saved.Net.ObsDim, saved.Net.NumActions, saved.Net.ValueDim
 	saved = ExItOptions{}
 	if err := r.resume(given, &saved, ExItMayChange...); err != nil {
 		return err

@@ -154,13 +154,7 @@ func (p *ppoRun) resume(r *run) error {
 		return err
 	}
 	given := opts
-	if given.InitFrom == "" {
-		given.InitFrom = saved.InitFrom // the checkpoint holds the network; --init may be left out
-	}
-	if given.Init != nil {
-		given.Net = given.Init.Config
-	}
-	given.Net.ObsDim, given.Net.NumActions, given.Net.ValueDim = saved.Net.ObsDim, saved.Net.NumActions, saved.Net.ValueDim
+	resumeInit(&given.InitFrom, &given.Net, given.Init, saved.InitFrom, saved.Net)
 	saved = PPOOptions{}
 	if err := r.resume(given, &saved, PPOMayChange...); err != nil {
 		return err

@@ -155,6 +155,21 @@ func (r *run) resume(given, saved any, mayChange ...string) error {
 	return nil
 }
 
+// resumeInit completes the initial network and network shape of the options given to
+// resume a run, as the run was started: a left-out --init means the saved one (the
+// checkpoint holds the network), a given initial network's configuration replaces
+// --width/--depth, and the observation, action and value sizes are the saved run's (they
+// come from its games, not from flags).
+func resumeInit(from *string, net *NetConfig, init *Weights, savedFrom string, saved NetConfig) {
+	if *from == "" {
+		*from = savedFrom
+	}
+	if init != nil {
+		*net = init.Config
+	}
+	net.ObsDim, net.NumActions, net.ValueDim = saved.ObsDim, saved.NumActions, saved.ValueDim
+}
+
 // fresh starts a new run from init, or from new weights of *net drawn from seed when init
 // is nil. init must have the observation, action and value sizes of *net (the message
 // says where those come from: "the data has", "these games need"); *net becomes the
