@@ -42,20 +42,9 @@ type exitStepper struct {
 
 func newExitStepper(t *Trainer) (*exitStepper, error) {
 	s := &exitStepper{t: t}
-	cfg, hp := t.cfg, t.hp
 	err := tryCatch(func() {
-		s.step = context.MustNewExec(t.backend, t.ctx, func(ctx *context.Context, in []*Node) []*Node {
-			g := in[0].Graph()
-			ctx.SetTraining(g, true)
-			outs := exitLossGraph(ctx, cfg, hp, in)
-			t.optimizer().UpdateGraph(ctx, g, outs[0])
-			return outs
-		})
-		s.grad = context.MustNewExec(t.backend, t.ctx, func(ctx *context.Context, in []*Node) []*Node {
-			ctx.SetTraining(in[0].Graph(), true)
-			outs := exitLossGraph(ctx, cfg, hp, in)
-			return append(outs, ctx.BuildTrainableVariablesGradientsGraph(outs[0])...)
-		})
+		s.step = t.stepExec(exitLossGraph)
+		s.grad = t.gradExec(exitLossGraph)
 		s.step.SetMaxCache(-1)
 		s.grad.SetMaxCache(-1)
 	})

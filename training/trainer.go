@@ -92,38 +92,44 @@ func (t *Trainer) optimizer() optimizers.Interface {
 	return optimizers.Adam().LearningRate(t.hp.LearningRate).Done()
 }
 
+// lossGraph builds a training loss's outputs (the loss first, then the other metrics).
+type lossGraph func(ctx *context.Context, cfg NetConfig, hp Hyper, in []*Node) []*Node
+
+// stepExec compiles one optimisation step on loss: its outputs, and the optimizer's update
+// of the network. It panics on a graph error (callers run it under tryCatch).
+func (t *Trainer) stepExec(loss lossGraph) *context.Exec {
+	cfg, hp := t.cfg, t.hp
+	return context.MustNewExec(t.backend, t.ctx, func(ctx *context.Context, in []*Node) []*Node {
+		g := in[0].Graph()
+		ctx.SetTraining(g, true)
+		outs := loss(ctx, cfg, hp, in)
+		t.optimizer().UpdateGraph(ctx, g, outs[0])
+		return outs
+	})
+}
+
+// gradExec compiles loss's outputs followed by one gradient per trainable variable (in the
+// context's variable order, which the optimizer follows too), for sharded steps (runShards).
+// It panics on a graph error (callers run it under tryCatch).
+func (t *Trainer) gradExec(loss lossGraph) *context.Exec {
+	cfg, hp := t.cfg, t.hp
+	return context.MustNewExec(t.backend, t.ctx, func(ctx *context.Context, in []*Node) []*Node {
+		ctx.SetTraining(in[0].Graph(), true)
+		outs := loss(ctx, cfg, hp, in)
+		return append(outs, ctx.BuildTrainableVariablesGradientsGraph(outs[0])...)
+	})
+}
+
 func (t *Trainer) compile() error {
 	cfg, hp := t.cfg, t.hp
 	return tryCatch(func() {
-		t.bcStep = context.MustNewExec(t.backend, t.ctx, func(ctx *context.Context, in []*Node) []*Node {
-			g := in[0].Graph()
-			ctx.SetTraining(g, true)
-			outs := bcLossGraph(ctx, cfg, hp, in)
-			t.optimizer().UpdateGraph(ctx, g, outs[0])
-			return outs
-		})
+		t.bcStep = t.stepExec(bcLossGraph)
 		t.bcEval = context.MustNewExec(t.backend, t.ctx, func(ctx *context.Context, in []*Node) []*Node {
 			return bcLossGraph(ctx, cfg, hp, in)
 		})
-		t.ppoStep = context.MustNewExec(t.backend, t.ctx, func(ctx *context.Context, in []*Node) []*Node {
-			g := in[0].Graph()
-			ctx.SetTraining(g, true)
-			outs := ppoLossGraph(ctx, cfg, hp, in)
-			t.optimizer().UpdateGraph(ctx, g, outs[0])
-			return outs
-		})
-		// Gradient-only graphs return the metrics followed by one gradient per trainable
-		// variable (in the context's variable order, which the optimizer follows too).
-		t.bcGrad = context.MustNewExec(t.backend, t.ctx, func(ctx *context.Context, in []*Node) []*Node {
-			ctx.SetTraining(in[0].Graph(), true)
-			outs := bcLossGraph(ctx, cfg, hp, in)
-			return append(outs, ctx.BuildTrainableVariablesGradientsGraph(outs[0])...)
-		})
-		t.ppoGrad = context.MustNewExec(t.backend, t.ctx, func(ctx *context.Context, in []*Node) []*Node {
-			ctx.SetTraining(in[0].Graph(), true)
-			outs := ppoLossGraph(ctx, cfg, hp, in)
-			return append(outs, ctx.BuildTrainableVariablesGradientsGraph(outs[0])...)
-		})
+		t.ppoStep = t.stepExec(ppoLossGraph)
+		t.bcGrad = t.gradExec(bcLossGraph)
+		t.ppoGrad = t.gradExec(ppoLossGraph)
 		// Compacted inputs (see compactColumns) vary in width from batch to batch: a graph per
 		// width pair and row count, a bounded number (widths are multiples of columnBucket).
 		for _, e := range []*context.Exec{t.bcStep, t.bcEval, t.ppoStep, t.bcGrad, t.ppoGrad} {
