@@ -151,10 +151,6 @@ func sampleExitBatch(b *exitBatch, refs []rowRef, rows int, rng *rand.Rand) {
 		copy(b.Obs[r*D:(r+1)*D], g.Obs[i*D:(i+1)*D])
 		copy(b.Policy[r*A:(r+1)*A], g.Policy[i*A:(i+1)*A])
 		copy(b.Values[r*V:(r+1)*V], g.Values[i*V:(i+1)*V])
-		m := b.Mask[r*A : (r+1)*A]
-		bitsRow := g.Mask[i*mb : (i+1)*mb]
-		for a := range m {
-			m[a] = float32(bitsRow[a/8] >> (a % 8) & 1)
-		}
+		unpackMask(b.Mask[r*A:(r+1)*A], g.Mask[i*mb:(i+1)*mb])
 	}
 }

@@ -94,11 +94,7 @@ func (s *Samples) fill(b *Batch, idx []int) {
 	for r, i := range idx {
 		copy(b.Obs[r*D:(r+1)*D], s.Obs[i*D:(i+1)*D])
 		copy(b.Values[r*V:(r+1)*V], s.Values[i*V:(i+1)*V])
-		m := b.Mask[r*A : (r+1)*A]
-		bits := s.Mask[i*mb : (i+1)*mb]
-		for a := range m {
-			m[a] = float32(bits[a/8] >> (a % 8) & 1)
-		}
+		unpackMask(b.Mask[r*A:(r+1)*A], s.Mask[i*mb:(i+1)*mb])
 		b.Actions[r] = s.Actions[i]
 	}
 }
@@ -108,4 +104,12 @@ func grow(s []float32, n int) []float32 {
 		return make([]float32, n)
 	}
 	return s[:n]
+}
+
+// unpackMask writes the legal-action bit set bits (bit a%8 of byte a/8 for action a) into m
+// as 1 for a legal action and 0 otherwise.
+func unpackMask(m []float32, bits []byte) {
+	for a := range m {
+		m[a] = float32(bits[a/8] >> (a % 8) & 1)
+	}
 }
