@@ -79,3 +79,34 @@ func TestReadUnitPastTheLastIsInvalidNotCorrupt(t *testing.T) {
 		require.NoError(t, tb.Close())
 	}
 }
+
+// A Parquet file with a damaged data page (its footer intact) is refused as corrupt when the
+// page is read: Read reports the damage, never a clean end of the data.
+func TestReadOfADamagedParquetPageIsCorruptNotTheEnd(t *testing.T) {
+	for _, pct := range []int{20, 30, 40, 50, 60} {
+		dir := t.TempDir()
+		writeShard(t, dir, testMeta(false, false), WriteOptions{Format: Parquet, Compression: "zstd"}, 50)
+		steps, _ := ShardFileNames(0, Parquet)
+		p := filepath.Join(dir, steps)
+		b, err := os.ReadFile(p)
+		require.NoError(t, err)
+		at := len(b) * pct / 100
+		for i := at; i < at+16; i++ {
+			b[i] ^= 0x5a
+		}
+		require.NoError(t, os.WriteFile(p, b, 0o644))
+		tb, err := OpenTable(p, "steps", AcceptEncodings(testEncoding))
+		require.NoError(t, err, "damage at %d%%: the footer is intact", pct)
+		for {
+			rec, err := tb.Read()
+			if err != nil {
+				if !errors.Is(err, ErrCorrupt) {
+					t.Errorf("damage at %d%%: Read gave %v, want ErrCorrupt", pct, err)
+				}
+				break
+			}
+			_ = rec
+		}
+		require.NoError(t, tb.Close())
+	}
+}
