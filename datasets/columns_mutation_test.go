@@ -1,6 +1,7 @@
 package datasets
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"path/filepath"
 	"slices"
@@ -135,5 +136,42 @@ func TestRowReadsTheLegalIdsOfAMaskWithoutPaddingBits(t *testing.T) {
 		var s Step
 		c.Row(i, &s)
 		require.Equal(t, steps[i].Legal, s.Legal, "row %d", i)
+	}
+}
+
+// NewGameColumns of a slice of a games batch gives exactly the slice's games: agents and
+// score breakdowns start at the slice's first row, not at the batch's.
+func TestGameColumnsOfASliceAreTheSlicesGames(t *testing.T) {
+	dir := t.TempDir()
+	m := testMeta(false, false)
+	w, err := NewShardWriter(dir, 0, 0, m, WriteOptions{Format: Arrow})
+	require.NoError(t, err)
+	rng := rand.New(rand.NewPCG(10, 11))
+	for id := uint64(0); id < 5; id++ {
+		g, steps := fakeGame(m, id, rng)
+		for s := range g.Agents {
+			g.Agents[s] = fmt.Sprintf("game%d-seat%d", id, s) // each game's agents differ
+		}
+		require.NoError(t, w.WriteGame(g, steps))
+	}
+	_, err = w.Close()
+	require.NoError(t, err)
+	_, games := ShardFileNames(0, Arrow)
+	tb, err := OpenTable(filepath.Join(dir, games), "games", AcceptEncodings(testEncoding))
+	require.NoError(t, err)
+	defer tb.Close()
+	rec, err := tb.Read()
+	require.NoError(t, err)
+	require.EqualValues(t, 5, rec.NumRows())
+	full, err := NewGameColumns(rec, tb.Meta)
+	require.NoError(t, err)
+	const lo, hi = 2, 5
+	part := rec.NewSlice(lo, hi)
+	defer part.Release()
+	sl, err := NewGameColumns(part, tb.Meta)
+	require.NoError(t, err)
+	require.Equal(t, hi-lo, sl.Len())
+	for i := 0; i < hi-lo; i++ {
+		require.Equal(t, full.Game(lo+i), sl.Game(i), "game %d of the slice", i)
 	}
 }
