@@ -29,3 +29,42 @@ func TestSamplerAcceptsTheSmallestSettingsAndRefusesOthers(t *testing.T) {
 		require.ErrorIs(t, err, ErrInvalid, "pool %d refresh %d", c[0], c[1])
 	}
 }
+
+// A sample of no rows is refused (ErrInvalid), as a negative one is.
+func TestSamplerRefusesAnEmptySample(t *testing.T) {
+	dir := t.TempDir()
+	writeFake(t, dir, testMeta(false, false), WriteOptions{Format: Arrow}, 2, 2)
+	ds, err := Open(dir, AcceptEncodings(testEncoding))
+	require.NoError(t, err)
+	sp, err := ds.NewSampler(rand.New(rand.NewPCG(1, 2)), 1, 1)
+	require.NoError(t, err)
+	defer sp.Close()
+	var b Batch
+	require.ErrorIs(t, sp.Sample(0, &b), ErrInvalid)
+	require.ErrorIs(t, sp.Sample(-1, &b), ErrInvalid)
+}
+
+// Batches are drawn in proportion to their rows, every row with the same weight: a last
+// batch of one row is drawn too (about once in as many loads as the dataset has rows).
+func TestSamplerDrawsALastBatchOfOneRow(t *testing.T) {
+	m := testMeta(false, false)
+	_, first := fakeGame(m, 0, rand.New(rand.NewPCG(1, 2))) // writeFake's first game
+	n := len(first)
+	require.GreaterOrEqual(t, n, 2)
+	dir := t.TempDir()
+	writeFake(t, dir, m, WriteOptions{Format: Arrow, BatchRows: n - 1}, 1, 1)
+	ds, err := Open(dir, AcceptEncodings(testEncoding))
+	require.NoError(t, err)
+	sp, err := ds.NewSampler(rand.New(rand.NewPCG(3, 4)), 1, 1)
+	require.NoError(t, err)
+	defer sp.Close()
+	var b Batch
+	last := first[n-1].Step
+	for k := 0; k < 50*n; k++ {
+		require.NoError(t, sp.Sample(1, &b))
+		if b.Steps[0] == last {
+			return
+		}
+	}
+	t.Fatalf("the one-row last batch (step %d of %d) was never drawn in %d loads", last, n, 50*n)
+}
