@@ -1,7 +1,11 @@
 package datasets
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -67,4 +71,58 @@ func TestSamplerDrawsALastBatchOfOneRow(t *testing.T) {
 		}
 	}
 	t.Fatalf("the one-row last batch (step %d of %d) was never drawn in %d loads", last, n, 50*n)
+}
+
+// A damaged Parquet row group found when the pool is refreshed fails the Sample that reads
+// it (ErrCorrupt); it is not skipped in silence.
+func TestSamplerReportsADamagedRowGroupFoundOnRefresh(t *testing.T) {
+	dir := t.TempDir()
+	writeFake(t, dir, testMeta(false, false), WriteOptions{Format: Parquet, Compression: "zstd", BatchRows: 64}, 40, 40)
+	steps, _ := ShardFileNames(0, Parquet)
+	p := filepath.Join(dir, steps)
+	b, err := os.ReadFile(p)
+	require.NoError(t, err)
+	at := len(b) / 2
+	for i := at; i < at+16; i++ {
+		b[i] ^= 0x5a
+	}
+	require.NoError(t, os.WriteFile(p, b, 0o644))
+	// Checksums are verified at Open; this test is about the reads, so open with the damage
+	// already recorded in the manifest.
+	refreshManifestChecksums(t, dir)
+	ds, err := Open(dir, AcceptEncodings(testEncoding))
+	require.NoError(t, err)
+	for seed := uint64(0); seed < 50; seed++ {
+		sp, err := ds.NewSampler(rand.New(rand.NewPCG(seed, 1)), 1, 1)
+		if err != nil {
+			require.ErrorIs(t, err, ErrCorrupt)
+			continue // the first load hit the damage; try a pool that starts elsewhere
+		}
+		var bt Batch
+		for k := 0; k < 500; k++ {
+			if err := sp.Sample(1, &bt); err != nil {
+				require.ErrorIs(t, err, ErrCorrupt)
+				sp.Close()
+				return
+			}
+		}
+		sp.Close()
+		t.Fatal("500 refreshes never read the damaged row group")
+	}
+	t.Fatal("every pool started on the damaged row group")
+}
+
+// refreshManifestChecksums records the current SHA-256 of each shard's steps file in dir's
+// manifest (as if the damage had been there when the shard was written).
+func refreshManifestChecksums(t *testing.T, dir string) {
+	t.Helper()
+	man, err := ReadManifest(dir)
+	require.NoError(t, err)
+	for i := range man.Shards {
+		b, err := os.ReadFile(filepath.Join(dir, man.Shards[i].StepsFile))
+		require.NoError(t, err)
+		h := sha256.Sum256(b)
+		man.Shards[i].StepsSHA256 = hex.EncodeToString(h[:])
+	}
+	require.NoError(t, WriteManifest(dir, man))
 }
