@@ -45,3 +45,39 @@ func TestStatsNameActionsByIdWithoutActionNames(t *testing.T) {
 	}
 	require.Equal(t, steps, counted)
 }
+
+// ComputeStats' means and rates are the hand-computed ones: steps and turns per game, wins
+// per game for each seat, and per agent wins and total score per seat played.
+func TestStatsMeansAndRatesAreTheHandComputedOnes(t *testing.T) {
+	dir := t.TempDir()
+	gs, ss := writeFake(t, dir, testMeta(false, false), WriteOptions{Format: Arrow}, 7, 3)
+	var steps, turns float64
+	wins := make([]float64, 3)
+	agentWins, agentSeats, agentScore := map[string]float64{}, map[string]float64{}, map[string]float64{}
+	for i, g := range gs {
+		steps += float64(len(ss[i]))
+		turns += float64(g.Turns)
+		for s, a := range g.Agents {
+			agentSeats[a]++
+			agentScore[a] += float64(g.Scores[s].Total)
+		}
+		for _, w := range g.Winners {
+			wins[w]++
+			agentWins[g.Agents[w]]++
+		}
+	}
+	ds, err := Open(dir, AcceptEncodings(testEncoding))
+	require.NoError(t, err)
+	st, err := ds.ComputeStats()
+	require.NoError(t, err)
+	require.InDelta(t, steps/7, st.MeanLength, 1e-9)
+	require.InDelta(t, turns/7, st.MeanTurns, 1e-9)
+	for s := range wins {
+		require.InDelta(t, wins[s]/7, st.WinRateBySeat[s], 1e-9, "seat %d", s)
+	}
+	require.Len(t, st.ByAgent, len(agentSeats))
+	for a, n := range agentSeats {
+		require.InDelta(t, agentWins[a]/n, st.ByAgent[a].WinRate, 1e-9, a)
+		require.InDelta(t, agentScore[a]/n, st.ByAgent[a].MeanScore, 1e-9, a)
+	}
+}
