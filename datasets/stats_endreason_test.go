@@ -81,3 +81,17 @@ func TestStatsMeansAndRatesAreTheHandComputedOnes(t *testing.T) {
 		require.InDelta(t, agentScore[a]/n, st.ByAgent[a].MeanScore, 1e-9, a)
 	}
 }
+
+// A dataset of no games (a plan of 0 games is valid) has stats of zeros, not NaN means.
+func TestStatsOfADatasetOfNoGamesAreZero(t *testing.T) {
+	dir := t.TempDir()
+	writeFake(t, dir, testMeta(false, false), WriteOptions{Format: Arrow}, 0, 2)
+	ds, err := Open(dir, AcceptEncodings(testEncoding))
+	require.NoError(t, err)
+	st, err := ds.ComputeStats()
+	require.NoError(t, err)
+	require.Zero(t, st.Games)
+	require.Zero(t, st.MeanLength)
+	require.Zero(t, st.MeanTurns)
+	require.Equal(t, []float64{0, 0, 0}, st.WinRateBySeat)
+}
