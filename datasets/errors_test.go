@@ -71,6 +71,15 @@ func TestTruncatedAndCorruptFilesGiveClearErrors(t *testing.T) {
 }
 
 func TestUnknownEncodingVersionIsRefused(t *testing.T) {
+	// The registry is global: start from (and leave) a registry without the test encoding,
+	// so the test holds when run again in the same process (-count=N).
+	forgetEncoding := func() {
+		knownMu.Lock()
+		delete(knownEncodings, testEncoding)
+		knownMu.Unlock()
+	}
+	forgetEncoding()
+	t.Cleanup(forgetEncoding)
 	dir := t.TempDir()
 	writeFake(t, dir, testMeta(false, false), WriteOptions{Format: Parquet}, 3, 2)
 	_, err := Open(dir, AcceptEncodings("obs-v999"))
