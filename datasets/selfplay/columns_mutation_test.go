@@ -8,6 +8,7 @@ import (
 
 	"github.com/container-rl/container/datasets"
 	"github.com/container-rl/container/env"
+	"github.com/container-rl/container/env/rules"
 	"github.com/stretchr/testify/require"
 )
 
@@ -105,4 +106,72 @@ func TestResumeWithAGapWritesExactlyTheMissingShard(t *testing.T) {
 	for i := range s1 {
 		require.Equal(t, s1[i], s2[i], "step row %d", i)
 	}
+}
+
+// The games of a run are numbered 0 to N-1 in shard order (within a shard too, not only at
+// its first game), game i is played from env.GameSeed(seed, i, 0), and every step carries
+// its game's id.
+func TestGameIdsNumberTheRunsGamesAndDecideTheirSeeds(t *testing.T) {
+	dir := t.TempDir()
+	c := testConfig(t, dir, 7, 2, datasets.Arrow)
+	c.Env.Rules.TurnLimit = 12
+	_, err := Run(context.Background(), c)
+	require.NoError(t, err)
+	games, steps := content(t, dir)
+	require.Len(t, games, 7)
+	i := 0
+	for k, g := range games {
+		require.Equal(t, uint64(k), g.GameID, "game %d", k)
+		require.Equal(t, env.GameSeed(c.Seed, k, 0), g.Seed, "game %d", k)
+		for j := 0; j < int(g.Length); j++ {
+			require.Equal(t, g.GameID, steps[i].GameID, "game %d step %d", k, j)
+			i++
+		}
+	}
+	require.Equal(t, len(steps), i)
+}
+
+// The games table names the colour each seat discarded and the colour its gold counted as,
+// and leaves the name empty where the rules' score has none (an empty island, no gold); its
+// turns column counts the turns begun, the last decision's turn included. Each game is
+// replayed through env.Env and compared with the rules' final scores.
+func TestGameScoresNameTheRulesColoursAndTheTurnsBegun(t *testing.T) {
+	dir := t.TempDir()
+	c := testConfig(t, dir, 6, 2, datasets.Arrow)
+	c.Agents = []string{"valuer", "random", "shipper"}
+	_, err := Run(context.Background(), c)
+	require.NoError(t, err)
+	games, steps := content(t, dir)
+	e, err := env.New(c.Env)
+	require.NoError(t, err)
+	name := func(col rules.Colour) string {
+		if col < rules.NumColours {
+			return col.String()
+		}
+		return ""
+	}
+	i, named, unnamed := 0, 0, 0
+	for _, g := range games {
+		e.Reset(g.Seed)
+		var res env.StepResult
+		for k := 0; k < int(g.Length); k++ {
+			res, err = e.Step(int(steps[i].Action))
+			require.NoError(t, err)
+			i++
+		}
+		require.True(t, e.Done())
+		require.Equal(t, steps[i-1].Turn+1, g.Turns, "game %d: turns begun", g.GameID)
+		require.Len(t, g.Scores, len(res.Info.Scores))
+		for s, sc := range res.Info.Scores {
+			require.Equal(t, name(sc.Discarded), g.Scores[s].Discarded, "game %d seat %d", g.GameID, s)
+			require.Equal(t, name(sc.GoldAs), g.Scores[s].GoldAs, "game %d seat %d", g.GameID, s)
+			if sc.Discarded < rules.NumColours {
+				named++
+			} else {
+				unnamed++
+			}
+		}
+	}
+	require.Positive(t, named, "no seat discarded a colour: the test proves little")
+	require.Positive(t, unnamed, "every seat discarded a colour: the test proves little")
 }

@@ -96,3 +96,17 @@ func TestRunKeepsTheShardSizeAsked(t *testing.T) {
 		require.Equal(t, c.want, cfg.GamesPerShard, "games per shard %d", c.per)
 	}
 }
+
+// TestStoppedPartRunCountsTheShardsThePartOwns: a part run stopped before any shard is
+// written says how many of the part's own shards were written (0 of 2 for the last of three
+// parts of 10 games in shards of 3, which owns shards 2 and 3), and wraps the cancellation.
+func TestStoppedPartRunCountsTheShardsThePartOwns(t *testing.T) {
+	cfg := testConfig(t, t.TempDir(), 10, 2, datasets.Arrow)
+	cfg.Part = &datasets.Part{Index: 2, Count: 3}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	res, err := Run(ctx, cfg)
+	require.ErrorIs(t, err, context.Canceled)
+	require.ErrorContains(t, err, "stopped with 0 of 2 shards written")
+	require.Equal(t, 0, res.Games)
+}
