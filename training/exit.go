@@ -246,8 +246,12 @@ func TrainExIt(ctx context.Context, opts ExItOptions) (*ExItResult, error) {
 		_ = e.bar.Set64(e.played)
 	}
 	err = r.loop(e)
-	if err == nil && e.bar != nil {
-		_ = e.bar.Finish()
+	if e.bar != nil {
+		if err == nil {
+			_ = e.bar.Finish()
+		} else {
+			endBarLine(opts.Progress)
+		}
 	}
 	return &ExItResult{Generations: r.Step, Metrics: r.Metrics, Seconds: r.seconds(), Resumed: r.Resumed, Best: e.st.Best}, err
 }

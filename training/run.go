@@ -216,14 +216,21 @@ func (r *run) seconds() float64 { return r.secondsBase + time.Since(r.runStart).
 // loop trains from r.Step to spec.Steps. After each step it moves the progress bar; at each
 // log point it appends m's metrics row and rewrites metrics.csv/json, and at each
 // checkpoint point (and the last step) it saves the checkpoint.
-func (r *run) loop(m runMethod) error {
+func (r *run) loop(m runMethod) (err error) {
 	s := &r.spec
 	bar := r.progressBar()
+	if bar != nil {
+		defer func() {
+			if err != nil {
+				endBarLine(s.Progress) // the error that follows starts on its own line
+			}
+		}()
+	}
 	r.runStart = time.Now()
 	r.interval = r.runStart
 	for r.Step < s.Steps {
 		n := r.Step + 1
-		if err := m.step(r, n); err != nil {
+		if err = m.step(r, n); err != nil {
 			return err
 		}
 		r.Step = n
@@ -271,6 +278,13 @@ func (r *run) progressBar() *progressbar.ProgressBar {
 	bar := progressbar.NewOptions64(s.Steps, opts...)
 	_ = bar.Set64(r.Step)
 	return bar
+}
+
+// endBarLine ends the line an unfinished progress bar was drawn on.
+func endBarLine(w io.Writer) {
+	if w != nil {
+		_, _ = io.WriteString(w, "\n")
+	}
 }
 
 // checkpoint saves the trainer, the options, the counters and m's state atomically.
