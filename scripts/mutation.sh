@@ -38,7 +38,7 @@ mkdir -p "$out"
 name="${pkg//\//_}"
 # -count=1: the coverage run must really run (a cached result takes no time, and the
 # per-mutant timeout, a multiple of it, would then time every mutant out).
-export GOFLAGS="${GOFLAGS:+$GOFLAGS }-count=1"
+export GOFLAGS="${GOFLAGS:+$GOFLAGS }-count=1 -failfast"
 if [ "${SHORT:-0}" = 1 ]; then
 	export GOFLAGS="$GOFLAGS -short"
 fi
