@@ -1,0 +1,187 @@
+package rules
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// The position check of the decision machine (position_validate_machine.go) is what stands
+// between a hand-written "machine" section (docs/POSITION.md) and the engine. The tests below
+// take a state the engine reached in a seeded random game (or by a short scripted play), check
+// that it is accepted, change one machine or board field, and check the verdict: the extreme
+// consistent value is accepted, the first inconsistent one refused with one line naming the
+// field. A refused value would otherwise reach the engine: a seat index past the game's seats,
+// a bid its bidder cannot pay, a decision with the wrong seat to move.
+
+// findState plays seeded random games of each option set in turn (games per set) until pred
+// holds, and returns a clone of that state (nil if no game reaches one).
+func findState(opts []Options, games int, pred func(*State) bool) *State {
+	ids := make([]int, 0, 256)
+	for _, o := range opts {
+		g, err := NewGame(o)
+		if err != nil {
+			panic(err)
+		}
+		for k := 0; k < games; k++ {
+			r := rand.New(rand.NewPCG(uint64(k), 19))
+			s := g.NewInitialStateSeed(uint64(k))
+			for {
+				if pred(s) {
+					return s.Clone()
+				}
+				if s.IsTerminal() {
+					break
+				}
+				ids = s.LegalActions(ids)
+				s.Apply(ids[r.IntN(len(ids))])
+			}
+		}
+	}
+	return nil
+}
+
+// mustFind is findState over every option set (mutationConfigs), failing the test when no
+// game of a few per set reaches a state where pred holds.
+func mustFind(t *testing.T, what string, pred func(*State) bool) *State {
+	t.Helper()
+	s := findState(mutationConfigs(), 10, pred)
+	if s == nil {
+		t.Fatalf("no random game reached %s", what)
+	}
+	return s
+}
+
+// inPhase is a predicate: the pending decision is ph and more holds.
+func inPhase(ph Phase, more func(s *State) bool) func(s *State) bool {
+	return func(s *State) bool { return s.machine.Phase == ph && (more == nil || more(s)) }
+}
+
+// machineVerdict is validateMachine's verdict (a panic reported as an error) after the cash
+// ledger is set to explain the cash in play, as a position writer does when changing cash.
+func machineVerdict(s *State) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("validateMachine panicked: %v", r)
+		}
+	}()
+	cf := s.CashFlow()
+	s.machine.FromSupply, s.machine.ToSupply = 0, 0
+	if d := cf.InPlay - cf.Start; d > 0 {
+		s.machine.FromSupply = d
+	} else {
+		s.machine.ToSupply = -d
+	}
+	return s.validateMachine()
+}
+
+// machineCase is one edit of a base state and the verdict: want "" means accepted, otherwise
+// the error must wrap ErrBadPosition, be one line and contain want.
+type machineCase struct {
+	name string
+	edit func(s *State)
+	want string
+}
+
+// runMachineCases checks that base is accepted, then applies each case to a clone of it.
+func runMachineCases(t *testing.T, base *State, cases []machineCase) {
+	t.Helper()
+	if err := machineVerdict(base.Clone()); err != nil {
+		t.Fatalf("a state the engine reached is refused: %v", err)
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			s := base.Clone()
+			tc.edit(s)
+			err := machineVerdict(s)
+			switch {
+			case tc.want == "" && err != nil:
+				t.Errorf("refused: %v", err)
+			case tc.want != "" && (!errors.Is(err, ErrBadPosition) || !strings.Contains(err.Error(), tc.want)):
+				t.Errorf("error %v; want ErrBadPosition naming %q", err, tc.want)
+			case err != nil && strings.Contains(err.Error(), "\n"):
+				t.Errorf("error is not one line: %q", err)
+			}
+		})
+	}
+}
+
+// menuState is a 3-player game of the given modules at the first turn menu.
+func menuState(t *testing.T, mods Modules) *State {
+	t.Helper()
+	g, err := NewGame(Options{Players: 3, Modules: mods})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := g.NewInitialStateSeed(3)
+	if s.machine.Phase != PhaseTurn {
+		t.Fatalf("phase %s", s.machine.Phase)
+	}
+	return s
+}
+
+// TestMachineCashAmountsAcceptMaxPositionCashAndRefuseMore: every cash amount of a position
+// (a hand, a truck company's pile, an auction's cash bid, a Bank cash lot, the machine's
+// sealed bids) may be MaxPositionCash and not a dollar more (limits.go); a sealed amount of a
+// seat the game does not have must be 0.
+func TestMachineCashAmountsAcceptMaxPositionCashAndRefuseMore(t *testing.T) {
+	const max = MaxPositionCash
+	cases := []machineCase{
+		{"player 0 cash max", func(s *State) { s.Players[0].Cash = max }, ""},
+		{"player 0 cash max+1", func(s *State) { s.Players[0].Cash = max + 1 }, "player 0: cash $1000001 is above"},
+		{"player 2 cash max+1", func(s *State) { s.Players[2].Cash = max + 1 }, "player 2: cash"},
+		{"company pile max", func(s *State) { s.Companies[1].Pile = max }, ""},
+		{"company pile max+1", func(s *State) { s.Companies[1].Pile = max + 1 }, "company 1: pile"},
+		{"auction cash max", func(s *State) { openAuction(s, ContainerLotAuction, 0, 1); s.Auctions[ContainerLotAuction].Cash = max }, ""},
+		{"auction cash max+1", func(s *State) {
+			openAuction(s, ContainerLotAuction, 0, 1)
+			s.Auctions[ContainerLotAuction].Cash = max + 1
+		}, "container-lot auction: cash bid"},
+		{"bank cash lot max", func(s *State) { s.Bank.CashLots[0] = max }, ""},
+		{"bank cash lot max+1", func(s *State) { s.Bank.CashLots[0] = max + 1 }, "Bank cash lot 0"},
+		{"kept delivery bid max", func(s *State) { s.machine.Bids[1] = max }, ""},
+		{"kept delivery bid max+1", func(s *State) { s.machine.Bids[1] = max + 1 }, "machine: bids[1]: $1000001 is outside"},
+		{"incentive of the last seat", func(s *State) { s.machine.Incentives[2] = 1 }, ""},
+		{"incentive of seat 3 of 3", func(s *State) { s.machine.Incentives[3] = 1 }, "machine: incentives[3]: seat 3 is not in a 3-player game"},
+		{"runoff of seat 4 of 3", func(s *State) { s.machine.Runoff[4] = 1 }, "machine: runoff[4]: seat 4"},
+	}
+	runMachineCases(t, menuState(t, 0), cases)
+}
+
+// TestMachineSeatFieldsAcceptNoneAndEverySeatOnly: the machine's seat fields hold a seat of
+// the game or -1 (none) where none is allowed; -2 and the seat count are refused.
+func TestMachineSeatFieldsAcceptNoneAndEverySeatOnly(t *testing.T) {
+	cases := []machineCase{
+		{"lender none", func(s *State) { s.machine.Lender = -1 }, ""},
+		{"lender last seat", func(s *State) { s.machine.Lender = 2 }, ""},
+		{"lender -2", func(s *State) { s.machine.Lender = -2 }, "machine: lender: -2 is not a seat (or -1)"},
+		{"lender 3 of 3", func(s *State) { s.machine.Lender = 3 }, "machine: lender: 3 is not a seat"},
+		{"counterpart -2", func(s *State) { s.machine.Counterpart = -2 }, "machine: counterpart: -2"},
+		{"payer seat 0", func(s *State) { s.machine.Payer = 0 }, ""},
+		{"payer last seat", func(s *State) { s.machine.Payer = 2 }, ""},
+		{"payer -1", func(s *State) { s.machine.Payer = -1 }, "machine: payer: -1 is not a seat"},
+		{"borrower seat 0", func(s *State) { s.machine.Borrower = 0 }, ""},
+		{"borrower 3 of 3", func(s *State) { s.machine.Borrower = 3 }, "machine: borrower: 3 is not a seat"},
+		{"loan return decider seat 0", func(s *State) { s.machine.LoanReturnDecider = 0 }, ""},
+	}
+	runMachineCases(t, menuState(t, PlayerLoans), cases)
+}
+
+// TestMachineFieldRangesAcceptTheLastValueOnly: a field naming a Bank auction kind, a set of
+// loan slots or an interrupted phase is refused past its range with the range in the message
+// (a Bank bid kind past the last would index past the auctions).
+func TestMachineFieldRangesAcceptTheLastValueOnly(t *testing.T) {
+	last := Phase(int(NumPhases) - 1)
+	cases := []machineCase{
+		{"bid kind truck (last)", func(s *State) { s.machine.BidKind = AuctionKind(NumAuctionKinds - 1) }, ""},
+		{"bid kind past the last", func(s *State) { s.machine.BidKind = AuctionKind(NumAuctionKinds) },
+			fmt.Sprintf("machine: bid_kind: %d is outside 0..%d", NumAuctionKinds, NumAuctionKinds-1)},
+		{"unpaid loans past both slots", func(s *State) { s.machine.UnpaidLoans = 1 << MaxLoans },
+			fmt.Sprintf("machine: unpaid_loans: %d is outside 0..%d", 1<<MaxLoans, 1<<MaxLoans-1)},
+		{"loan return phase past the last", func(s *State) { s.machine.LoanReturnPhase = NumPhases },
+			fmt.Sprintf("machine: loan_return_phase: %d is outside 0..%d", NumPhases, last)},
+	}
+	runMachineCases(t, menuState(t, PlayerLoans), cases)
+}
