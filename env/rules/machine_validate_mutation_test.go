@@ -185,3 +185,68 @@ func TestMachineFieldRangesAcceptTheLastValueOnly(t *testing.T) {
 	}
 	runMachineCases(t, menuState(t, PlayerLoans), cases)
 }
+
+// TestMachineTurnCountersFollowThePhase: the turn's counters (actions used, produced,
+// called the Bank) must agree with the decision (docs/POSITION.md): nothing is used at the
+// turn start, not even while paying an auction won there, Produce sets "produced", and
+// Acquire Luxury places its gold container without using an action (docs/RULES.md, Luxury
+// Containers); the last turn's counters are kept at the game end.
+func TestMachineTurnCountersFollowThePhase(t *testing.T) {
+	t.Run("menu", func(t *testing.T) {
+		runMachineCases(t, menuState(t, 0), []machineCase{
+			{"produced without an action", func(s *State) { s.machine.Produced = true }, "machine: produced: set with no action used"},
+		})
+	})
+	t.Run("paying an auction won at the turn start", func(t *testing.T) {
+		base := mustFind(t, "a turn-start payment", inPhase(PhaseBankPayColour, func(s *State) bool { return s.machine.PayResume == resumeTurnStart }))
+		runMachineCases(t, base, []machineCase{
+			{"an action used", func(s *State) { s.machine.ActionsUsed = 1 }, "machine: actions_used: the turn start"},
+			{"paid by another seat", func(s *State) {
+				other := int8((int(s.machine.Payer) + 1) % s.n())
+				s.machine.Payer, s.machine.Decider = other, other
+			}, "machine: payer: "},
+		})
+	})
+	t.Run("paying at the game end", func(t *testing.T) {
+		base := mustFind(t, "a game-end payment", inPhase(PhaseBankPayColour, func(s *State) bool { return s.machine.PayResume == resumeGameEnd }))
+		// The game is over once the payment is made: the last turn's counters are kept
+		// and not checked, as at the terminal position.
+		runMachineCases(t, base, []machineCase{
+			{"no action but produced and called the Bank", func(s *State) {
+				s.machine.ActionsUsed, s.machine.Produced, s.machine.CalledBank = 0, true, true
+			}, ""},
+		})
+	})
+	t.Run("placing produced containers", func(t *testing.T) {
+		base := mustFind(t, "a Produce placement", inPhase(PhasePlace, func(s *State) bool { return s.machine.Action == Produce }))
+		runMachineCases(t, base, []machineCase{
+			{"produced not set", func(s *State) { s.machine.Produced = false }, "machine: produced: not set during a Produce action"},
+		})
+	})
+	t.Run("placing Acquire Luxury's gold", func(t *testing.T) {
+		base := mustFind(t, "an Acquire Luxury placement with no action used", inPhase(PhasePlace, func(s *State) bool {
+			return s.machine.Action == AcquireLuxury && s.machine.ActionsUsed == 0
+		}))
+		runMachineCases(t, base, []machineCase{
+			{"as a Reprice, which is an action", func(s *State) { s.machine.Action = Reprice }, "machine: actions_used: 0 while placing for"},
+		})
+	})
+}
+
+// TestMachineActionInProgressMatchesThePhase: each phase belongs to its actions: a
+// rearrangement after a Factory Purchase is accepted and one during a Sail to the Bank
+// refused; the game ends after an ending turn or a delivery, never in the middle of Produce.
+func TestMachineActionInProgressMatchesThePhase(t *testing.T) {
+	t.Run("rearranging after a Factory Purchase", func(t *testing.T) {
+		base := mustFind(t, "a Factory Purchase rearrangement", inPhase(PhaseRearrange, func(s *State) bool { return s.machine.Action == FactoryPurchase }))
+		runMachineCases(t, base, []machineCase{
+			{"as a Sail to the Bank", func(s *State) { s.machine.Action = SailBank }, "machine: action: "},
+		})
+	})
+	t.Run("game over after a delivery", func(t *testing.T) {
+		base := mustFind(t, "a game ended during a delivery", inPhase(PhaseTerminal, func(s *State) bool { return s.machine.Action == SailIsland }))
+		runMachineCases(t, base, []machineCase{
+			{"during Produce", func(s *State) { s.machine.Action = Produce }, "machine: action: "},
+		})
+	})
+}
