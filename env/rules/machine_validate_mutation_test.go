@@ -250,3 +250,92 @@ func TestMachineActionInProgressMatchesThePhase(t *testing.T) {
 		})
 	})
 }
+
+// TestMachineShortStorageProduceColoursAndPicks: when storage is short the producer picks
+// colours (docs/RULES.md, Produce): each picked colour once, from its own factories, the picks
+// left filling the free factory spaces, and more producible colours left than picks (else
+// there is no choice to make); nothing bought meanwhile.
+func TestMachineShortStorageProduceColoursAndPicks(t *testing.T) {
+	base := mustFind(t, "a short-storage Produce after a first pick", inPhase(PhaseProduceColour, func(s *State) bool {
+		return s.machine.Pending.Total() > 0
+	}))
+	a := int(base.Active)
+	picked := base.machine.Pending.lowest()
+	foreign := Colour(NumNormalColours)
+	for c := Colour(NumNormalColours - 1); c > 0; c-- { // a colour of no factory of the seat, not white
+		if !base.Players[a].hasFactory(c) && base.Supply[c] > 0 {
+			foreign = c
+			break
+		}
+	}
+	if foreign == Colour(NumNormalColours) {
+		t.Fatal("the producer has every factory colour")
+	}
+	runMachineCases(t, base, []machineCase{
+		{"a container bought", func(s *State) { s.machine.Bought = 1 }, "machine: bought: 1 during produce-colour"},
+		{fmt.Sprintf("picked %s, which no factory of the seat makes", foreign), func(s *State) {
+			s.Supply[picked]++
+			s.machine.Pending[picked]--
+			fromSupply(s, foreign, 1, &s.machine.Pending)
+		}, "machine: pending: "},
+		{"no more producible colours than picks", func(s *State) {
+			cands, _ := s.producible(a)
+			left := 0
+			for c := range cands {
+				if cands[c] > 0 && s.machine.Pending[c] == 0 {
+					left++
+				}
+			}
+			for c := range cands { // the supply runs out of candidates until the choice is gone
+				if left > int(s.machine.PickLeft) && cands[c] > 0 && s.machine.Pending[c] == 0 {
+					s.Supply[c] = 0
+					left--
+				}
+			}
+		}, "machine: pick_left: "},
+	})
+}
+
+// TestMachineProducedContainersToPlaceAreTheFactoriesColours: just after Produce the
+// containers to place are one of each factory colour of the seat; a single container picked
+// up again while rearranging the factory district may be of any colour there, gold included
+// (docs/RULES.md, Produce and Luxury Containers).
+func TestMachineProducedContainersToPlaceAreTheFactoriesColours(t *testing.T) {
+	base := mustFind(t, "two produced containers to place", inPhase(PhasePlace, func(s *State) bool {
+		return s.machine.Action == Produce && s.machine.Pending.Total() >= 2
+	}))
+	a := int(base.Active)
+	var own, foreign Colour = NumColours, NumColours
+	for c := Colour(1); c < NumNormalColours; c++ { // not white
+		if base.machine.Pending[c] == 1 && own == NumColours {
+			own = c
+		}
+		if !base.Players[a].hasFactory(c) && base.Supply[c] > 0 && foreign == NumColours {
+			foreign = c
+		}
+	}
+	if own == NumColours || foreign == NumColours {
+		t.Fatalf("pending %v factories %b", base.machine.Pending, base.Players[a].Factories)
+	}
+	runMachineCases(t, base, []machineCase{
+		{fmt.Sprintf("%s instead of %s", foreign, own), func(s *State) {
+			s.Supply[own]++
+			s.machine.Pending[own]--
+			fromSupply(s, foreign, 1, &s.machine.Pending)
+		}, "machine: pending: "},
+		{fmt.Sprintf("two %s", own), func(s *State) {
+			fromSupply(s, own, 1, &s.machine.Pending)
+			for c := Colour(0); c < NumColours; c++ {
+				if c != own && s.machine.Pending[c] > 0 {
+					s.Supply[c]++
+					s.machine.Pending[c]--
+					break
+				}
+			}
+		}, "machine: pending: "},
+	})
+	gold := mustFind(t, "a gold container picked up while rearranging after Produce", inPhase(PhasePlace, func(s *State) bool {
+		return s.machine.Action == Produce && s.machine.Pending == Counts{Gold: 1}
+	}))
+	runMachineCases(t, gold, nil)
+}
