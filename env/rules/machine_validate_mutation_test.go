@@ -339,3 +339,87 @@ func TestMachineProducedContainersToPlaceAreTheFactoriesColours(t *testing.T) {
 	}))
 	runMachineCases(t, gold, nil)
 }
+
+// TestMachineFixedContainersStayWithinTheirLots: an arranging action fixes containers it has
+// placed; a lot never has more of a colour fixed than it holds, and nothing is fixed, nor
+// an Acquire Luxury first pick kept, outside an action that uses them.
+func TestMachineFixedContainersStayWithinTheirLots(t *testing.T) {
+	lotAt := func(s *State) (int, Colour) {
+		lots := s.Players[s.Active].lots(s.machine.District)
+		for i := range lots {
+			for c := Colour(1); c < NumColours; c++ { // not white
+				if lots[i][c] > 0 {
+					return i, c
+				}
+			}
+		}
+		return -1, 0
+	}
+	base := mustFind(t, "placing produced containers beside a non-white one", inPhase(PhasePlace, func(s *State) bool {
+		i, _ := lotAt(s)
+		return s.machine.Action == Produce && i >= 0
+	}))
+	i, c := lotAt(base)
+	have := base.Players[base.Active].lots(FactoryDistrict)[i][c]
+	runMachineCases(t, base, []machineCase{
+		{"every container of the lot fixed", func(s *State) { s.machine.Fixed[i][c] = have }, ""},
+		{"one more fixed than the lot holds", func(s *State) { s.machine.Fixed[i][c] = have + 1 },
+			fmt.Sprintf("machine: fixed[%d]: %d %s containers fixed in a lot holding %d", i, have+1, c, have)},
+	})
+	runMachineCases(t, menuState(t, Luxury), []machineCase{
+		{"fixed at the menu", func(s *State) { s.machine.Fixed[0][Yellow] = 1 }, "machine: fixed: containers fixed outside an arranging action"},
+		{"a luxury first pick at the menu", func(s *State) { s.machine.LuxFirst = 1 }, "machine: lux_first: 1 outside Acquire Luxury"},
+	})
+}
+
+// TestMachineBankBidsMustBeatTheBidToBeat: a Bank bid being made must be able to beat the
+// open bid (docs/RULES.md, Off-Shore Bank): a cash bidder holds more than the bid to beat, a
+// container bidder's tile plus storage is worth more; an outbid player puts back at most
+// what it bid, factory containers first.
+func TestMachineBankBidsMustBeatTheBidToBeat(t *testing.T) {
+	t.Run("cash", func(t *testing.T) {
+		base := mustFind(t, "a Bank cash bid", inPhase(PhaseBankCashBid, nil))
+		runMachineCases(t, base, []machineCase{
+			{"$1 more in hand than to beat", func(s *State) { s.machine.ToBeat = s.Players[s.Active].Cash - 1 }, ""},
+			{"as much in hand as to beat", func(s *State) { s.machine.ToBeat = s.Players[s.Active].Cash }, "machine: to_beat: "},
+		})
+	})
+	t.Run("containers", func(t *testing.T) {
+		base := mustFind(t, "a Bank container bid", inPhase(PhaseBankContainerBid, nil))
+		worth := func(s *State) int32 { return bidHalves(&s.Auctions[s.machine.BidKind]) + s.ownValue(int(s.Active)) }
+		runMachineCases(t, base, []machineCase{
+			{"worth one half more than to beat", func(s *State) { s.machine.ToBeat = worth(s) - 1 }, ""},
+			{"worth what is to beat", func(s *State) { s.machine.ToBeat = worth(s) }, "machine: to_beat: "},
+		})
+	})
+	t.Run("putting back", func(t *testing.T) {
+		base := mustFind(t, "an outbid player putting factory containers back", inPhase(PhaseReturnBid, func(s *State) bool {
+			return s.machine.District == FactoryDistrict && s.machine.ReturnHarbor.Total() == 0
+		}))
+		value := base.ownValue(int(base.Active))
+		back := base.machine.Pending.halves()
+		if value < back+2 {
+			t.Fatalf("storage worth %d, %d halves being put back", value, back)
+		}
+		runMachineCases(t, base, []machineCase{
+			{"to beat one half below storage", func(s *State) { s.machine.ToBeat = value - 1 }, ""},
+			{"to beat equal to storage", func(s *State) { s.machine.ToBeat = value }, "machine: to_beat: "},
+			{"to beat what is put back", func(s *State) { s.machine.ToBeat = back }, ""},
+			{"harbor containers waiting, to beat below the total", func(s *State) {
+				fromSupply(s, s.machine.Pending.lowest(), 1, &s.machine.ReturnHarbor)
+				s.machine.ToBeat = back + s.machine.ReturnHarbor.halves() - 1
+			}, "machine: to_beat: "},
+			{"factory containers still waiting", func(s *State) {
+				fromSupply(s, s.machine.Pending.lowest(), 1, &s.machine.ReturnFactory)
+			}, "machine: return_factory: the factory containers being put back are pending"},
+			{"factory containers waiting behind harbor ones", func(s *State) {
+				s.machine.District = HarborDistrict
+				fromSupply(s, s.machine.Pending.lowest(), 1, &s.machine.ReturnFactory)
+			}, "machine: return_factory: factory containers are put back before harbor ones"},
+		})
+		harbor := mustFind(t, "an outbid player putting harbor containers back", inPhase(PhaseReturnBid, func(s *State) bool {
+			return s.machine.District == HarborDistrict
+		}))
+		runMachineCases(t, harbor, nil)
+	})
+}
