@@ -423,3 +423,58 @@ func TestMachineBankBidsMustBeatTheBidToBeat(t *testing.T) {
 		runMachineCases(t, harbor, nil)
 	})
 }
+
+// TestMachineDefaultSeizesWhatTheDefaulterHas: at a Bank-loan default one container is
+// seized per unpaid loan, at most two (docs/RULES.md, Bank Loans, Default); a lender seizing
+// for an unpaid player loan needs something to seize, and the unpaid loans named are loans
+// the defaulter holds (an empty loan slot is no loan).
+func TestMachineDefaultSeizesWhatTheDefaulterHas(t *testing.T) {
+	t.Run("Bank loans", func(t *testing.T) {
+		base := mustFind(t, "a seizure for one unpaid Bank loan", inPhase(PhaseSeize, func(s *State) bool {
+			return s.machine.SeizeAt != seizeAnywhere && s.machine.Unpaid == 1 && s.machine.Seized.Total() == 0
+		}))
+		c := base.Supply.lowest()
+		runMachineCases(t, base, []machineCase{
+			{"two unpaid, none seized yet", func(s *State) { s.machine.Unpaid = 2 }, ""},
+			{"one unpaid after one seized", func(s *State) { fromSupply(s, c, 1, &s.machine.Seized) }, ""},
+			{"two unpaid after one seized", func(s *State) {
+				s.machine.Unpaid = 2
+				fromSupply(s, c, 1, &s.machine.Seized)
+			}, "machine: unpaid: 2 loans unpaid + 1 containers seized"},
+		})
+	})
+	t.Run("a player loan, lender seizing anywhere", func(t *testing.T) {
+		base := mustFind(t, "a lender seizing anywhere", inPhase(PhaseSeize, func(s *State) bool { return s.machine.SeizeAt == seizeAnywhere }))
+		runMachineCases(t, base, []machineCase{
+			{"the defaulter holds no container", func(s *State) {
+				p := &s.Players[s.Active]
+				for _, c := range []*Counts{&p.Island, &p.Ship, &p.Holding} {
+					s.Supply.Add(c)
+					*c = Counts{}
+				}
+				for _, d := range []District{FactoryDistrict, HarborDistrict} {
+					lots := p.lots(d)
+					for i := range lots {
+						s.Supply.Add(&lots[i])
+						lots[i] = Counts{}
+					}
+				}
+			}, "with nothing of the active seat to seize"},
+		})
+	})
+	t.Run("a player loan, lender choosing", func(t *testing.T) {
+		base := mustFind(t, "a lender choosing, the defaulter with one loan, seat 0 not involved", inPhase(PhaseLenderChoice, func(s *State) bool {
+			p := &s.Players[s.Active]
+			return p.NumLoans == 1 && s.Active != 0 && p.Loans[0].Lender != 0
+		}))
+		runMachineCases(t, base, []machineCase{
+			{"loan 0 unpaid", func(s *State) { s.machine.UnpaidLoans = 1 }, ""},
+			{"empty slot 1 unpaid", func(s *State) { s.machine.UnpaidLoans = 2 }, "machine: unpaid_loans: bit 1 is not a loan of the active seat"},
+			{"empty slot written as a zero loan", func(s *State) { s.Players[s.Active].Loans[1] = Loan{} }, ""},
+			{"seat 0 deciding, which lent nothing", func(s *State) {
+				s.Players[s.Active].Loans[1] = Loan{}
+				s.machine.Decider = 0
+			}, "machine: decider: seat 0 lent nothing"},
+		})
+	})
+}
