@@ -478,3 +478,46 @@ func TestMachineDefaultSeizesWhatTheDefaulterHas(t *testing.T) {
 		})
 	})
 }
+
+// TestMachineSealedBidsArePayable: a delivery bidder's bid plus runoff addition never exceeds
+// its cash (docs/RULES.md, Container Island delivery auction), a loan incentive leaves the
+// lender the $10 it lends (CLARIFICATIONS, Player Loans), and an amount being built with
+// +$100 steps stays within the largest legal amount.
+func TestMachineSealedBidsArePayable(t *testing.T) {
+	delivery := func(t *testing.T, mods Modules, moves ...string) *State {
+		t.Helper()
+		s := newTestState(t, Options{Players: 3, Modules: mods})
+		s.Players[0].Ship = Counts{Red: 1}
+		play(t, s, moves...)
+		return s
+	}
+	t.Run("first round", func(t *testing.T) {
+		s := delivery(t, 0, "sail:island", "$5") // seat 1 bid $5, seat 2 to bid
+		wantPhase(t, s, PhaseDeliveryBid, 2)
+		runMachineCases(t, s, []machineCase{
+			{"bid all in hand", func(s *State) { s.Players[1].Cash = 5 }, ""},
+			{"bid $1 more than in hand", func(s *State) { s.Players[1].Cash = 4 }, "machine: bids[1]: $5 bid (+ $0 runoff) with $4 in hand"},
+			{"$200 built with $200 in hand", func(s *State) { s.Players[2].Cash, s.machine.AmountBase = 200, 200 }, ""},
+			{"$300 built with $200 in hand", func(s *State) { s.Players[2].Cash, s.machine.AmountBase = 200, 300 },
+				"machine: amount_base: $300 built, above the largest legal amount $200"},
+		})
+	})
+	t.Run("runoff", func(t *testing.T) {
+		s := delivery(t, 0, "sail:island", "$5", "$5", "$3") // seats 1, 2 tie; seat 1 adds $3
+		wantPhase(t, s, PhaseRunoffBid, 2)
+		runMachineCases(t, s, []machineCase{
+			{"bid and addition all in hand", func(s *State) { s.Players[1].Cash = 8 }, ""},
+			{"bid and addition $1 more than in hand", func(s *State) { s.Players[1].Cash = 7 }, "machine: bids[1]: $5 bid (+ $3 runoff) with $7 in hand"},
+		})
+	})
+	t.Run("loan incentive", func(t *testing.T) {
+		s := delivery(t, PlayerLoans, "sail:island", "$5", "$0", "loan", "yes", "yes", "$2")
+		wantPhase(t, s, PhaseIncentiveBid, 2)
+		most := s.freeCash(1) - LoanAmount
+		runMachineCases(t, s, []machineCase{
+			{"incentive leaving exactly the loan", func(s *State) { s.machine.Incentives[1] = most }, ""},
+			{"incentive $1 more", func(s *State) { s.machine.Incentives[1] = most + 1 },
+				fmt.Sprintf("machine: incentives[1]: $%d incentive with $%d free", most+1, most+LoanAmount)},
+		})
+	})
+}
