@@ -1,10 +1,8 @@
 package rules
 
 import (
-	"errors"
 	"fmt"
 	"math/rand/v2"
-	"strings"
 	"testing"
 )
 
@@ -96,14 +94,7 @@ func runMachineCases(t *testing.T, base *State, cases []machineCase) {
 			s := base.Clone()
 			tc.edit(s)
 			err := machineVerdict(s)
-			switch {
-			case tc.want == "" && err != nil:
-				t.Errorf("refused: %v", err)
-			case tc.want != "" && (!errors.Is(err, ErrBadPosition) || !strings.Contains(err.Error(), tc.want)):
-				t.Errorf("error %v; want ErrBadPosition naming %q", err, tc.want)
-			case err != nil && strings.Contains(err.Error(), "\n"):
-				t.Errorf("error is not one line: %q", err)
-			}
+			checkPositionVerdict(t, err, tc.want)
 		})
 	}
 }

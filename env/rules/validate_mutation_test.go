@@ -45,15 +45,22 @@ func runValidateCases(t *testing.T, cases []validateCase) {
 				}()
 				return s.Validate()
 			}()
-			switch {
-			case tc.want == "" && err != nil:
-				t.Errorf("refused: %v", err)
-			case tc.want != "" && (!errors.Is(err, ErrBadPosition) || !strings.Contains(err.Error(), tc.want)):
-				t.Errorf("error %v; want ErrBadPosition naming %q", err, tc.want)
-			case err != nil && strings.Contains(err.Error(), "\n"):
-				t.Errorf("error is not one line: %q", err)
-			}
+			checkPositionVerdict(t, err, tc.want)
 		})
+	}
+}
+
+// checkPositionVerdict checks a position check's verdict: want "" means accepted, otherwise
+// err must wrap ErrBadPosition, contain want and be one line.
+func checkPositionVerdict(t *testing.T, err error, want string) {
+	t.Helper()
+	switch {
+	case want == "" && err != nil:
+		t.Errorf("refused: %v", err)
+	case want != "" && (!errors.Is(err, ErrBadPosition) || !strings.Contains(err.Error(), want)):
+		t.Errorf("error %v; want ErrBadPosition naming %q", err, want)
+	case err != nil && strings.Contains(err.Error(), "\n"):
+		t.Errorf("error is not one line: %q", err)
 	}
 }
 
