@@ -126,7 +126,7 @@ func (s *State) ApplyMove(mv Move) {
 		if mv.Kind == PickHarbor {
 			dist = HarborDistrict
 		}
-		i, _ := lotIndex(dist, int(mv.Price))
+		i := lotIndex(dist, int(mv.Price))
 		switch m.Phase {
 		case PhaseRearrange:
 			s.pickUp(mv.Colour, i)

@@ -81,7 +81,7 @@ func (s *State) startPlace() {
 func (s *State) place(price int) {
 	m := &s.machine
 	c := m.Pending.lowest()
-	i, _ := lotIndex(m.District, price)
+	i := lotIndex(m.District, price)
 	s.Players[m.Decider].lots(m.District)[i][c]++
 	m.Pending[c]--
 	if m.Phase == PhaseReturnBid {

@@ -72,12 +72,13 @@ func (p *Player) lots(d District) []Counts {
 	return p.HarborLots[:]
 }
 
-// lotIndex converts a price in dollars to a lot index of district d (ok false if none).
-func lotIndex(d District, price int) (int, bool) {
+// lotIndex converts the price in dollars of a lot of district d to the lot's index. The
+// price comes from a legal move (Apply takes only legal ids; ApplyChecked checks), so it is a lot's price.
+func lotIndex(d District, price int) int {
 	if d == FactoryDistrict {
-		return price - 1, price >= 1 && price <= FactoryPrices
+		return price - 1
 	}
-	return price - 2, price >= 2 && price <= HarborPrices+1
+	return price - 2
 }
 
 // lotPrice converts a lot index of district d to its price in dollars.
