@@ -180,16 +180,18 @@ func (b *NetBot) choose(r int, legal []int) int {
 	}
 	SoftmaxRow(l, b.Temperature)
 	u := b.rng.Float32()
+	last := legal[len(legal)-1] // kept only when no legal move has a probability
 	for _, a := range legal {
-		if a < 0 || a >= A {
-			continue
+		if a < 0 || a >= A || l[a] == 0 {
+			continue // outside the network's actions, or a probability that underflowed to 0
 		}
 		u -= l[a]
 		if u <= 0 {
 			return a
 		}
+		last = a
 	}
-	return legal[len(legal)-1]
+	return last // rounding left a sliver of the draw: the last move that has a probability
 }
 
 // Act implements bots.Bot.
