@@ -170,10 +170,11 @@ func (b *NetBot) choose(r int, legal []int) int {
 	A := b.net.Config().NumActions
 	l := b.logits[r*A : (r+1)*A]
 	if b.Temperature <= 0 {
-		best := legal[0]
+		best := legal[0] // kept only when no legal move is one of the network's actions
+		found := false
 		for _, a := range legal {
-			if a >= 0 && a < A && l[a] > l[best] {
-				best = a
+			if a >= 0 && a < A && (!found || l[a] > l[best]) {
+				best, found = a, true
 			}
 		}
 		return best
