@@ -310,3 +310,36 @@ func TestEvalWeightsIsTheBotFilesRateAgainstPlayersMinusOneOpponents(t *testing.
 		t.Fatalf("EvalWeights rate %v, the bot file's tournament rate %v", rate, want)
 	}
 }
+
+// pinnedPPORun is the digest of the tiny PPO run below, one line per iteration: games, env
+// steps, learner steps, learner reward and evaluation win rate. A run's seed fixes every
+// iteration's games, seats, sampling and minibatch order and its evaluation games
+// (docs/TRAINING.md: from (seed, iteration)), so the same command gives the same run; change
+// this only on purpose (a rules, bot or training change), with the reason in the commit.
+var pinnedPPORun = []string{
+	"iteration 1: games 2, env steps 90, learner steps 26, reward -0.6667, eval 0.0000",
+	"iteration 2: games 2, env steps 95, learner steps 28, reward -0.3333, eval 0.1667",
+	"iteration 3: games 2, env steps 97, learner steps 23, reward 0.0000, eval 0.1667",
+}
+
+// A PPO run from a seed is the same run in every version (pinned digest of its metrics).
+func TestPPORunFromASeedIsPinned(t *testing.T) {
+	o := tinyPPO(t)
+	o.Iterations, o.Games, o.Epochs, o.Minibatch, o.CheckpointEvery = 3, 2, 1, 8, 3
+	o.EvalEvery, o.EvalGames, o.EvalOpponent, o.PoolEvery, o.SnapshotShare = 1, 6, "random", 0, 0
+	o.Opponents = []string{"random"}
+	o.Rules.TurnLimit = 8
+	res, err := TrainPPO(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := func(name string) int { return slices.Index(PPOMetricNames, name) }
+	var got []string
+	for _, row := range res.Metrics {
+		got = append(got, fmt.Sprintf("iteration %v: games %v, env steps %v, learner steps %v, reward %.4f, eval %.4f",
+			row[col("iteration")], row[col("games")], row[col("env_steps")], row[col("learner_steps")], row[col("learner_reward")], row[col("eval_win_rate")]))
+	}
+	if !slices.Equal(got, pinnedPPORun) {
+		t.Fatalf("run digest\n\t%q\npinned\n\t%q\nthe same command now gives another run", got, pinnedPPORun)
+	}
+}
