@@ -2,11 +2,16 @@ package training
 
 import (
 	"encoding/binary"
+	"encoding/json"
 	"fmt"
 	"hash/fnv"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/container-rl/container/datasets"
+	"github.com/container-rl/container/encoding"
 	"github.com/container-rl/container/env"
 	"github.com/container-rl/container/env/rules"
 )
@@ -61,5 +66,80 @@ func TestCollectSamplesFromASeedArePinnedGames(t *testing.T) {
 	}
 	if got := fmt.Sprintf("rows %d hash %016x", s.Len(), h.Sum64()); got != pinnedTeacherGames {
 		t.Fatalf("teacher games digest %q, pinned %q: the same arguments now give other games", got, pinnedTeacherGames)
+	}
+}
+
+// A dataset whose manifest has no rules options (the key absent, as in a hand-made or older
+// manifest, or null) loads with the rules options unknown (zero), like one whose options are
+// null; present options are read.
+func TestLoadSamplesWithoutRulesOptionsLoadsWithTheRulesUnknown(t *testing.T) {
+	for _, c := range []struct {
+		name, opts string
+		want       rules.Options
+	}{
+		{name: "absent"},
+		{name: "null", opts: "null"},
+		{name: "present", opts: `{"players":3,"turn_limit":9}`, want: rules.Options{Players: 3, TurnLimit: 9}},
+	} {
+		dir := t.TempDir()
+		meta := datasets.Meta{EncodingVersion: encoding.Version, ObsDim: 2, NumActions: 5, Seats: 3,
+			ActionNames: []string{"a", "b", "c", "d", "e"}, PhaseNames: []string{"turn"}}
+		if c.opts != "" {
+			meta.RulesOptions = json.RawMessage(c.opts)
+		}
+		w, err := datasets.NewShardWriter(dir, 0, 0, &meta, datasets.WriteOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		steps := []datasets.Step{{GameID: 0, Step: 0, Decider: 1, Obs: []float32{1, 0}, Legal: []int{0, 3}, Action: 3, Returns: []float32{1, 0, -1}, Done: true}}
+		g := datasets.Game{GameID: 0, Agents: []string{"x", "y", "z"}, Scores: make([]datasets.Score, 3), Winners: []int8{0}, Length: 1, Turns: 1, EndReason: "two-colours"}
+		if err := w.WriteGame(&g, steps); err != nil {
+			t.Fatal(err)
+		}
+		info, err := w.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := &datasets.Manifest{Version: 1, Format: datasets.Format("arrow"), Games: 1, GamesPerShard: 1, Agents: g.Agents, Meta: meta}
+		m.AddShard(info)
+		if err := datasets.WriteManifest(dir, m); err != nil {
+			t.Fatal(err)
+		}
+		if c.name == "absent" {
+			path := filepath.Join(dir, datasets.ManifestName)
+			b, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var raw map[string]json.RawMessage
+			if err := json.Unmarshal(b, &raw); err != nil {
+				t.Fatal(err)
+			}
+			var mm map[string]json.RawMessage
+			if err := json.Unmarshal(raw["meta"], &mm); err != nil {
+				t.Fatal(err)
+			}
+			if _, ok := mm["rules_options"]; !ok {
+				t.Fatalf("the manifest has no meta.rules_options key to remove: %s", b)
+			}
+			delete(mm, "rules_options")
+			delete(raw, "checksum")
+			if raw["meta"], err = json.Marshal(mm); err != nil {
+				t.Fatal(err)
+			}
+			if b, err = json.Marshal(raw); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(path, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		s, err := LoadSamples(dir)
+		if err != nil {
+			t.Fatalf("rules options %s: %v", c.name, err)
+		}
+		if s.Rules != c.want || s.Len() != 1 {
+			t.Errorf("rules options %s: %d rows with rules %+v, want 1 with %+v", c.name, s.Len(), s.Rules, c.want)
+		}
 	}
 }
