@@ -225,7 +225,7 @@ func TestPPOPoolKeepsThePoolSizeLatestSnapshots(t *testing.T) {
 		{iterations: 4, size: 3, want: []int{2, 3, 4}},
 	} {
 		o := tinyPPO(t)
-		o.Iterations, o.Games, o.Epochs, o.CheckpointEvery = c.iterations, 1, 1, 1
+		o.Iterations, o.Games, o.Epochs, o.CheckpointEvery = c.iterations, 1, 1, c.iterations
 		o.EvalEvery, o.PoolEvery, o.PoolSize, o.SnapshotShare = 0, 1, c.size, 0
 		o.Rules.TurnLimit = 8
 		if _, err := TrainPPO(o); err != nil {
