@@ -83,6 +83,18 @@ type Stats struct {
 	Nodes   int           // tree nodes, all workers together
 }
 
+// Err returns the first error a worker's network evaluation gave (nil if none). A failed
+// evaluation does not stop the search: that leaf gets a uniform prior and the value 0.5 for
+// every seat, so the move is still legal, and Err tells a caller the play was degraded.
+func (b *Bot) Err() error {
+	for _, w := range b.workers {
+		if w.err != nil {
+			return w.err
+		}
+	}
+	return nil
+}
+
 // LastStats returns the figures of the last searched decision.
 func (b *Bot) LastStats() Stats { return b.last }
 

@@ -17,7 +17,7 @@ func TestParse_DefaultsAndRoundTrip(t *testing.T) {
 	if err != nil || c != DefaultConfig() {
 		t.Fatalf("Parse(\"\") = %+v, %v; want the defaults", c, err)
 	}
-	for _, p := range []string{"sims=800,rollout=valuer", "ms=50,workers=1", "sims=400,net=default", "depth=40,c=1.2,rollout=random", "net=runs/x.bot,rollout=shipper", "sims=40,net=default,explore=12"} {
+	for _, p := range []string{"sims=800,rollout=valuer", "ms=50,workers=1", "sims=400,net=default", "depth=40,c=1.2,rollout=random", "net=runs/x.bot,rollout=shipper", "sims=40,net=default,explore=12", "net=default,fpu=0.1", "net=default,fpu=0", "net=default,fpu=-1"} {
 		c, err := Parse(p)
 		if err != nil {
 			t.Fatalf("Parse(%q): %v", p, err)
@@ -30,6 +30,9 @@ func TestParse_DefaultsAndRoundTrip(t *testing.T) {
 	if c, _ := Parse("net=default"); c.C != DefaultNetC {
 		t.Errorf("net without c: c = %v, want the PUCT default %v", c.C, DefaultNetC)
 	}
+	if c, _ := Parse("net=default"); c.FPU != DefaultFPU {
+		t.Errorf("net without fpu: fpu = %v, want the default %v", c.FPU, DefaultFPU)
+	}
 	if c, _ := Parse("ms=50"); c.Time != 50*time.Millisecond {
 		t.Errorf("ms=50: Time = %v", c.Time)
 	}
@@ -37,7 +40,10 @@ func TestParse_DefaultsAndRoundTrip(t *testing.T) {
 
 func TestParse_BadSpecsNameTheKeyAndWhatItAccepts(t *testing.T) {
 	for _, c := range []struct{ params, want string }{
-		{"sim=800", `unknown key "sim" (keys: sims, ms, workers, rollout, depth, c, net, explore)`},
+		{"sim=800", `unknown key "sim" (keys: sims, ms, workers, rollout, depth, c, fpu, net, explore)`},
+		{"fpu=2", "fpu=2: want a first-play-urgency reduction from 0 to 1"},
+		{"fpu=-0.5", "fpu=-0.5: want a first-play-urgency reduction"},
+		{"fpu=NaN", "fpu=NaN: want a first-play-urgency reduction"},
 		{"sims=0", "sims=0: want a whole number from 1 to"},
 		{"sims=many", "sims=many: want a whole number"},
 		{"sims=99999999999", "sims=99999999999: want a whole number"},

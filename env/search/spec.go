@@ -31,6 +31,13 @@ type Config struct {
 	Depth int
 	// C is the exploration constant (UCT: c*sqrt(ln N / n); PUCT: c*P*sqrt(N)/(1+n)).
 	C float64
+	// FPU is the first-play-urgency reduction of PUCT (with a net): a move not yet visited
+	// at a node is valued at the mean outcome of the deciding seat's visited moves there
+	// minus FPU (0.5 while none is visited), so that the prior, not optimism about untried
+	// moves, decides what the search looks at. A negative value means the old rule: every
+	// untried move is valued 0.5, above the typical 4-player outcome, so the search spreads
+	// its visits over all moves. Ignored without a net (UCT tries every move once).
+	FPU float64
 	// Net names a network that guides the search ("default" or a .bot file): PUCT with its
 	// policy as the prior, and its value head scores the leaves (unless Rollout is set too).
 	Net string
@@ -50,6 +57,7 @@ const (
 	DefaultDepth   = 0
 	DefaultC       = 0.7
 	DefaultNetC    = 1.5
+	DefaultFPU     = -1
 	// MaxSims bounds sims; MaxTime bounds ms; MaxWorkers bounds workers.
 	MaxSims    = 10_000_000
 	MaxTime    = 10 * time.Minute
@@ -63,11 +71,11 @@ const (
 var Rollouts = []string{"random", "manufacturer", "shipper", "valuer"}
 
 // Keys are the accepted spec keys.
-var Keys = []string{"sims", "ms", "workers", "rollout", "depth", "c", "net", "explore"}
+var Keys = []string{"sims", "ms", "workers", "rollout", "depth", "c", "fpu", "net", "explore"}
 
 // DefaultConfig is the configuration of the bare spec "ismcts".
 func DefaultConfig() Config {
-	return Config{Sims: DefaultSims, Workers: DefaultWorkers, Rollout: DefaultRollout, Depth: DefaultDepth, C: DefaultC}
+	return Config{Sims: DefaultSims, Workers: DefaultWorkers, Rollout: DefaultRollout, Depth: DefaultDepth, C: DefaultC, FPU: DefaultFPU}
 }
 
 // Parse reads the parameters of a spec "ismcts:PARAMS": comma-separated key=value pairs
@@ -116,6 +124,12 @@ func Parse(params string) (Config, error) {
 				err = fmt.Errorf("%w: c=%s: want an exploration constant from 0 to 100", ErrSpec, v)
 			}
 			c.C, cSet = f, true
+		case "fpu":
+			f, perr := strconv.ParseFloat(v, 64)
+			if perr != nil || (f != -1 && !(f >= 0 && f <= 1)) {
+				err = fmt.Errorf("%w: fpu=%s: want a first-play-urgency reduction from 0 to 1 (or -1: untried moves valued 0.5)", ErrSpec, v)
+			}
+			c.FPU = f
 		case "rollout":
 			v = strings.ToLower(v)
 			found := false
@@ -163,7 +177,7 @@ func (c Config) String() string {
 	}
 	parts = append(parts, "c="+strconv.FormatFloat(c.C, 'g', -1, 64))
 	if c.Net != "" {
-		parts = append(parts, "net="+c.Net)
+		parts = append(parts, "fpu="+strconv.FormatFloat(c.FPU, 'g', -1, 64), "net="+c.Net)
 	}
 	if c.Explore > 0 {
 		parts = append(parts, fmt.Sprintf("explore=%d", c.Explore))

@@ -263,6 +263,10 @@ func (w *worker) selectEdge(n int32, d int, legal []int, st *rules.State) int32 
 	w.unexp = w.unexp[:0]
 	best, bestScore := int32(-1), math.Inf(-1)
 	tried := false
+	fpuQ := 0.5
+	if w.eval != nil && w.cfg.FPU >= 0 {
+		fpuQ = w.firstPlayValue(n, base)
+	}
 	e := w.nodes[n].first
 	for _, a := range legal {
 		k := base + int32(a)
@@ -278,7 +282,7 @@ func (w *worker) selectEdge(n int32, d int, legal []int, st *rules.State) int32 
 		tried = tried || ed.visits > 0
 		var sc float64
 		if w.eval != nil {
-			q := 0.5
+			q := fpuQ
 			if ed.visits > 0 {
 				q = ed.value / float64(ed.visits)
 			}
@@ -298,7 +302,7 @@ func (w *worker) selectEdge(n int32, d int, legal []int, st *rules.State) int32 
 		// Moves this determinization allows that the evaluated one did not: uniform prior.
 		p := 1 / float32(len(legal))
 		for _, a := range w.unexp {
-			sc := 0.5 + c*float64(p)
+			sc := fpuQ + c*float64(p)
 			if sc > bestScore {
 				ne := w.insertEdge(n, base+int32(a))
 				w.edges[ne].prior = p
@@ -323,6 +327,30 @@ func (w *worker) selectEdge(n int32, d int, legal []int, st *rules.State) int32 
 	ne := w.insertEdge(n, base+int32(a))
 	w.edges[ne].avail = 1
 	return ne
+}
+
+// firstPlayValue is the value PUCT gives a move not yet visited at node n by the seat whose
+// edges start at key base: the visit-weighted mean outcome of that seat's visited moves
+// there minus cfg.FPU (floored at 0), or 0.5 while none is visited (then every move is
+// unvisited and the prior alone orders them).
+func (w *worker) firstPlayValue(n, base int32) float64 {
+	var sum float64
+	var visits int32
+	for e := w.nodes[n].first; e >= 0; e = w.edges[e].next {
+		ed := &w.edges[e]
+		if ed.key < base {
+			continue
+		}
+		if ed.key >= base+numActions {
+			break
+		}
+		sum += ed.value
+		visits += ed.visits
+	}
+	if visits == 0 {
+		return 0.5
+	}
+	return max(0, sum/float64(visits)-w.cfg.FPU)
 }
 
 // rollout plays every seat with the rollout policy from st to the end, or for Depth
