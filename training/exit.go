@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -54,9 +55,14 @@ type ExItOptions struct {
 	Sims    int     `json:"sims"`
 	C       float64 `json:"c"`
 	Explore int     `json:"explore"`
-	Window  int     `json:"window"` // generations of the buffer trained on
-	Steps   int     `json:"steps"`  // optimisation steps per generation
-	Batch   int     `json:"batch"`
+	// Rollout, when set, is a rollout policy of the self-play search (search.Rollouts): the
+	// network's policy stays the PUCT prior, but rollouts by this policy score the leaves
+	// instead of the value head (ismcts:net=...,rollout=valuer). Slower per simulation, and a
+	// stronger teacher while the value head is weak. "": the value head.
+	Rollout string `json:"rollout,omitempty"`
+	Window  int    `json:"window"` // generations of the buffer trained on
+	Steps   int    `json:"steps"`  // optimisation steps per generation
+	Batch   int    `json:"batch"`
 	// ValueMix weighs the search's value into the decider's value target (0: the outcome).
 	ValueMix float64 `json:"value_mix"`
 	// GateEvery is the number of generations between gating evaluations (and the last
@@ -157,6 +163,8 @@ func (o *ExItOptions) check() error {
 		return bad("c %g outside 0..100", o.C)
 	case o.Explore < 0 || o.Explore > search.MaxExplore:
 		return bad("explore %d outside 0..%d", o.Explore, search.MaxExplore)
+	case o.Rollout != "" && !slices.Contains(search.Rollouts, o.Rollout):
+		return bad("rollout %q; want one of %s (or none: the value head)", o.Rollout, strings.Join(search.Rollouts, ", "))
 	case o.Window < 1 || o.Steps < 1 || o.Batch < 1:
 		return bad("window %d, steps %d, batch %d; want at least 1", o.Window, o.Steps, o.Batch)
 	case !(o.ValueMix >= 0 && o.ValueMix <= 1):
@@ -361,7 +369,11 @@ func (e *exitRun) searchSpec(net string) (string, error) {
 		return "", fmt.Errorf("training: %w", err)
 	}
 	o := e.opts
-	return fmt.Sprintf("%s:sims=%d,workers=1,c=%g,explore=%d,net=%s", search.Name, o.Sims, o.C, o.Explore, p), nil
+	spec := fmt.Sprintf("%s:sims=%d,workers=1,c=%g,explore=%d", search.Name, o.Sims, o.C, o.Explore)
+	if o.Rollout != "" {
+		spec += ",rollout=" + o.Rollout
+	}
+	return spec + ",net=" + p, nil
 }
 
 // generation plays, trains and gates generation g and returns its metrics row.

@@ -255,6 +255,7 @@ func TestExItRefusesBadSettings(t *testing.T) {
 		"window":        func(o *ExItOptions) { o.Window = 0 },
 		"turn limit":    func(o *ExItOptions) { o.SelfplayTurnLimit = -1 },
 		"gate turn cap": func(o *ExItOptions) { o.GateTurnLimitShare = math.NaN() },
+		"rollout":       func(o *ExItOptions) { o.Rollout = "greedy" },
 	} {
 		o := tinyExIt(t)
 		edit(&o)
@@ -275,5 +276,34 @@ func TestExItRefusesBadSettings(t *testing.T) {
 	o.Init, o.InitEncoding, o.InitRules, o.InitFrom = f.Weights, f.Header.EncodingVersion, &f.Header.Rules, "default.bot"
 	if _, err := TrainExIt(context.Background(), o); !errors.Is(err, ErrIncompatible) || !strings.Contains(err.Error(), "4 players") {
 		t.Errorf("a 4-player network for 3-player games: %v, want ErrIncompatible naming the players", err)
+	}
+}
+
+// With Rollout set, every self-play seat is the network-guided search with that rollout
+// policy scoring the leaves (the network stays the prior): the buffer's agents say so, and
+// the rows still hold visit shares. Without it the agents name no rollout (the value head).
+func TestExItRolloutReachesTheSelfPlaySearch(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays search games")
+	}
+	for _, rollout := range []string{"valuer", ""} {
+		o := tinyExIt(t)
+		o.Generations, o.GateEvery, o.Rollout = 1, 0, rollout
+		if _, err := TrainExIt(context.Background(), o); err != nil {
+			t.Fatal(err)
+		}
+		m, err := datasets.ReadManifest(filepath.Join(o.Out, "buffer", "gen-000001"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(m.Agents) != o.Rules.Players {
+			t.Fatalf("rollout %q: agents %v", rollout, m.Agents)
+		}
+		for _, a := range m.Agents {
+			has := strings.Contains(a, "rollout=valuer")
+			if !strings.HasPrefix(a, "ismcts:") || !strings.Contains(a, "net=") || has != (rollout == "valuer") {
+				t.Errorf("rollout %q: self-play agent %q", rollout, a)
+			}
+		}
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -28,6 +30,7 @@ type trainExItOptions struct {
 	sims               int
 	c                  float64
 	explore            int
+	rollout            string
 	window             int
 	steps              int
 	batch              int
@@ -101,6 +104,7 @@ shard: running the same command again resumes (only --generations, --workers and
 	f.IntVar(&o.shardGames, "shard-games", d.ShardGames, "self-play games per buffer shard")
 	f.IntVar(&o.sims, "sims", d.Sims, "search simulations per self-play decision")
 	f.Float64Var(&o.c, "c", d.C, "PUCT exploration constant of the self-play search")
+	f.StringVar(&o.rollout, "rollout", "", "rollout policy that scores the self-play search's leaves instead of the value head: "+strings.Join(search.Rollouts, ", ")+" (\"\": the value head)")
 	f.IntVar(&o.explore, "explore", d.Explore, "turns at the start of a self-play game whose moves are drawn in proportion to the root visits")
 	f.IntVar(&o.window, "window", d.Window, "generations of the replay buffer trained on")
 	f.IntVar(&o.steps, "steps", d.Steps, "optimisation steps per generation")
@@ -136,6 +140,9 @@ func runTrainExIt(ctx context.Context, o trainExItOptions, out io.Writer) error 
 		floatFlag{"gate-margin", o.gateMargin, -1, 1, false}, floatFlag{"gate-turn-limit-share", o.gateTurnLimitShare, 0, 1, false}); err != nil {
 		return fmt.Errorf("%w: %w", ErrTrainOptions, err)
 	}
+	if o.rollout != "" && !slices.Contains(search.Rollouts, o.rollout) {
+		return fmt.Errorf("%w: --rollout %q: want one of %s (or \"\": the value head)", ErrTrainOptions, o.rollout, strings.Join(search.Rollouts, ", "))
+	}
 	if o.gateOpponent != "" {
 		if err := bots.Resolve(o.gateOpponent); err != nil {
 			return fmt.Errorf("%w: --gate-opponent: %w", ErrTrainOptions, err)
@@ -156,6 +163,7 @@ func runTrainExIt(ctx context.Context, o trainExItOptions, out io.Writer) error 
 		}
 	}
 	eo.Out, eo.Generations, eo.Games, eo.ShardGames = o.out, int64(o.generations), o.games, o.shardGames
+	eo.Rollout = o.rollout
 	eo.Sims, eo.C, eo.Explore, eo.Window, eo.Steps, eo.Batch = o.sims, o.c, o.explore, o.window, o.steps, o.batch
 	eo.ValueMix, eo.GateEvery, eo.GateGames, eo.GateOpponent = o.valueMix, int64(o.gateEvery), o.gateGames, o.gateOpponent
 	eo.GateMargin, eo.GateTurnLimitShare, eo.SelfplayTurnLimit = o.gateMargin, o.gateTurnLimitShare, o.selfplayTurnLimit

@@ -28,6 +28,7 @@ func TestTrainExItBadInputIsOneLine(t *testing.T) {
 	}{
 		{[]string{"--sims", "0"}, "--sims 0"},
 		{[]string{"--value-mix", "1.5"}, "--value-mix 1.5"},
+		{[]string{"--rollout", "greedy"}, `--rollout "greedy": want one of random, manufacturer, shipper, valuer`},
 		{[]string{"--gate-opponent", "nosuchbot"}, "nosuchbot"},
 		{[]string{"--gate-opponent", "ismcts:sims=10,colour=red"}, `unknown key "colour"`},
 		{[]string{"--window", "0"}, "--window 0"},
