@@ -28,12 +28,12 @@ func (peakedNet) Evaluate(view *rules.State, legal []int, prior, value []float32
 	return nil
 }
 
-// withPeakedNet registers peakedNet as every net= for the test and restores the registry.
-func withPeakedNet(t *testing.T) {
+// withNet registers ev as every net= for the test and restores the registry after it.
+func withNet(t *testing.T, ev Evaluator) {
 	t.Helper()
 	netMu.Lock()
 	old := netFactory
-	netFactory = func(string, rules.Options) (Evaluator, error) { return peakedNet{}, nil }
+	netFactory = func(string, rules.Options) (Evaluator, error) { return ev, nil }
 	netMu.Unlock()
 	t.Cleanup(func() {
 		netMu.Lock()
@@ -42,21 +42,27 @@ func withPeakedNet(t *testing.T) {
 	})
 }
 
+// bidDecision returns the position of hiddenBidPosition (4 players, seed 5), the deciding
+// seat's view of it and its legal actions.
+func bidDecision(t *testing.T) (*rules.State, *rules.State, []int) {
+	t.Helper()
+	st := hiddenBidPosition(t, rules.DefaultOptions(), 5)
+	var view rules.State
+	st.Redact(st.CurrentPlayer(), &view)
+	return st, &view, st.LegalActions(nil)
+}
+
 // rootVisited returns how many of the search's candidate moves at a delivery-bid position
 // got any root visits, and how many candidates there are, for the ismcts spec.
 func rootVisited(t *testing.T, spec string) (visited, cands int) {
 	t.Helper()
-	opts := rules.DefaultOptions()
-	st := hiddenBidPosition(t, opts, 5)
-	var view rules.State
-	st.Redact(st.CurrentPlayer(), &view)
-	legal := st.LegalActions(nil)
-	b, err := bots.New(spec, opts, 7)
+	st, view, legal := bidDecision(t)
+	b, err := bots.New(spec, rules.DefaultOptions(), 7)
 	if err != nil {
 		t.Fatal(err)
 	}
 	probs := make([]float32, rules.NumDistinctActions())
-	b.(*Bot).ActPolicy(&view, legal, probs)
+	b.(*Bot).ActPolicy(view, legal, probs)
 	for _, p := range probs {
 		if p > 0 {
 			visited++
@@ -71,7 +77,7 @@ func rootVisited(t *testing.T, spec string) (visited, cands int) {
 // fpu=-1 every untried move is worth 0.5, above the 4-player mean outcome of 0.25, and the
 // search tries every candidate before it looks deeper at any.
 func TestPUCT_FirstPlayUrgencyLetsThePriorLead(t *testing.T) {
-	withPeakedNet(t)
+	withNet(t, peakedNet{})
 	focused, n := rootVisited(t, "ismcts:sims=40,workers=1,net=x,fpu=1")
 	spread, _ := rootVisited(t, "ismcts:sims=40,workers=1,net=x,fpu=-1")
 	if n < 5 {
@@ -126,28 +132,16 @@ func (failingNet) Evaluate(*rules.State, []int, []float32, []float32) error {
 // A network that fails to evaluate does not stop the search (the move is still legal), but
 // the bot's Err reports it, so that a caller can tell the play was degraded.
 func TestIsmcts_EvaluatorErrorIsReportedNotSwallowed(t *testing.T) {
-	netMu.Lock()
-	old := netFactory
-	netFactory = func(string, rules.Options) (Evaluator, error) { return failingNet{}, nil }
-	netMu.Unlock()
-	t.Cleanup(func() {
-		netMu.Lock()
-		netFactory = old
-		netMu.Unlock()
-	})
-	opts := rules.DefaultOptions()
-	st := hiddenBidPosition(t, opts, 5)
-	var view rules.State
-	st.Redact(st.CurrentPlayer(), &view)
-	legal := st.LegalActions(nil)
-	b, err := bots.New("ismcts:sims=20,net=x", opts, 1)
+	withNet(t, failingNet{})
+	_, view, legal := bidDecision(t)
+	b, err := bots.New("ismcts:sims=20,net=x", rules.DefaultOptions(), 1)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if b.(*Bot).Err() != nil {
 		t.Fatalf("Err before any decision: %v", b.(*Bot).Err())
 	}
-	a := b.Act(&view, legal)
+	a := b.Act(view, legal)
 	if !slices.Contains(legal, a) {
 		t.Errorf("played %d, not legal", a)
 	}
