@@ -281,7 +281,7 @@ func TestExItRefusesBadSettings(t *testing.T) {
 
 // With Rollout set, every self-play seat is the network-guided search with that rollout
 // policy scoring the leaves (the network stays the prior): the buffer's agents say so, and
-// the rows still hold visit shares. Without it the agents name no rollout (the value head).
+// a resume may not change it. Without it the agents name no rollout (the value head).
 func TestExItRolloutReachesTheSelfPlaySearch(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays search games")
@@ -303,6 +303,14 @@ func TestExItRolloutReachesTheSelfPlaySearch(t *testing.T) {
 			has := strings.Contains(a, "rollout=valuer")
 			if !strings.HasPrefix(a, "ismcts:") || !strings.Contains(a, "net=") || has != (rollout == "valuer") {
 				t.Errorf("rollout %q: self-play agent %q", rollout, a)
+			}
+		}
+		if rollout != "" {
+			// The teacher cannot change on resume: the buffer would mix two searches' targets.
+			o2 := o
+			o2.Generations, o2.Rollout = 2, ""
+			if _, err := TrainExIt(context.Background(), o2); !errors.Is(err, ErrResumeMismatch) || !strings.Contains(err.Error(), "rollout") {
+				t.Errorf("resume without the rollout: %v, want ErrResumeMismatch naming rollout", err)
 			}
 		}
 	}
