@@ -164,7 +164,7 @@ func (o *ExItOptions) check() error {
 	case o.Explore < 0 || o.Explore > search.MaxExplore:
 		return bad("explore %d outside 0..%d", o.Explore, search.MaxExplore)
 	case o.Rollout != "" && !slices.Contains(search.Rollouts, o.Rollout):
-		return bad("rollout %q; want one of %s (or none: the value head)", o.Rollout, strings.Join(search.Rollouts, ", "))
+		return bad("rollout %s; want one of %s (or none: the value head)", rules.Quote(o.Rollout), strings.Join(search.Rollouts, ", "))
 	case o.Window < 1 || o.Steps < 1 || o.Batch < 1:
 		return bad("window %d, steps %d, batch %d; want at least 1", o.Window, o.Steps, o.Batch)
 	case !(o.ValueMix >= 0 && o.ValueMix <= 1):

@@ -141,7 +141,7 @@ func runTrainExIt(ctx context.Context, o trainExItOptions, out io.Writer) error 
 		return fmt.Errorf("%w: %w", ErrTrainOptions, err)
 	}
 	if o.rollout != "" && !slices.Contains(search.Rollouts, o.rollout) {
-		return fmt.Errorf("%w: --rollout %q: want one of %s (or \"\": the value head)", ErrTrainOptions, o.rollout, strings.Join(search.Rollouts, ", "))
+		return fmt.Errorf("%w: --rollout %s: want one of %s (or \"\": the value head)", ErrTrainOptions, rules.Quote(o.rollout), strings.Join(search.Rollouts, ", "))
 	}
 	if o.gateOpponent != "" {
 		if err := bots.Resolve(o.gateOpponent); err != nil {

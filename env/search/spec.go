@@ -34,7 +34,7 @@ type Config struct {
 	// FPU is the first-play-urgency reduction of PUCT (with a net): a move not yet visited
 	// at a node is valued at the mean outcome of the deciding seat's visited moves there
 	// minus FPU (0.5 while none is visited), so that the prior, not optimism about untried
-	// moves, decides what the search looks at. A negative value means the old rule: every
+	// moves, decides what the search looks at. -1 (the default) means the old rule: every
 	// untried move is valued 0.5, above the typical 4-player outcome, so the search spreads
 	// its visits over all moves. Ignored without a net (UCT tries every move once).
 	FPU float64
