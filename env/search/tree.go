@@ -3,6 +3,7 @@ package search
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	"github.com/container-rl/container/env/bots"
@@ -31,6 +32,8 @@ type edge struct {
 var (
 	numActions         = int32(rules.NumDistinctActions())
 	amountBase, amount = rules.KindBase(rules.Amount)
+	takeLoan, _        = rules.KindBase(rules.TakeLoan)
+	repayBase, repayN  = rules.KindBase(rules.RepayLoan)
 )
 
 // worker runs simulations on its own tree; the bot's workers run in parallel.
@@ -44,6 +47,7 @@ type worker struct {
 	st     rules.State
 	view   rules.State
 	legal  []int
+	probe  []int // scratch for loanUseful
 	unexp  []int
 	policy bots.Bot // rollout policy; nil: uniformly random
 	eval   Evaluator
@@ -102,10 +106,14 @@ func (w *worker) rootEdge(a, seat int) *edge {
 
 // candidates returns the legal actions the search considers: all of them, except that long
 // runs of amounts (bids) are thinned to $0-8 over the lowest, every $4 up to $24 over it,
-// every $10 beyond, and the highest.
+// every $10 beyond, and the highest; and that a loan is considered only where its $10
+// would open a move the seat cannot afford now (loanUseful).
 func (w *worker) candidates(st *rules.State) []int {
 	w.legal = st.LegalActions(w.legal)
 	legal := w.legal
+	if i, ok := slices.BinarySearch(legal, takeLoan); ok && !w.loanUseful(st, legal) {
+		legal = slices.Delete(legal, i, i+1)
+	}
 	lo := -1
 	out := legal[:0]
 	for i, a := range legal {
@@ -124,6 +132,36 @@ func (w *worker) candidates(st *rules.State) []int {
 	}
 	w.legal = out
 	return out
+}
+
+// loanUseful reports whether taking a loan now could change what the decider of st can do
+// at this decision: whether $10 more in hand would make more moves legal than legal (a
+// repayment made possible by the loan itself does not count). A loan can be taken at any later decision of the same seat, when the
+// cash is needed, so one taken where it buys nothing (mid-rearrange, with cash to spare)
+// only costs interest. Without this the search, whose estimates of a loan's small cost
+// ($1 a turn, $11 at the end instead of $10) are within its noise, takes loans by chance at
+// the many decisions that offer one and repays them only at the few that offer that: it
+// drifts to two loans and, in Classic, into default.
+func (w *worker) loanUseful(st *rules.State, legal []int) bool {
+	d := st.CurrentPlayer()
+	if d < 0 {
+		return false
+	}
+	st.Players[d].Cash += rules.LoanAmount
+	w.probe = st.LegalActions(w.probe)
+	st.Players[d].Cash -= rules.LoanAmount
+	return notRepay(w.probe) > notRepay(legal)
+}
+
+// notRepay counts the ids in legal that are not loan repayments.
+func notRepay(legal []int) int {
+	n := 0
+	for _, a := range legal {
+		if a < repayBase || a >= repayBase+repayN {
+			n++
+		}
+	}
+	return n
 }
 
 // hiddenMove reports whether seat d's action a in st is a sealed value the searching seat
