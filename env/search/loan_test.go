@@ -141,3 +141,35 @@ func TestCandidates_LoanForAFactoryYesForARepaymentNo(t *testing.T) {
 		t.Fatalf("checked %d factory and %d repayment positions; want both", factory, repay)
 	}
 }
+
+// The phase shortcut of loanUseful gives the rules' answer (does $10 more make another move
+// legal?) at every decision offering a loan in valuer games of every option set.
+func TestLoanUsefulIn_AgreesWithTheRules(t *testing.T) {
+	checked := map[rules.Phase]int{}
+	for i, opts := range optionSets() {
+		decisionsOf(t, opts, uint64(40+i), func(st *rules.State, legal []int) {
+			if !slices.Contains(legal, takeLoan) {
+				return
+			}
+			ph := st.Phase()
+			fast, known := loanUsefulIn(ph)
+			if !known {
+				return
+			}
+			d := st.CurrentPlayer()
+			st.Players[d].Cash += rules.LoanAmount
+			more := st.LegalActions(nil)
+			st.Players[d].Cash -= rules.LoanAmount
+			if slow := notRepay(more) > notRepay(legal); slow != fast {
+				t.Errorf("%v, %s, $%d: the shortcut says a loan is useful: %v; the rules: %v", opts, ph, st.Players[d].Cash, fast, slow)
+			}
+			checked[ph]++
+		})
+	}
+	for _, ph := range []rules.Phase{rules.PhaseDeliveryBid, rules.PhaseRunoffBid, rules.PhasePlace, rules.PhaseRearrange, rules.PhaseProduceColour} {
+		if checked[ph] == 0 {
+			t.Errorf("no %s decision offering a loan was checked", ph)
+		}
+	}
+	t.Logf("decisions checked per phase: %v", checked)
+}

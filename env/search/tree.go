@@ -147,10 +147,30 @@ func (w *worker) loanUseful(st *rules.State, legal []int) bool {
 	if d < 0 {
 		return false
 	}
+	if useful, known := loanUsefulIn(st.Phase()); known {
+		return useful
+	}
 	st.Players[d].Cash += rules.LoanAmount
 	w.probe = st.LegalActions(w.probe)
 	st.Players[d].Cash -= rules.LoanAmount
 	return notRepay(w.probe) > notRepay(legal)
+}
+
+// loanUsefulIn answers loanUseful from the phase alone where the phase decides it (known):
+// a bid's highest amount is the cash in hand, so a loan always raises it; placing, picking
+// and choosing containers never spend cash. The other phases (the turn menu, purchases,
+// accepting a delivery bid) ask the rules. TestLoanUsefulIn_AgreesWithTheRules checks the
+// two answers agree in played games of every option set.
+func loanUsefulIn(ph rules.Phase) (useful, known bool) {
+	switch ph {
+	case rules.PhaseDeliveryBid, rules.PhaseRunoffBid, rules.PhaseBankCashBid:
+		return true, true
+	case rules.PhasePlace, rules.PhaseRearrange, rules.PhaseProduceColour, rules.PhaseLoadBank,
+		rules.PhaseBankContainerBid, rules.PhaseBankPayColour, rules.PhaseSeize, rules.PhaseReturnBid,
+		rules.PhaseLuxuryPick, rules.PhaseDeliveryTie, rules.PhaseLenderChoice:
+		return false, true
+	}
+	return false, false
 }
 
 // notRepay counts the ids in legal that are not loan repayments.
