@@ -68,8 +68,7 @@ func rootVisited(t *testing.T, spec string) (visited, cands int) {
 			visited++
 		}
 	}
-	var w worker
-	return visited, len(w.candidates(st))
+	return visited, len(b.(*Bot).workers[0].candidates(st))
 }
 
 // With a first-play-urgency reduction an untried move is worth the mean of the seat's tried

@@ -142,6 +142,27 @@ func TestCandidates_LoanForAFactoryYesForARepaymentNo(t *testing.T) {
 	}
 }
 
+// loans=any restores every legal loan as a candidate (the search before the loan rule).
+func TestCandidates_LoansAnyKeepsEveryLoan(t *testing.T) {
+	c, err := Parse("loans=any")
+	if err != nil || !c.AnyLoan {
+		t.Fatalf("Parse(loans=any) = %+v, %v", c, err)
+	}
+	w := &worker{cfg: &c, legal: make([]int, 0, 256)}
+	n := 0
+	decisionsOf(t, rules.DefaultOptions(), 3, func(st *rules.State, legal []int) {
+		if slices.Contains(legal, takeLoan) {
+			n++
+			if !slices.Contains(w.candidates(st), takeLoan) {
+				t.Fatalf("%s: loans=any left out a legal loan", st.Phase())
+			}
+		}
+	})
+	if n == 0 {
+		t.Fatal("no decision offered a loan")
+	}
+}
+
 // The phase shortcut of loanUseful gives the rules' answer (does $10 more make another move
 // legal?) at every decision offering a loan in valuer games of every option set.
 func TestLoanUsefulIn_AgreesWithTheRules(t *testing.T) {

@@ -17,7 +17,7 @@ func TestParse_DefaultsAndRoundTrip(t *testing.T) {
 	if err != nil || c != DefaultConfig() {
 		t.Fatalf("Parse(\"\") = %+v, %v; want the defaults", c, err)
 	}
-	for _, p := range []string{"sims=800,rollout=valuer", "ms=50,workers=1", "sims=400,net=default", "depth=40,c=1.2,rollout=random", "net=runs/x.bot,rollout=shipper", "sims=40,net=default,explore=12", "net=default,fpu=0.1", "net=default,fpu=0", "net=default,fpu=-1"} {
+	for _, p := range []string{"sims=800,rollout=valuer", "ms=50,workers=1", "sims=400,net=default", "depth=40,c=1.2,rollout=random", "net=runs/x.bot,rollout=shipper", "sims=40,net=default,explore=12", "net=default,fpu=0.1", "net=default,fpu=0", "net=default,fpu=-1", "loans=any", "sims=50,loans=useful"} {
 		c, err := Parse(p)
 		if err != nil {
 			t.Fatalf("Parse(%q): %v", p, err)
@@ -40,8 +40,9 @@ func TestParse_DefaultsAndRoundTrip(t *testing.T) {
 
 func TestParse_BadSpecsNameTheKeyAndWhatItAccepts(t *testing.T) {
 	for _, c := range []struct{ params, want string }{
-		{"sim=800", `unknown key "sim" (keys: sims, ms, workers, rollout, depth, c, fpu, net, explore)`},
+		{"sim=800", `unknown key "sim" (keys: sims, ms, workers, rollout, depth, c, fpu, net, explore, loans)`},
 		{"fpu=2", "fpu=2: want a first-play-urgency reduction from 0 to 1"},
+		{"loans=some", "loans=some: want useful (a loan only where its cash opens a move) or any"},
 		{"fpu=-0.5", "fpu=-0.5: want a first-play-urgency reduction"},
 		{"fpu=NaN", "fpu=NaN: want a first-play-urgency reduction"},
 		{"sims=0", "sims=0: want a whole number from 1 to"},

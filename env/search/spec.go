@@ -45,6 +45,10 @@ type Config struct {
 	// (instead of the most visited one) while fewer than Explore turns have been played: the
 	// opening variety that search-guided self-play (container train exit) needs.
 	Explore int
+	// AnyLoan makes every legal loan a candidate move (spec loans=any), as before session 26;
+	// by default (loans=useful) the search considers a loan only where its cash would make
+	// another move legal at that decision (see loanUseful).
+	AnyLoan bool
 	// rolloutSet records that the spec named a rollout (with a net: rollouts score leaves).
 	rolloutSet bool
 }
@@ -71,7 +75,7 @@ const (
 var Rollouts = []string{"random", "manufacturer", "shipper", "valuer"}
 
 // Keys are the accepted spec keys.
-var Keys = []string{"sims", "ms", "workers", "rollout", "depth", "c", "fpu", "net", "explore"}
+var Keys = []string{"sims", "ms", "workers", "rollout", "depth", "c", "fpu", "net", "explore", "loans"}
 
 // DefaultConfig is the configuration of the bare spec "ismcts".
 func DefaultConfig() Config {
@@ -144,6 +148,15 @@ func Parse(params string) (Config, error) {
 			c.Net = v
 		case "explore":
 			c.Explore, err = intIn(0, MaxExplore)
+		case "loans":
+			switch strings.ToLower(v) {
+			case "useful":
+				c.AnyLoan = false
+			case "any":
+				c.AnyLoan = true
+			default:
+				err = fmt.Errorf("%w: loans=%s: want useful (a loan only where its cash opens a move) or any", ErrSpec, v)
+			}
 		default:
 			err = fmt.Errorf("%w: unknown key %q (keys: %s)", ErrSpec, k, strings.Join(Keys, ", "))
 		}
@@ -181,6 +194,9 @@ func (c Config) String() string {
 	}
 	if c.Explore > 0 {
 		parts = append(parts, fmt.Sprintf("explore=%d", c.Explore))
+	}
+	if c.AnyLoan {
+		parts = append(parts, "loans=any")
 	}
 	return strings.Join(parts, ",")
 }

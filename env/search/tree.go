@@ -107,11 +107,11 @@ func (w *worker) rootEdge(a, seat int) *edge {
 // candidates returns the legal actions the search considers: all of them, except that long
 // runs of amounts (bids) are thinned to $0-8 over the lowest, every $4 up to $24 over it,
 // every $10 beyond, and the highest; and that a loan is considered only where its $10
-// would open a move the seat cannot afford now (loanUseful).
+// would open a move the seat cannot afford now (loanUseful; every loan with loans=any).
 func (w *worker) candidates(st *rules.State) []int {
 	w.legal = st.LegalActions(w.legal)
 	legal := w.legal
-	if i, ok := slices.BinarySearch(legal, takeLoan); ok && !w.loanUseful(st, legal) {
+	if i, ok := slices.BinarySearch(legal, takeLoan); ok && !w.cfg.AnyLoan && !w.loanUseful(st, legal) {
 		legal = slices.Delete(legal, i, i+1)
 	}
 	lo := -1
