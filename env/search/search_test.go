@@ -97,28 +97,17 @@ func TestRegistry_IsmctsSpecsInAgentLists(t *testing.T) {
 // which another seat has already made its sealed bid.
 func hiddenBidPosition(t *testing.T, opts rules.Options, seed uint64) *rules.State {
 	t.Helper()
-	g, err := rules.NewGame(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st := g.NewInitialStateSeed(seed)
-	bs := make([]bots.Bot, opts.Players)
-	for i := range bs {
-		bs[i] = bots.NewValuer(seed + uint64(i))
-	}
-	var view rules.State
-	legal := make([]int, 0, 256)
-	for !st.IsTerminal() {
+	var found *rules.State
+	decisionsOf(t, opts, seed, func(st *rules.State, _ []int) {
 		d := st.CurrentPlayer()
-		if dec := st.Decision(); dec.Phase == rules.PhaseDeliveryBid && dec.Delivery.HasBid&^(1<<d) != 0 {
-			return st
+		if dec := st.Decision(); found == nil && dec.Phase == rules.PhaseDeliveryBid && dec.Delivery.HasBid&^(1<<d) != 0 {
+			found = st.Clone()
 		}
-		legal = st.LegalActions(legal)
-		st.Redact(d, &view)
-		st.Apply(bs[d].Act(&view, legal))
+	})
+	if found == nil {
+		t.Fatalf("seed %d: no delivery auction with a sealed bid before the end", seed)
 	}
-	t.Fatalf("seed %d: no delivery auction with a sealed bid before the end", seed)
-	return nil
+	return found
 }
 
 // The search never reads hidden information: two true positions that differ only in what
