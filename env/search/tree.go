@@ -135,24 +135,22 @@ func (w *worker) candidates(st *rules.State) []int {
 }
 
 // loanUseful reports whether taking a loan now could change what the decider of st can do
-// at this decision: whether $10 more in hand would make more moves legal than legal (a
-// repayment made possible by the loan itself does not count). A loan can be taken at any later decision of the same seat, when the
-// cash is needed, so one taken where it buys nothing (mid-rearrange, with cash to spare)
-// only costs interest. Without this the search, whose estimates of a loan's small cost
-// ($1 a turn, $11 at the end instead of $10) are within its noise, takes loans by chance at
-// the many decisions that offer one and repays them only at the few that offer that: it
-// drifts to two loans and, in Classic, into default.
+// at this decision (st offers a loan, so it has a decider): whether $10 more in hand would
+// make more moves legal than legal (a repayment made possible by the loan itself does not
+// count). A loan can be taken at any later decision of the same seat, when the cash is
+// needed, so one taken where it buys nothing (mid-rearrange, with cash to spare) only costs
+// interest. Without this the search, whose estimates of a loan's small cost ($1 a turn, $11
+// at the end instead of $10) are within its noise, takes loans by chance at the many
+// decisions that offer one and repays them only at the few that offer that: it drifts to
+// two loans and, in Classic, into default.
 func (w *worker) loanUseful(st *rules.State, legal []int) bool {
-	d := st.CurrentPlayer()
-	if d < 0 {
-		return false
-	}
 	if useful, known := loanUsefulIn(st.Phase()); known {
 		return useful
 	}
-	st.Players[d].Cash += rules.LoanAmount
+	p := &st.Players[st.CurrentPlayer()]
+	p.Cash += rules.LoanAmount
 	w.probe = st.LegalActions(w.probe)
-	st.Players[d].Cash -= rules.LoanAmount
+	p.Cash -= rules.LoanAmount
 	return notRepay(w.probe) > notRepay(legal)
 }
 
