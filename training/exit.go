@@ -60,9 +60,18 @@ type ExItOptions struct {
 	// instead of the value head (ismcts:net=...,rollout=valuer). Slower per simulation, and a
 	// stronger teacher while the value head is weak. "": the value head.
 	Rollout string `json:"rollout,omitempty"`
-	Window  int    `json:"window"` // generations of the buffer trained on
-	Steps   int    `json:"steps"`  // optimisation steps per generation
-	Batch   int    `json:"batch"`
+	// Expert, when set, is a fixed search that plays every self-play seat instead of the
+	// network-guided one: an ismcts spec without a network ("ismcts", "ismcts:sims=400").
+	// This is the first step of Expert Iteration (the apprentice learns to imitate plain
+	// MCTS; Anthony, Tian and Barber 2017), for when the network is still weaker than the
+	// plain search: its root visit shares are the policy targets and the games' outcomes the
+	// value targets as before. Sims, C and Rollout are then unused (Rollout must be empty);
+	// the spec's workers is set to 1 (Workers games run in parallel instead) and its explore
+	// to Explore.
+	Expert string `json:"expert,omitempty"`
+	Window int    `json:"window"` // generations of the buffer trained on
+	Steps  int    `json:"steps"`  // optimisation steps per generation
+	Batch  int    `json:"batch"`
 	// ValueMix weighs the search's value into the decider's value target (0: the outcome).
 	ValueMix float64 `json:"value_mix"`
 	// GateEvery is the number of generations between gating evaluations (and the last
@@ -138,7 +147,7 @@ func init() {
 		"window": "--window", "steps": "--steps", "value_mix": "--value-mix", "gate_every": "--gate-every",
 		"gate_games": "--gate-games", "gate_opponent": "--gate-opponent", "gate_margin": "--gate-margin",
 		"gate_turn_limit_share": "--gate-turn-limit-share", "selfplay_turn_limit": "--selfplay-turn-limit",
-		"shard_games": "--shard-games"} {
+		"shard_games": "--shard-games", "expert": "--expert"} {
 		if _, ok := settingFlags[k]; !ok {
 			settingFlags[k] = v
 		}
@@ -181,7 +190,36 @@ func (o *ExItOptions) check() error {
 			return err
 		}
 	}
+	if o.Expert != "" {
+		if o.Rollout != "" {
+			return bad("rollout %s and expert %s both given; the rollout belongs to the network-guided search, an expert names its own (rollout=...)",
+				rules.Quote(o.Rollout), rules.Quote(o.Expert))
+		}
+		if _, err := expertConfig(o.Expert, o.Explore); err != nil {
+			return err
+		}
+	}
 	return nil
+}
+
+// expertConfig reads an ExItOptions.Expert spec: a plain ismcts search (no network), played
+// with one worker (self-play runs games in parallel) and the run's explore turns.
+func expertConfig(spec string, explore int) (search.Config, error) {
+	name, params, _ := strings.Cut(spec, ":")
+	if !strings.EqualFold(strings.TrimSpace(name), search.Name) {
+		return search.Config{}, fmt.Errorf("%w: expert %s: want an %s spec without a network (e.g. %s or %s:sims=400)",
+			ErrConfig, rules.Quote(spec), search.Name, search.Name, search.Name)
+	}
+	cfg, err := search.Parse(params)
+	if err != nil {
+		return cfg, fmt.Errorf("%w: expert: %w", ErrConfig, err)
+	}
+	if cfg.Net != "" {
+		return cfg, fmt.Errorf("%w: expert %s names a network; the expert is a plain search (leave the expert empty for the network-guided one)",
+			ErrConfig, rules.Quote(spec))
+	}
+	cfg.Workers, cfg.Explore = 1, explore
+	return cfg, nil
 }
 
 // exitRun is the train exit method of a run (the run lifecycle of run.go): each step is one
@@ -362,13 +400,21 @@ func (e *exitRun) describe(s string) {
 	}
 }
 
-// searchSpec is the ismcts spec every self-play seat plays, guided by the network file.
+// searchSpec is the ismcts spec every self-play seat plays: the expert when there is one,
+// otherwise the search guided by the network file.
 func (e *exitRun) searchSpec(net string) (string, error) {
+	o := e.opts
+	if o.Expert != "" {
+		cfg, err := expertConfig(o.Expert, o.Explore)
+		if err != nil {
+			return "", err
+		}
+		return search.Name + ":" + cfg.String(), nil
+	}
 	p, err := filepath.Abs(filepath.Join(e.opts.Out, net))
 	if err != nil {
 		return "", fmt.Errorf("training: %w", err)
 	}
-	o := e.opts
 	spec := fmt.Sprintf("%s:sims=%d,workers=1,c=%g,explore=%d", search.Name, o.Sims, o.C, o.Explore)
 	if o.Rollout != "" {
 		spec += ",rollout=" + o.Rollout

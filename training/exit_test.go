@@ -248,14 +248,18 @@ func TestExItStepLearnsTheVisitDistribution(t *testing.T) {
 // an initial network made for other games is refused.
 func TestExItRefusesBadSettings(t *testing.T) {
 	for name, edit := range map[string]func(*ExItOptions){
-		"sims":          func(o *ExItOptions) { o.Sims = 0 },
-		"value mix":     func(o *ExItOptions) { o.ValueMix = 1.5 },
-		"gate":          func(o *ExItOptions) { o.GateGames = 0 },
-		"bot":           func(o *ExItOptions) { o.GateOpponent = "nosuchbot" },
-		"window":        func(o *ExItOptions) { o.Window = 0 },
-		"turn limit":    func(o *ExItOptions) { o.SelfplayTurnLimit = -1 },
-		"gate turn cap": func(o *ExItOptions) { o.GateTurnLimitShare = math.NaN() },
-		"rollout":       func(o *ExItOptions) { o.Rollout = "greedy" },
+		"sims":           func(o *ExItOptions) { o.Sims = 0 },
+		"value mix":      func(o *ExItOptions) { o.ValueMix = 1.5 },
+		"gate":           func(o *ExItOptions) { o.GateGames = 0 },
+		"bot":            func(o *ExItOptions) { o.GateOpponent = "nosuchbot" },
+		"window":         func(o *ExItOptions) { o.Window = 0 },
+		"turn limit":     func(o *ExItOptions) { o.SelfplayTurnLimit = -1 },
+		"gate turn cap":  func(o *ExItOptions) { o.GateTurnLimitShare = math.NaN() },
+		"rollout":        func(o *ExItOptions) { o.Rollout = "greedy" },
+		"expert bot":     func(o *ExItOptions) { o.Expert = "valuer" },
+		"expert key":     func(o *ExItOptions) { o.Expert = "ismcts:sims=0" },
+		"expert net":     func(o *ExItOptions) { o.Expert = "ismcts:net=default" },
+		"expert+rollout": func(o *ExItOptions) { o.Expert, o.Rollout = "ismcts", "valuer" },
 	} {
 		o := tinyExIt(t)
 		edit(&o)
@@ -313,5 +317,49 @@ func TestExItRolloutReachesTheSelfPlaySearch(t *testing.T) {
 				t.Errorf("resume without the rollout: %v, want ErrResumeMismatch naming rollout", err)
 			}
 		}
+	}
+}
+
+// With Expert set, every self-play seat is that plain search (no network, one worker, the
+// run's explore turns) whatever the best network is, its visit shares fill the policy
+// column, and a resume may not change the expert (the buffer would mix two teachers).
+func TestExItExpertPlaysTheSelfPlaySeats(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays search games")
+	}
+	o := tinyExIt(t)
+	o.Generations, o.GateEvery, o.Expert = 1, 0, "ismcts:sims=6,workers=2,rollout=shipper"
+	if _, err := TrainExIt(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(o.Out, "buffer", "gen-000001")
+	m, err := datasets.ReadManifest(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "ismcts:sims=6,workers=1,rollout=shipper,depth=0,c=0.7,explore=3"
+	if len(m.Agents) != o.Rules.Players {
+		t.Fatalf("agents %v", m.Agents)
+	}
+	for _, a := range m.Agents {
+		if a != want {
+			t.Errorf("self-play agent %q, want %q", a, want)
+		}
+	}
+	w, _, err := WeightsFromRun(o.Out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := loadExitRows(dir, w.Config.ObsDim, w.Config.NumActions, o.Rules.Players, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rows.Len() == 0 {
+		t.Fatal("the expert's games left no decision with a choice")
+	}
+	o2 := o
+	o2.Generations, o2.Expert = 2, "ismcts:sims=7"
+	if _, err := TrainExIt(context.Background(), o2); !errors.Is(err, ErrResumeMismatch) || !strings.Contains(err.Error(), "expert") {
+		t.Errorf("resume with another expert: %v, want ErrResumeMismatch naming the expert", err)
 	}
 }

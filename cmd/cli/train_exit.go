@@ -31,6 +31,7 @@ type trainExItOptions struct {
 	c                  float64
 	explore            int
 	rollout            string
+	expert             string
 	window             int
 	steps              int
 	batch              int
@@ -75,6 +76,12 @@ func newTrainExItCmd() *cobra.Command {
    its games against --gate-opponent (against the best without one) ended at the turn limit.
    --gate-every 0: every new network is the best.
 
+--expert SPEC replaces the network-guided search in step 1 by a fixed plain search (an ismcts
+spec without net=, e.g. "ismcts", the strongest bot): the network then learns to imitate it,
+the first step of Expert Iteration, for while the network is weaker than the plain search.
+--sims, --c and --rollout belong to the network-guided search and are refused with --expert
+(the spec sets its own); the expert plays with one worker a game and the --explore turns.
+
 Buffer generations that leave the window are deleted (--keep-buffer keeps them). RUN holds the
 checkpoint (one per generation), run.json, metrics.csv/json, nets/ and buffer/. Ctrl-C (or a
 kill) loses at most the generation in progress, and of that only its unfinished buffer
@@ -83,12 +90,21 @@ shard: running the same command again resumes (only --generations, --workers and
 --init starts from a run directory, a .bot file or "default" made for the same games.`,
 		Example: `  container train exit --out runs/exit --init default --generations 10
   container train exit --out runs/exit-small --init default --games 16 --sims 32 --gate-games 24 --gate-every 1
+  container train exit --out runs/distil --init default --expert ismcts --games 16 --window 8 --steps 400
   container eval --agents runs/exit/nets/gen-000010.bot,valuer,valuer,valuer --games 400`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o.progress = cmd.ErrOrStderr()
 			ctx, stop := interruptible(cmd)
 			defer stop()
+			if o.expert != "" {
+				for _, name := range []string{"sims", "c", "rollout"} {
+					if cmd.Flags().Changed(name) {
+						return fmt.Errorf("%w: --%s and --expert both given; --%s sets the network-guided search, the --expert spec sets its own",
+							ErrTrainOptions, name, name)
+					}
+				}
+			}
 			return runTrainExIt(ctx, o, cmd.OutOrStdout())
 		},
 	}
@@ -105,6 +121,7 @@ shard: running the same command again resumes (only --generations, --workers and
 	f.IntVar(&o.sims, "sims", d.Sims, "search simulations per self-play decision")
 	f.Float64Var(&o.c, "c", d.C, "PUCT exploration constant of the self-play search")
 	f.StringVar(&o.rollout, "rollout", "", "rollout policy that scores the self-play search's leaves instead of the value head: "+strings.Join(search.Rollouts, ", ")+" (\"\": the value head)")
+	f.StringVar(&o.expert, "expert", "", "a plain ismcts spec that plays every self-play seat instead of the network-guided search (\"\": the network-guided search)")
 	f.IntVar(&o.explore, "explore", d.Explore, "turns at the start of a self-play game whose moves are drawn in proportion to the root visits")
 	f.IntVar(&o.window, "window", d.Window, "generations of the replay buffer trained on")
 	f.IntVar(&o.steps, "steps", d.Steps, "optimisation steps per generation")
@@ -163,7 +180,7 @@ func runTrainExIt(ctx context.Context, o trainExItOptions, out io.Writer) error 
 		}
 	}
 	eo.Out, eo.Generations, eo.Games, eo.ShardGames = o.out, int64(o.generations), o.games, o.shardGames
-	eo.Rollout = o.rollout
+	eo.Rollout, eo.Expert = o.rollout, o.expert
 	eo.Sims, eo.C, eo.Explore, eo.Window, eo.Steps, eo.Batch = o.sims, o.c, o.explore, o.window, o.steps, o.batch
 	eo.ValueMix, eo.GateEvery, eo.GateGames, eo.GateOpponent = o.valueMix, int64(o.gateEvery), o.gateGames, o.gateOpponent
 	eo.GateMargin, eo.GateTurnLimitShare, eo.SelfplayTurnLimit = o.gateMargin, o.gateTurnLimitShare, o.selfplayTurnLimit

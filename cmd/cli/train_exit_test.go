@@ -32,6 +32,7 @@ func TestTrainExItBadInputIsOneLine(t *testing.T) {
 		{[]string{"--gate-opponent", "nosuchbot"}, "nosuchbot"},
 		{[]string{"--gate-opponent", "ismcts:sims=10,colour=red"}, `unknown key "colour"`},
 		{[]string{"--window", "0"}, "--window 0"},
+		{[]string{"--expert", "ismcts"}, "--sims and --expert both given"},
 		{[]string{"--selfplay-turn-limit", "-3"}, "--selfplay-turn-limit -3"},
 		{[]string{"--gate-turn-limit-share", "NaN"}, "--gate-turn-limit-share NaN"},
 		{[]string{"--players", "3", "--init", bot4p}, "4 players"},
