@@ -36,10 +36,11 @@ type tourneyOptions struct {
 	workers  int
 	batch    int
 	json     bool
+	schedule string
 	progress io.Writer // progress bar destination (stderr); nil for none
 	shardOptions
 	// maxAgents bounds --agents (0: one per seat at most); rate takes a ladder of more
-	// agents than seats, each game seating a rotating window of them.
+	// agents than seats, --schedule saying which of them sit in each game.
 	maxAgents int
 }
 
@@ -53,6 +54,7 @@ func addTourneyFlags(cmd *cobra.Command, o *tourneyOptions) {
 	f.IntVar(&o.workers, "workers", 0, "parallel games (0: one per CPU); results do not depend on it")
 	f.IntVar(&o.batch, "batch", 0, "games each worker plays in lockstep so trained bots decide in batches (0: off)")
 	f.BoolVar(&o.json, "json", false, "print JSON instead of a table")
+	f.StringVar(&o.schedule, "schedule", string(eval.ScheduleBalanced), "with more agents than seats, who sits in each game: balanced (every set of agents in turn, each pair meeting equally often) or window (agents g, g+1, ... in game g)")
 	addShardFlags(cmd, &o.shardOptions)
 	cmd.Args = tourneyArgs(&o.shardOptions)
 }
@@ -88,6 +90,13 @@ func tourneyConfig(o tourneyOptions) (eval.Config, error) {
 		return cfg, fmt.Errorf("%w: %w", ErrEvalOptions, err)
 	}
 	cfg.Options, cfg.Games, cfg.Seed, cfg.Workers, cfg.Batch = opts, o.games, o.seed, o.workers, o.batch
+	cfg.Schedule = eval.ScheduleBalanced // the flag's default (options built in code leave it empty)
+	if o.schedule != "" {
+		cfg.Schedule, err = eval.ParseSchedule(o.schedule)
+	}
+	if err != nil {
+		return cfg, bad("--schedule %s: want balanced (every set of agents in turn) or window (a window rotating along the list)", rules.Quote(o.schedule))
+	}
 	if cfg.Shard, err = o.tourneyShard(); err != nil {
 		return cfg, err
 	}
@@ -201,8 +210,9 @@ func runEval(ctx context.Context, o evalOptions, out io.Writer) error {
 			Seed        uint64        `json:"seed"`
 			Requested   int           `json:"requested"`
 			Interrupted bool          `json:"interrupted"`
+			Schedule    eval.Schedule `json:"schedule,omitempty"`
 			Summary     *eval.Summary `json:"summary"`
-		}{res.Agents, res.Options, res.Seed, res.Requested, res.Interrupted, sum}); err != nil {
+		}{res.Agents, res.Options, res.Seed, res.Requested, res.Interrupted, seatedBy(res), sum}); err != nil {
 			return err
 		}
 	} else {
@@ -248,10 +258,26 @@ func describeOptions(o rules.Options) string {
 }
 
 func writeEvalHeader(out io.Writer, res *eval.Result) {
-	fmt.Fprintf(out, "%d games (%s), seed %d, seats rotated\n", len(res.Games), describeOptions(res.Options), res.Seed)
+	seats := "seats rotated"
+	if sc := seatedBy(res); sc != "" {
+		seats = fmt.Sprintf("%d agents seated by the %s schedule", len(res.Agents), sc)
+	}
+	fmt.Fprintf(out, "%d games (%s), seed %d, %s\n", len(res.Games), describeOptions(res.Options), res.Seed, seats)
 	if res.Interrupted {
 		fmt.Fprintf(out, "interrupted: %d of %d games played; results so far\n", len(res.Games), res.Requested)
 	}
+}
+
+// seatedBy is the schedule that seated a tournament of more agents than seats ("" otherwise:
+// every schedule is then the plain rotation).
+func seatedBy(res *eval.Result) eval.Schedule {
+	if len(res.Agents) <= res.Options.Players {
+		return ""
+	}
+	if res.Schedule == "" {
+		return eval.ScheduleWindow
+	}
+	return res.Schedule
 }
 
 func pct(x float64) string { return strconv.FormatFloat(100*x, 'f', 1, 64) + "%" }

@@ -160,3 +160,25 @@ func TestRate_LadderOfMoreAgentsThanSeatsWithIsmctsSpecs(t *testing.T) {
 	o.agents = strings.Repeat("random,", maxLadder+1)
 	assert.ErrorContains(t, runRate(context.Background(), o, &out), "at most 16")
 }
+
+// A ladder says which schedule seated it (balanced by default, window on request), and a bad
+// --schedule is one line naming the value, before any game is played.
+func TestRate_ScheduleIsNamedAndABadOneRefused(t *testing.T) {
+	for _, c := range []struct{ flag, want string }{{"", "seated by the balanced schedule"}, {"window", "seated by the window schedule"}} {
+		args := []string{"rate", "--agents", "valuer,shipper,manufacturer,valuer,shipper", "--players", "3", "--games", "3",
+			"--length", "short", "--workers", "1"}
+		if c.flag != "" {
+			args = append(args, "--schedule", c.flag)
+		}
+		var out, errOut bytes.Buffer
+		code := Main(args, nil, &out, &errOut)
+		assert.Equal(t, 0, code, errOut.String())
+		assert.Contains(t, out.String(), "5 agents "+c.want)
+	}
+	var out, errOut bytes.Buffer
+	code := Main([]string{"rate", "--agents", "valuer,shipper,manufacturer,valuer,shipper", "--players", "3", "--schedule", "spiral"}, nil, &out, &errOut)
+	assert.Equal(t, 1, code)
+	assert.Equal(t, 1, strings.Count(errOut.String(), "\n"), errOut.String())
+	assert.Contains(t, errOut.String(), `--schedule "spiral"`)
+	assert.Empty(t, out.String())
+}

@@ -23,12 +23,16 @@ uncertainty sigma (prior 25 and 25/3); agents are ranked by the conservative ord
 mu - 3 sigma. Shared ranks count as ties. Ctrl-C stops early, rates the games so far and
 exits with status 130.
 
-A ladder may name more agents than seats (up to 16): game g seats agents g, g+1, ... (mod the
-number of agents), so every agent plays every seat equally often and meets the agents near it
-in the list; the ratings link them all.`,
+A ladder may name more agents than seats (up to 16). --schedule balanced (the default) plays
+every set of as many agents as seats in turn (a fixed shuffled order), each set for as many
+games as seats with its members rotated through them: over every C(agents, players) x players
+games each agent plays every seat equally often and meets every other agent equally often, so
+the list's order does not matter. --schedule window seats agents g, g+1, ... (mod the number of
+agents) in game g, so each agent meets only those near it in the list (the schedule before
+session 27; ladders made with it need it to be reproduced).`,
 		Example: `  container rate --agents valuer,shipper,manufacturer,random --games 400
   container rate --agents valuer,shipper,manufacturer,random,random --players 5 --games 250 --json
-  container rate --agents random,manufacturer,shipper,valuer,default,ismcts:sims=50,ismcts,ismcts:sims=800 --players 4 --games 400
+  container rate --agents random,manufacturer,shipper,valuer,default,ismcts:sims=50,ismcts,ismcts:sims=800 --players 4 --games 560
   container rate --agents valuer,shipper,manufacturer,random --games 100000 --shard 0/4 --out runs/rate
   container rate --merge runs/rate`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -64,9 +68,10 @@ func runRate(ctx context.Context, o tourneyOptions, out io.Writer) error {
 			Seed        uint64             `json:"seed"`
 			Games       int                `json:"games"`
 			Interrupted bool               `json:"interrupted"`
+			Schedule    eval.Schedule      `json:"schedule,omitempty"`
 			Ratings     []eval.AgentRating `json:"ratings"`
 			Summary     *eval.Summary      `json:"summary"`
-		}{res.Agents, res.Options, res.Seed, len(res.Games), res.Interrupted, ratings, sum}); err != nil {
+		}{res.Agents, res.Options, res.Seed, len(res.Games), res.Interrupted, seatedBy(res), ratings, sum}); err != nil {
 			return err
 		}
 		return rateInterrupted(res)

@@ -43,7 +43,7 @@ func (p *player) playBlock(ctx context.Context, first, end int) ([]GameResult, e
 	games := make([]*lockstepGame, 0, end-first)
 	for g := first; g < end; g++ {
 		lg := &lockstepGame{g: g, seed: GameSeed(p.cfg.Seed, g)}
-		lg.seats = SeatAgents(g, agents, p.opts.Players, nil)
+		lg.seats = p.cfg.Schedule.Seats(g, agents, p.opts.Players, nil)
 		lg.deciders = make([]bots.Seat, len(lg.seats))
 		for s, a := range lg.seats {
 			if batch[a] != nil {

@@ -70,13 +70,16 @@ type ResultsFile struct {
 	Options     rules.Options `json:"options"`
 	Seed        uint64        `json:"seed"`
 	// Games is the whole tournament's game count; the shard played [FirstGame, EndGame).
-	Games       int          `json:"games"`
-	Batch       int          `json:"batch"`
-	Shard       Shard        `json:"shard"`
-	FirstGame   int          `json:"first_game"`
-	EndGame     int          `json:"end_game"`
-	Interrupted bool         `json:"interrupted"`
-	Results     []GameResult `json:"results"`
+	Games       int   `json:"games"`
+	Batch       int   `json:"batch"`
+	Shard       Shard `json:"shard"`
+	FirstGame   int   `json:"first_game"`
+	EndGame     int   `json:"end_game"`
+	Interrupted bool  `json:"interrupted"`
+	// Schedule is the tournament's seating schedule ("": ScheduleWindow, as in every file
+	// written before there was a choice).
+	Schedule Schedule     `json:"schedule,omitempty"`
+	Results  []GameResult `json:"results"`
 }
 
 // NewResultsFile records res, the result of running cfg (whose Shard may be nil: the whole
@@ -90,7 +93,7 @@ func NewResultsFile(cfg Config, res *Result, toolVersion string) *ResultsFile {
 	return &ResultsFile{
 		Format: ResultsFormat, ToolVersion: toolVersion, Agents: slices.Clone(res.Agents), Options: res.Options,
 		Seed: res.Seed, Games: cfg.Games, Batch: max(cfg.Batch, 0), Shard: sh, FirstGame: first, EndGame: end,
-		Interrupted: res.Interrupted, Results: res.Games,
+		Interrupted: res.Interrupted, Schedule: cfg.Schedule, Results: res.Games,
 	}
 }
 
@@ -112,6 +115,12 @@ func (f *ResultsFile) Validate() error {
 	if err := f.Shard.Validate(); err != nil {
 		return bad("%v", err)
 	}
+	if f.Schedule != "" && f.Schedule != ScheduleBalanced && f.Schedule != ScheduleWindow {
+		return bad("schedule %q, this build knows %q and %q", f.Schedule, ScheduleBalanced, ScheduleWindow)
+	}
+	if f.Schedule == ScheduleBalanced && len(f.Agents) > MaxScheduleAgents {
+		return bad("%d agents; the balanced schedule seats at most %d", len(f.Agents), MaxScheduleAgents)
+	}
 	if first, end := f.Shard.Range(f.Games, f.Batch); f.FirstGame != first || f.EndGame != end {
 		return bad("shard %s of %d games is [%d,%d), the file says [%d,%d)", f.Shard, f.Games, first, end, f.FirstGame, f.EndGame)
 	}
@@ -125,9 +134,9 @@ func (f *ResultsFile) Validate() error {
 		case len(g.Scores) != f.Options.Players:
 			return bad("game %d has %d scores for %d players", g.Index, len(g.Scores), f.Options.Players)
 		}
-		seats = SeatAgents(g.Index, len(f.Agents), f.Options.Players, seats)
+		seats = f.Schedule.Seats(g.Index, len(f.Agents), f.Options.Players, seats)
 		if !slices.Equal(seats, g.Agents) {
-			return bad("game %d seats agents %v; the rotation gives %v", g.Index, g.Agents, seats)
+			return bad("game %d seats agents %v; the %s schedule gives %v", g.Index, g.Agents, f.Schedule.orNone(), seats)
 		}
 	}
 	if !f.Interrupted && len(f.Results) != f.EndGame-f.FirstGame {
@@ -167,6 +176,8 @@ func (f *ResultsFile) SameTournament(g *ResultsFile) string {
 		return fmt.Sprintf("%d games, not %d", f.Games, g.Games)
 	case max(f.Batch, 1) != max(g.Batch, 1):
 		return fmt.Sprintf("batch %d, not %d", f.Batch, g.Batch)
+	case f.Schedule.orNone() != g.Schedule.orNone():
+		return fmt.Sprintf("schedule %s, not %s", f.Schedule.orNone(), g.Schedule.orNone())
 	case f.ToolVersion != g.ToolVersion:
 		return fmt.Sprintf("tool version %s, not %s", f.ToolVersion, g.ToolVersion)
 	}
@@ -249,7 +260,7 @@ func Merge(files []*ResultsFile, names []string) (*Result, error) {
 		}
 		return nil, bad("%d of %d games missing: %s", nMissing, f0.Games, strings.Join(missing, "; "))
 	}
-	res := &Result{Agents: slices.Clone(f0.Agents), Options: f0.Options, Seed: f0.Seed, Requested: f0.Games,
+	res := &Result{Agents: slices.Clone(f0.Agents), Options: f0.Options, Seed: f0.Seed, Requested: f0.Games, Schedule: f0.Schedule,
 		Games: make([]GameResult, 0, len(all))}
 	for _, f := range files {
 		res.Games = append(res.Games, f.Results...)

@@ -58,6 +58,9 @@ type Config struct {
 	// Shard, if set, plays only that shard's games (Shard.Range): the same games, seeds and
 	// seats as the whole tournament, for Merge to join.
 	Shard *Shard
+	// Schedule seats the agents when there are more of them than seats ("": ScheduleWindow,
+	// the schedule before there was a choice; container eval and rate default to balanced).
+	Schedule Schedule
 }
 
 // GameResult is one finished game.
@@ -79,9 +82,11 @@ type Result struct {
 	Seed    uint64        `json:"seed"`
 	// Requested is Config.Games (a shard's game count for a shard); len(Games) is smaller when
 	// the run was interrupted.
-	Requested   int          `json:"requested"`
-	Interrupted bool         `json:"interrupted"`
-	Games       []GameResult `json:"games"`
+	Requested   int  `json:"requested"`
+	Interrupted bool `json:"interrupted"`
+	// Schedule is the seating schedule the games were played with (Config.Schedule).
+	Schedule Schedule     `json:"schedule,omitempty"`
+	Games    []GameResult `json:"games"`
 }
 
 // SeatAgents returns the agent index of each seat in game g: seat s plays agent
@@ -125,6 +130,14 @@ func (c *Config) check() (*rules.Game, error) {
 	if c.Shard != nil {
 		if err := c.Shard.Validate(); err != nil {
 			return nil, err
+		}
+	}
+	if c.Schedule != "" {
+		if _, err := ParseSchedule(string(c.Schedule)); err != nil || c.Schedule != ScheduleBalanced && c.Schedule != ScheduleWindow {
+			return nil, fmt.Errorf("%w: schedule %q: want %q or %q", ErrConfig, c.Schedule, ScheduleBalanced, ScheduleWindow)
+		}
+		if c.Schedule == ScheduleBalanced && len(c.Agents) > MaxScheduleAgents {
+			return nil, fmt.Errorf("%w: %d agents; the balanced schedule seats at most %d", ErrConfig, len(c.Agents), MaxScheduleAgents)
 		}
 	}
 	if c.NewBot == nil {
@@ -217,7 +230,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}()
 	go func() { wg.Wait(); close(outs) }()
 
-	res := &Result{Agents: append([]string(nil), cfg.Agents...), Options: opts, Seed: cfg.Seed, Requested: end - first}
+	res := &Result{Agents: append([]string(nil), cfg.Agents...), Options: opts, Seed: cfg.Seed, Requested: end - first, Schedule: cfg.Schedule}
 	var firstErr error
 	for o := range outs {
 		if o.err != nil {
@@ -279,7 +292,7 @@ func (p *player) play(ctx context.Context, g int) (GameResult, error) {
 		return GameResult{}, err
 	}
 	seed := GameSeed(p.cfg.Seed, g)
-	p.seats = SeatAgents(g, len(p.cfg.Agents), p.opts.Players, p.seats)
+	p.seats = p.cfg.Schedule.Seats(g, len(p.cfg.Agents), p.opts.Players, p.seats)
 	for s, a := range p.seats {
 		b, err := p.botFor(a, s, BotSeed(seed, s))
 		if err != nil {
