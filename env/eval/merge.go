@@ -161,6 +161,15 @@ func ReadResultsFile(path string) (*ResultsFile, error) {
 	return f, nil
 }
 
+// seatedBy is the schedule that decides the seats: with as many agents as seats or fewer
+// every schedule is the plain rotation (so a file from before schedules joins a new one).
+func (f *ResultsFile) seatedBy() Schedule {
+	if len(f.Agents) <= f.Options.Players {
+		return ScheduleWindow
+	}
+	return f.Schedule.orNone()
+}
+
 // SameTournament says how f's tournament differs from g's ("" when they are shards of one).
 func (f *ResultsFile) SameTournament(g *ResultsFile) string {
 	fo, gold := f.Options, g.Options
@@ -176,8 +185,8 @@ func (f *ResultsFile) SameTournament(g *ResultsFile) string {
 		return fmt.Sprintf("%d games, not %d", f.Games, g.Games)
 	case max(f.Batch, 1) != max(g.Batch, 1):
 		return fmt.Sprintf("batch %d, not %d", f.Batch, g.Batch)
-	case f.Schedule.orNone() != g.Schedule.orNone():
-		return fmt.Sprintf("schedule %s, not %s", f.Schedule.orNone(), g.Schedule.orNone())
+	case f.seatedBy() != g.seatedBy():
+		return fmt.Sprintf("schedule %s, not %s", f.seatedBy(), g.seatedBy())
 	case f.ToolVersion != g.ToolVersion:
 		return fmt.Sprintf("tool version %s, not %s", f.ToolVersion, g.ToolVersion)
 	}

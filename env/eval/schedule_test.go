@@ -175,3 +175,16 @@ func TestRun_BalancedScheduleSeatsAndMerges(t *testing.T) {
 		t.Fatalf("Run with an unknown schedule: %v", err)
 	}
 }
+
+// With no more agents than seats the schedule does not change a game, so a results file
+// without one (written before schedules) and a new balanced one are shards of one tournament.
+func TestMerge_ScheduleIrrelevantWithFewAgents(t *testing.T) {
+	cfg := smallConfig("valuer", "shipper", "manufacturer")
+	cfg.Games, cfg.Schedule = 6, ScheduleBalanced
+	files, names := runShards(t, cfg, 2)
+	old := *files[0]
+	old.Schedule = ""
+	if _, err := Merge([]*ResultsFile{&old, files[1]}, names); err != nil {
+		t.Fatalf("an old 3-agent shard and a new one: %v", err)
+	}
+}
