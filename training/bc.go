@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"github.com/container-rl/container/env/rules"
 	"github.com/container-rl/container/internal/rundir"
 )
 
@@ -23,6 +24,13 @@ type BCOptions struct {
 	Net             NetConfig `json:"net"` // ObsDim, NumActions, ValueDim come from the data
 	Hyper           Hyper     `json:"hyper"`
 	Init            *Weights  `json:"-"` // start from these weights instead of a fresh network
+	// InitFrom names where Init came from (a run, a .bot file, "default"); recorded, so a
+	// resumed run may leave it empty but not name another. InitEncoding and InitRules, when
+	// set, say what Init was trained for: a network for another encoding or other games than
+	// the data's is refused.
+	InitFrom     string         `json:"init_from,omitempty"`
+	InitEncoding string         `json:"-"`
+	InitRules    *rules.Options `json:"-"`
 	// Data describes the samples (Samples.Source), so a resume with other data is refused.
 	Data string `json:"data,omitempty"`
 
@@ -125,8 +133,17 @@ func (b *bcRun) resume(r *run) error {
 		return fmt.Errorf("%w: run %s was trained on games with %s (the data's rules options differ)", ErrResumeMismatch, opts.Out, d)
 	}
 	given := *opts
+	var saved BCOptions
+	if err := r.savedOptions(&saved); err != nil {
+		return err
+	}
+	if given.InitFrom == "" {
+		given.InitFrom = saved.InitFrom
+	}
 	if given.Init != nil {
 		given.Net = given.Init.Config
+	} else if saved.InitFrom != "" {
+		given.Net = saved.Net // the shape came from the initial network, not from --width/--depth
 	}
 	given.Net.ObsDim, given.Net.NumActions, given.Net.ValueDim = data.ObsDim, data.NumActions, data.ValueDim
 	steps := opts.Steps
@@ -145,6 +162,16 @@ func (b *bcRun) resume(r *run) error {
 func (b *bcRun) start(r *run) error {
 	opts, data := b.opts, b.data
 	opts.Net.ObsDim, opts.Net.NumActions, opts.Net.ValueDim = data.ObsDim, data.NumActions, data.ValueDim
+	if opts.Init != nil {
+		if opts.InitEncoding != "" && opts.InitEncoding != data.EncodingVersion {
+			return fmt.Errorf("%w: initial network %s reads encoding %s; the data is %s", ErrIncompatible, opts.InitFrom, opts.InitEncoding, data.EncodingVersion)
+		}
+		if opts.InitRules != nil {
+			if d := sameGame(*opts.InitRules, data.Rules, false); d != "" {
+				return fmt.Errorf("%w: initial network %s was trained for games with %s (the data's games differ)", ErrIncompatible, opts.InitFrom, d)
+			}
+		}
+	}
 	if err := r.fresh(opts.Init, &opts.Net, opts.Seed, opts.Hyper, "the data has"); err != nil {
 		return err
 	}

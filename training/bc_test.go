@@ -2,8 +2,10 @@ package training
 
 import (
 	"errors"
+	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/container-rl/container/env/rules"
@@ -124,4 +126,64 @@ func requireSameWeights(t *testing.T, a, b string) {
 			t.Fatalf("tensor %d differs between the resumed and the uninterrupted run", i)
 		}
 	}
+}
+
+// With Init the run starts from the given network (its shape, not Net's, and its weights:
+// the first checkpoint is Init moved by the steps taken, and zero steps of learning rate
+// ~0 keep it), records where it came from, resumes without it but not with another, and
+// refuses a network made for other games.
+func TestBCInitFineTunesTheGivenNetwork(t *testing.T) {
+	data := tinySamples(200)
+	init, err := NewWeights(NetConfig{ObsDim: 16, NumActions: 10, ValueDim: 3, Width: 12, Depth: 1, Norm: NormLayer}, 99)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := DefaultBCOptions()
+	opts.Out = t.TempDir()
+	opts.Steps, opts.Batch, opts.LogEvery, opts.CheckpointEvery = 2, 8, 2, 2
+	opts.Net = NetConfig{Width: 32, Depth: 2, Norm: NormLayer} // ignored: the shape is Init's
+	opts.Hyper.LearningRate = 1e-12
+	opts.Init, opts.InitFrom = init, "toy.bot"
+	if _, err := TrainBC(data, opts); err != nil {
+		t.Fatal(err)
+	}
+	w, _, err := WeightsFromRun(opts.Out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.Config.Width != 12 || w.Config.Depth != 1 {
+		t.Fatalf("trained shape %+v, want the initial network's (width 12, depth 1)", w.Config)
+	}
+	if d := maxWeightDiff(w, init); !(d < 1e-6) {
+		t.Fatalf("after two steps at lr 1e-12 the weights moved %g from the initial network", d)
+	}
+	more := opts
+	more.Steps, more.Init, more.InitFrom = 4, nil, ""
+	if _, err := TrainBC(data, more); err != nil {
+		t.Fatalf("resume without --init: %v", err)
+	}
+	other := opts
+	other.Steps, other.Init, other.InitFrom = 6, nil, "other.bot"
+	if _, err := TrainBC(data, other); !errors.Is(err, ErrResumeMismatch) {
+		t.Fatalf("resume naming another initial network: %v, want ErrResumeMismatch", err)
+	}
+	wrong := opts
+	wrong.Out = t.TempDir()
+	five := rules.DefaultOptions()
+	five.Players = 5
+	wrong.InitRules = &five
+	if _, err := TrainBC(data, wrong); !errors.Is(err, ErrIncompatible) || !strings.Contains(err.Error(), "players") {
+		t.Fatalf("a 5-player network for 4-player data: %v, want ErrIncompatible naming the players", err)
+	}
+}
+
+// maxWeightDiff is the largest absolute difference between two networks' parameters.
+func maxWeightDiff(a, b *Weights) float64 {
+	d := 0.0
+	for k, x := range a.Tensors {
+		for i := range x {
+			d = max(d, math.Abs(float64(x[i]-b.Tensors[k][i])))
+		}
+	}
+	return d
 }

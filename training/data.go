@@ -17,7 +17,52 @@ import (
 // LoadSamples reads every step of an Arrow dataset directory (written by the datasets
 // package) into memory. Value targets are the per-seat returns rotated so that seat 0 is the
 // decider, matching the observation's seat order.
-func LoadSamples(dir string) (*Samples, error) {
+func LoadSamples(dir string) (*Samples, error) { return LoadSamplesFrom([]string{dir}) }
+
+// LoadSamplesFrom reads the steps of several datasets into one set of samples (e.g. the
+// generations of a train exit replay buffer, each a dataset of its own). They must share the
+// encoding, sizes and rules options (ErrIncompatible names the first that differs); games keep
+// apart in the train/validation split (dataset k's game ids are offset by k<<40, the first
+// dataset's unchanged), and Source lists every dataset, so a run resumes only on the same data.
+func LoadSamplesFrom(dirs []string) (*Samples, error) {
+	if len(dirs) == 0 {
+		return nil, fmt.Errorf("%w: no dataset named", ErrConfig)
+	}
+	var all *Samples
+	var sources []string
+	for k, dir := range dirs {
+		s, err := loadSamples(dir, uint64(k)<<40)
+		if err != nil {
+			return nil, err
+		}
+		sources = append(sources, s.Source)
+		if all == nil {
+			all = s
+			continue
+		}
+		switch {
+		case s.EncodingVersion != all.EncodingVersion || s.ObsDim != all.ObsDim || s.NumActions != all.NumActions || s.ValueDim != all.ValueDim:
+			return nil, fmt.Errorf("%w: dataset %s is encoding %s (%d features, %d actions, %d seats), %s is %s (%d, %d, %d); samples of one run share them",
+				ErrIncompatible, dir, s.EncodingVersion, s.ObsDim, s.NumActions, s.ValueDim, dirs[0], all.EncodingVersion, all.ObsDim, all.NumActions, all.ValueDim)
+		}
+		if d := sameGame(s.Rules, all.Rules, true); d != "" {
+			return nil, fmt.Errorf("%w: dataset %s was played with %s (as %s); samples of one run share the rules options",
+				ErrIncompatible, dir, d, dirs[0])
+		}
+		all.Obs = append(all.Obs, s.Obs...)
+		all.Mask = append(all.Mask, s.Mask...)
+		all.Actions = append(all.Actions, s.Actions...)
+		all.Values = append(all.Values, s.Values...)
+		all.Games = append(all.Games, s.Games...)
+	}
+	if len(dirs) > 1 {
+		all.Source = strings.Join(sources, " + ")
+	}
+	return all, all.Check()
+}
+
+// loadSamples reads one dataset; gameOffset is added to its game ids.
+func loadSamples(dir string, gameOffset uint64) (*Samples, error) {
 	ds, err := datasets.Open(dir, datasets.AcceptEncodings(encoding.Versions()...))
 	if err != nil {
 		return nil, err
@@ -45,7 +90,7 @@ func LoadSamples(dir string) (*Samples, error) {
 		for i := range n {
 			s.Mask = append(s.Mask, c.Mask.Value(i)...)
 			s.Actions = append(s.Actions, c.Action.Value(i))
-			s.Games = append(s.Games, c.GameID.Value(i))
+			s.Games = append(s.Games, c.GameID.Value(i)+gameOffset)
 			d := int(c.Decider.Value(i))
 			for k := range P {
 				s.Values = append(s.Values, c.Returns[i*P+(d+k)%P])
@@ -55,7 +100,7 @@ func LoadSamples(dir string) (*Samples, error) {
 	if s.Len() == 0 {
 		return nil, fmt.Errorf("training: dataset %s has no steps", dir)
 	}
-	return s, s.Check()
+	return s, nil
 }
 
 // CollectSamples plays games between the named bots (in game g, seat i plays

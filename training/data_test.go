@@ -1,7 +1,9 @@
 package training
 
 import (
+	"errors"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/container-rl/container/datasets"
@@ -50,5 +52,69 @@ func TestLoadSamplesRotatesReturnsToTheDecider(t *testing.T) {
 	s.fill(&b, []int{1})
 	if !slices.Equal(b.Mask, []float32{0, 1, 0, 0, 1}) {
 		t.Fatalf("mask %v", b.Mask)
+	}
+}
+
+// writeToyDataset writes a one-game dataset of two steps whose observations start with first
+// and whose rules options are opts (JSON in the meta), and returns its directory.
+func writeToyDataset(t *testing.T, first float32, rulesJSON string) string {
+	t.Helper()
+	dir := t.TempDir()
+	meta := datasets.Meta{EncodingVersion: encoding.Version, ObsDim: 2, NumActions: 5, Seats: 3,
+		ActionNames: []string{"a", "b", "c", "d", "e"}, PhaseNames: []string{"turn"}, RulesOptions: []byte(rulesJSON)}
+	w, err := datasets.NewShardWriter(dir, 0, 0, &meta, datasets.WriteOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ret := []float32{1, 0, -1}
+	steps := []datasets.Step{
+		{GameID: 0, Step: 0, Decider: 0, Obs: []float32{first, 0}, Legal: []int{0, 3}, Action: 3, Returns: ret},
+		{GameID: 0, Step: 1, Decider: 1, Obs: []float32{first, 1}, Legal: []int{1, 4}, Action: 1, Returns: ret, Done: true},
+	}
+	g := datasets.Game{GameID: 0, Agents: []string{"x", "y", "z"}, Scores: make([]datasets.Score, 3), Winners: []int8{0}, Length: 2, Turns: 1, EndReason: "two-colours"}
+	if err := w.WriteGame(&g, steps); err != nil {
+		t.Fatal(err)
+	}
+	info, err := w.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := &datasets.Manifest{Version: 1, Format: datasets.Format("arrow"), Games: 1, GamesPerShard: 1, Agents: g.Agents, Meta: meta}
+	m.AddShard(info)
+	if err := datasets.WriteManifest(dir, m); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// Several datasets load as one set of samples in the order named; each keeps its games
+// apart (game 0 of the second is not game 0 of the first), the source names both, and
+// datasets of other games are refused naming the difference.
+func TestLoadSamplesFromSeveralDatasets(t *testing.T) {
+	const three = `{"players":3}`
+	a, b := writeToyDataset(t, 7, three), writeToyDataset(t, 9, three)
+	s, err := LoadSamplesFrom([]string{a, b})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Len() != 4 || !slices.Equal(s.Obs, []float32{7, 0, 7, 1, 9, 0, 9, 1}) || !slices.Equal(s.Actions, []int32{3, 1, 3, 1}) {
+		t.Fatalf("rows %v actions %v", s.Obs, s.Actions)
+	}
+	if s.Games[0] != s.Games[1] || s.Games[2] != s.Games[3] || s.Games[0] == s.Games[2] {
+		t.Fatalf("game ids %v: want each dataset's game apart", s.Games)
+	}
+	one, err := LoadSamples(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(one.Games, s.Games[:2]) || !strings.Contains(s.Source, one.Source+" + ") {
+		t.Fatalf("the first dataset changed: games %v vs %v, source %q", one.Games, s.Games[:2], s.Source)
+	}
+	c := writeToyDataset(t, 5, `{"players":4}`)
+	if _, err := LoadSamplesFrom([]string{a, c}); !errors.Is(err, ErrIncompatible) || !strings.Contains(err.Error(), "players") {
+		t.Fatalf("3- and 4-player datasets: %v, want ErrIncompatible naming the players", err)
+	}
+	if _, err := LoadSamplesFrom(nil); err == nil {
+		t.Fatal("no dataset: no error")
 	}
 }

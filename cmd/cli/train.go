@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -58,7 +60,8 @@ func (o netFlags) check() error {
 
 type trainBCOptions struct {
 	netFlags
-	data            string
+	data            []string
+	init            string
 	out             string
 	steps, batch    int
 	logEvery        int
@@ -100,14 +103,17 @@ split into training and validation sets by game. Every --log-every steps the tra
 accuracy over legal actions, value error and the same on the validation set are logged to
 RUN/metrics.csv and RUN/metrics.json; every --checkpoint-every steps RUN/checkpoint.ckpt is
 replaced. Instead of --data, --teachers plays --games games between scripted bots in memory
-(--record picks whose decisions are learned).
+(--record picks whose decisions are learned). --data may be repeated: the datasets must share
+the encoding and rules options. --init starts from a trained network (a run directory, a .bot
+file or "default") made for the data's games instead of a fresh one: fine-tuning.
 
 --out must be a new or empty directory or a behaviour-cloning run directory; it is locked
 while the run trains. Running the same command again resumes from the checkpoint; only
 --steps may change (to extend the run), every other setting and the data (its rules options,
 encoding and source) must be the ones the run started with.`,
 		Example: `  container train bc --data runs/valuer-data --out runs/bc --steps 3000 --batch 256
-  container train bc --teachers valuer --games 400 --out runs/bc-valuer --steps 5000`,
+  container train bc --teachers valuer --games 400 --out runs/bc-valuer --steps 5000
+  container train bc --init default --data runs/exit/buffer/gen-000001 --data runs/exit/buffer/gen-000002 --out runs/ft --lr 0.0003`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o.progress = cmd.ErrOrStderr()
@@ -116,7 +122,8 @@ encoding and source) must be the ones the run started with.`,
 	}
 	addNetFlags(cmd, &o.netFlags)
 	f := cmd.Flags()
-	f.StringVar(&o.data, "data", "", "dataset directory (container selfplay output)")
+	f.StringArrayVar(&o.data, "data", nil, "dataset directory (container selfplay output); repeat it to train on several datasets of the same games (e.g. the generations of a train exit buffer)")
+	f.StringVar(&o.init, "init", "", "initial network: a run directory, a .bot file or \"default\" for the data's games (none: fresh; --width, --depth and --norm then come from it)")
 	f.StringVar(&o.out, "out", "", "run directory (created; resumed when it has a checkpoint); required")
 	f.IntVar(&o.steps, "steps", 2000, "total optimisation steps")
 	f.IntVar(&o.batch, "batch", 256, "rows per step")
@@ -133,10 +140,10 @@ func runTrainBC(o trainBCOptions, out io.Writer) error {
 	if o.out == "" {
 		return fmt.Errorf("%w: --out is required", ErrTrainOptions)
 	}
-	if (o.data == "") == (o.teachers == "") {
+	if (len(o.data) == 0) == (o.teachers == "") {
 		return fmt.Errorf("%w: give exactly one of --data and --teachers", ErrTrainOptions)
 	}
-	if o.data != "" && o.record != "" {
+	if len(o.data) > 0 && o.record != "" {
 		return fmt.Errorf("%w: --record selects teachers' decisions and needs --teachers; with --data every recorded decision is learned", ErrTrainOptions)
 	}
 	if err := o.netFlags.check(); err != nil {
@@ -160,8 +167,13 @@ func runTrainBC(o trainBCOptions, out io.Writer) error {
 	}
 	var data *training.Samples
 	var err error
-	if o.data != "" {
-		data, err = training.LoadSamples(o.data)
+	if len(o.data) > 0 {
+		for _, d := range o.data {
+			if d == "" {
+				return fmt.Errorf("%w: --data \"\" names no directory", ErrTrainOptions)
+			}
+		}
+		data, err = training.LoadSamplesFrom(o.data)
 	} else {
 		teachers := bots.SplitAgents(o.teachers)
 		if err := checkIntFlags(intFlag{"games", o.games, 1, maxFlagMemGames}); err != nil {
@@ -180,6 +192,14 @@ func runTrainBC(o trainBCOptions, out io.Writer) error {
 	bo.Net = training.NetConfig{Width: o.width, Depth: o.depth, Norm: o.norm}
 	bo.Hyper.LearningRate, bo.Hyper.ValueCoef = o.lr, o.valueCoef
 	bo.Progress, bo.Log = o.progress, out
+	bo.InitFrom = o.init
+	if _, err := os.Stat(filepath.Join(o.out, training.CheckpointFile)); o.init != "" && err != nil {
+		w, enc, ro, err := initWeights(o.init, data.Rules)
+		if err != nil {
+			return err
+		}
+		bo.Init, bo.InitEncoding, bo.InitRules = w, enc, &ro
+	}
 	res, err := training.TrainBC(data, bo)
 	if err != nil {
 		return err

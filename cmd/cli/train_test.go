@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,6 +13,8 @@ import (
 	"github.com/container-rl/container/env/bots"
 	"github.com/container-rl/container/env/rules"
 	"github.com/container-rl/container/training"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestTrainBCThenExportThenLoadAsBot(t *testing.T) {
@@ -50,7 +53,7 @@ func TestTrainAndExportFlagErrors(t *testing.T) {
 		teachers: "valuer", games: 1, out: t.TempDir(), steps: 4, batch: 16, logEvery: 2, checkpointEvery: 2}
 	for name, mut := range map[string]func(*trainBCOptions){
 		"no out":            func(o *trainBCOptions) { o.out = "" },
-		"data and teacher":  func(o *trainBCOptions) { o.data = "x" },
+		"data and teacher":  func(o *trainBCOptions) { o.data = []string{"x"} },
 		"bad norm":          func(o *trainBCOptions) { o.norm = "batch" },
 		"zero steps":        func(o *trainBCOptions) { o.steps = 0 },
 		"ckpt not multiple": func(o *trainBCOptions) { o.checkpointEvery = 3 },
@@ -111,7 +114,7 @@ func TestHiddenCashDataTrainsABotThatReadsHiddenCash(t *testing.T) {
 	}
 	run := filepath.Join(dir, "run")
 	o := trainBCOptions{netFlags: netFlags{width: 8, depth: 1, norm: "layer", lr: 1e-3, valueCoef: 0.5, seed: 1},
-		data: data, out: run, steps: 2, batch: 16, logEvery: 2, checkpointEvery: 2, valPercent: 0}
+		data: []string{data}, out: run, steps: 2, batch: 16, logEvery: 2, checkpointEvery: 2, valPercent: 0}
 	if err := runTrainBC(o, &out); err != nil {
 		t.Fatal(err)
 	}
@@ -128,5 +131,37 @@ func TestHiddenCashDataTrainsABotThatReadsHiddenCash(t *testing.T) {
 	nb := b.(*training.NetBot)
 	if v := nb.File().Header.EncodingVersion; v != encoding.HiddenCashVersion {
 		t.Fatalf("exported bot records encoding %q, want %q", v, encoding.HiddenCashVersion)
+	}
+}
+
+// train bc --init fine-tunes a shipped network on teacher games (the default is made for
+// the 4-player base games --teachers plays); a file that is not a network, or a network
+// for other games, is refused in one line before anything is written.
+func TestTrainBCInitFromDefaultAndRefusals(t *testing.T) {
+	o := trainBCOptions{netFlags: netFlags{width: 8, depth: 1, norm: "layer", lr: 1e-4, valueCoef: 0.5, seed: 1},
+		teachers: "valuer", games: 1, out: t.TempDir(), steps: 2, batch: 16, logEvery: 2, checkpointEvery: 2, init: "default"}
+	var out bytes.Buffer
+	require.NoError(t, runTrainBC(o, &out))
+	w, _, err := training.WeightsFromRun(o.out)
+	require.NoError(t, err)
+	def, err := training.DefaultBot()
+	require.NoError(t, err)
+	assert.Equal(t, def.Weights.Config, w.Config, "the run keeps the shipped network's shape, not --width 8")
+
+	dir := t.TempDir()
+	junk := filepath.Join(dir, "junk.bot")
+	require.NoError(t, os.WriteFile(junk, []byte("not a bot"), 0o644))
+	five, err := training.DefaultBotFor(rules.Options{Players: 5})
+	require.NoError(t, err)
+	fiveBot := filepath.Join(dir, "five.bot")
+	require.NoError(t, five.WriteFile(fiveBot))
+	for _, init := range []string{junk, fiveBot, filepath.Join(dir, "missing")} {
+		bad := o
+		bad.init, bad.out = init, filepath.Join(dir, "run-"+filepath.Base(init))
+		err := runTrainBC(bad, &bytes.Buffer{})
+		require.Error(t, err, init)
+		assert.NotContains(t, err.Error(), "\n")
+		ents, _ := os.ReadDir(bad.out)
+		assert.Empty(t, ents, "a refused --init %s left files", init)
 	}
 }
