@@ -1,6 +1,7 @@
 package datasets
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -171,6 +172,7 @@ func testStats(t *testing.T, f Format) {
 	require.Equal(t, map[int]int64{2: 1, 3: 3}, st.ProducedPrices)
 	require.Equal(t, int64(2), st.ActionsByPhase["turn"]["produce"])
 	require.Equal(t, int64(3), st.ActionsByPhase["place"]["place:$3"])
+	require.Nil(t, st.Policy, "no policy column, no policy summary")
 }
 
 func TestSamplerDrawsStoredRowsFromEveryShardWithBoundedMemory(t *testing.T) {
@@ -208,6 +210,69 @@ func TestSamplerDrawsStoredRowsFromEveryShardWithBoundedMemory(t *testing.T) {
 			require.NoError(t, sp.Close())
 			_, err = ds.NewSampler(rand.New(rand.NewPCG(1, 1)), 0, 1)
 			require.ErrorIs(t, err, ErrInvalid)
+		})
+	}
+}
+
+// The policy summary covers the decisions with a choice only, per phase and in all: the top
+// probability, the entropy and whether the action taken had the top probability (ties
+// count), worked by hand for three rows; in both storage formats; absent without a policy
+// column (above).
+func TestStatsSummarisesThePolicyColumn(t *testing.T) {
+	for _, f := range []Format{Arrow, Parquet} {
+		t.Run(string(f), func(t *testing.T) {
+			dir := t.TempDir()
+			m := testMeta(true, false)
+			w, err := NewShardWriter(dir, 0, 0, m, WriteOptions{Format: f})
+			require.NoError(t, err)
+			g, _ := fakeGame(m, 0, newTestRand())
+			pol := func(kv ...float32) []float32 {
+				p := make([]float32, m.NumActions)
+				for i := 0; i < len(kv); i += 2 {
+					p[int(kv[i])] = kv[i+1]
+				}
+				return p
+			}
+			steps := []Step{
+				// turn: even split between 1 and 2, took 2 (a tie counts as the top).
+				{Phase: 0, Legal: []int{1, 2}, Action: 2, Policy: pol(1, 0.5, 2, 0.5)},
+				// place: 0.75 on 4, took 5.
+				{Phase: 1, Legal: []int{4, 5, 6}, Action: 5, Policy: pol(4, 0.75, 5, 0.25)},
+				// forced: not counted.
+				{Phase: 1, Legal: []int{7}, Action: 7, Policy: pol(7, 1)},
+				// place: certain of 6 and took it.
+				{Phase: 1, Legal: []int{4, 6}, Action: 6, Policy: pol(6, 1)},
+			}
+			for i := range steps {
+				steps[i].GameID, steps[i].Step = 0, int32(i)
+				steps[i].Obs, steps[i].Returns = make([]float32, m.ObsDim), make([]float32, m.Seats)
+			}
+			g.Length = int32(len(steps))
+			require.NoError(t, w.WriteGame(g, steps))
+			info, err := w.Close()
+			require.NoError(t, err)
+			man := &Manifest{Version: ManifestVersion, Format: f, Games: 1, GamesPerShard: 1, Meta: *m}
+			man.AddShard(info)
+			require.NoError(t, WriteManifest(dir, man))
+			ds, err := Open(dir, AcceptEncodings(testEncoding))
+			require.NoError(t, err)
+			st, err := ds.ComputeStats()
+			require.NoError(t, err)
+			p := st.Policy
+			require.NotNil(t, p)
+			ln2 := math.Log(2)
+			h34 := -(0.75*math.Log(0.75) + 0.25*math.Log(0.25))
+			require.Equal(t, int64(3), p.Rows)
+			require.InDelta(t, (0.5+0.75+1)/3, p.MeanTop, 1e-6)
+			require.InDelta(t, (ln2+h34)/3, p.MeanEntropy, 1e-6)
+			require.InDelta(t, 2.0/3, p.TakenTop, 1e-9)
+			turn, place := p.ByPhase["turn"], p.ByPhase["place"]
+			require.Equal(t, int64(1), turn.Rows)
+			require.InDelta(t, ln2, turn.MeanEntropy, 1e-6)
+			require.InDelta(t, 1.0, turn.TakenTop, 1e-9)
+			require.Equal(t, int64(2), place.Rows)
+			require.InDelta(t, 0.875, place.MeanTop, 1e-6)
+			require.InDelta(t, 0.5, place.TakenTop, 1e-9)
 		})
 	}
 }

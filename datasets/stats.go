@@ -1,10 +1,14 @@
 package datasets
 
 import (
-	"github.com/apache/arrow-go/v18/arrow/array"
+	"math"
+	"math/bits"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 )
 
 // Stats summarises a dataset (container dataset stats).
@@ -31,6 +35,47 @@ type Stats struct {
 	// ProducedPrices counts the prices (in dollars) at which produced containers were first
 	// placed: the place:$N actions that follow a produce action.
 	ProducedPrices map[int]int64 `json:"produced_prices"`
+	// Policy summarises the policy column (nil when the dataset has none).
+	Policy *PolicyStats `json:"policy,omitempty"`
+}
+
+// PolicyStats summarises a policy column: a trained bot's behaviour probabilities, or a
+// search's root visit shares (container train exit's buffer), over the decisions with at
+// least two legal actions. A flat target (a low top probability, a high entropy) teaches a
+// network which moves are common rather than which is best.
+type PolicyStats struct {
+	PolicyPhaseStats
+	ByPhase map[string]*PolicyPhaseStats `json:"by_phase"`
+}
+
+// PolicyPhaseStats are the policy statistics of one phase (or of all).
+type PolicyPhaseStats struct {
+	Rows int64 `json:"rows"` // decisions with a choice
+	// MeanTop is the mean probability of the most likely action; MeanEntropy the mean
+	// entropy of the distribution in nats.
+	MeanTop     float64 `json:"mean_top"`
+	MeanEntropy float64 `json:"mean_entropy"`
+	// TakenTop is the share of the decisions whose action taken has the top probability
+	// (ties count): below 1 for a bot that samples or a search that breaks ties by value.
+	TakenTop float64 `json:"taken_top"`
+	taken    int64
+}
+
+func (p *PolicyPhaseStats) add(top, entropy float64, takenTop bool) {
+	p.Rows++
+	p.MeanTop += top
+	p.MeanEntropy += entropy
+	if takenTop {
+		p.taken++
+	}
+}
+
+func (p *PolicyPhaseStats) finish() {
+	if p.Rows > 0 {
+		p.MeanTop /= float64(p.Rows)
+		p.MeanEntropy /= float64(p.Rows)
+		p.TakenTop = float64(p.taken) / float64(p.Rows)
+	}
 }
 
 // AgentStats is one agent's record across its seats.
@@ -98,10 +143,18 @@ func (d *Dataset) ComputeStats() (*Stats, error) {
 	counts := map[[2]int32]int64{}
 	var lastGame uint64
 	producing := false
-	for rec, err := range d.StepRecords(ColGameID, ColPhase, ColAction) {
+	cols := []string{ColGameID, ColPhase, ColAction}
+	var pol map[uint8]*PolicyPhaseStats
+	if m.Policy {
+		cols = append(cols, ColLegalMask, ColPolicy)
+		st.Policy = &PolicyStats{ByPhase: map[string]*PolicyPhaseStats{}}
+		pol = map[uint8]*PolicyPhaseStats{}
+	}
+	for rec, err := range d.StepRecords(cols...) {
 		if err != nil {
 			return nil, err
 		}
+
 		gameIDs, err := column[*array.Uint64](rec, ColGameID)
 		if err != nil {
 			return nil, err
@@ -113,6 +166,11 @@ func (d *Dataset) ComputeStats() (*Stats, error) {
 		actions, err := column[*array.Int32](rec, ColAction)
 		if err != nil {
 			return nil, err
+		}
+		if m.Policy {
+			if err := policyStats(rec, m.NumActions, phases, actions, pol, &st.Policy.PolicyPhaseStats); err != nil {
+				return nil, err
+			}
 		}
 		for i := 0; i < int(rec.NumRows()); i++ {
 			st.Steps++
@@ -153,7 +211,58 @@ func (d *Dataset) ComputeStats() (*Stats, error) {
 		a.WinRate = float64(a.Wins) / float64(a.Seats)
 		a.MeanScore = a.sumScore / float64(a.Seats)
 	}
+	if st.Policy != nil {
+		st.Policy.finish()
+		for ph, p := range pol {
+			p.finish()
+			st.Policy.ByPhase[phaseName(ph)] = p
+		}
+	}
 	return st, nil
+}
+
+// policyStats adds one steps record's decisions with a choice to the policy statistics
+// (by phase code, and all).
+func policyStats(rec arrow.RecordBatch, numActions int, codes PhaseCodes, actions *array.Int32, byPhase map[uint8]*PolicyPhaseStats, all *PolicyPhaseStats) error {
+	masks, err := column[*array.FixedSizeBinary](rec, ColLegalMask)
+	if err != nil {
+		return err
+	}
+	probs, err := flatFloats(rec, ColPolicy, numActions)
+	if err != nil {
+		return err
+	}
+	for i := 0; i < int(rec.NumRows()); i++ {
+		legal := 0
+		for _, b := range masks.Value(i) {
+			legal += bits.OnesCount8(b)
+		}
+		if legal < 2 {
+			continue
+		}
+		row := probs[i*numActions : (i+1)*numActions]
+		top, entropy := 0.0, 0.0
+		for _, p := range row {
+			q := float64(p)
+			top = max(top, q)
+			if q > 0 {
+				entropy -= q * math.Log(q)
+			}
+		}
+		taken := false
+		if a := int(actions.Value(i)); a >= 0 && a < numActions {
+			taken = float64(row[a]) >= top-1e-6
+		}
+		ph := codes[i]
+		p := byPhase[ph]
+		if p == nil {
+			p = &PolicyPhaseStats{}
+			byPhase[ph] = p
+		}
+		p.add(top, entropy, taken)
+		all.add(top, entropy, taken)
+	}
+	return nil
 }
 
 // AgentNames returns the agents in Stats.ByAgent, sorted.

@@ -48,7 +48,7 @@ recorded with an observation encoding this build does not know is refused.`,
 		RunE: func(cmd *cobra.Command, args []string) error { return runDatasetStats(args[0], o, cmd.OutOrStdout()) },
 	}
 	stats.Flags().BoolVar(&o.json, "json", false, "print JSON (every counter) instead of a summary")
-	stats.Flags().IntVar(&o.top, "top", 5, "actions listed per phase in the summary")
+	stats.Flags().IntVar(&o.top, "top", 5, "actions listed per phase in the summary (and phases in the policy column's summary)")
 	head := &cobra.Command{
 		Use:   "head DIR",
 		Short: "Print the manifest summary and the first rows of the games and steps tables",
@@ -151,6 +151,20 @@ func runDatasetStats(dir string, o datasetOptions, out io.Writer) error {
 			parts = append(parts, fmt.Sprintf("%s %s", n, pct(float64(acts[n])/float64(ph.total))))
 		}
 		fmt.Fprintf(out, "  %-20s %9d (%s)  %s\n", ph.name, ph.total, pct(float64(ph.total)/float64(max(st.Steps, 1))), strings.Join(parts, ", "))
+	}
+	if p := st.Policy; p != nil {
+		fmt.Fprintf(out, "policy column over %d decisions with a choice: the most likely action has %.3f on average, entropy %.2f nats, the action taken is the most likely in %s\n",
+			p.Rows, p.MeanTop, p.MeanEntropy, pct(p.TakenTop))
+		names := sortedKeys(p.ByPhase)
+		sort.SliceStable(names, func(i, j int) bool { return p.ByPhase[names[i]].Rows > p.ByPhase[names[j]].Rows })
+		for i, n := range names {
+			if i == o.top {
+				fmt.Fprintf(out, "  ... %d more phases\n", len(names)-o.top)
+				break
+			}
+			q := p.ByPhase[n]
+			fmt.Fprintf(out, "  %-20s %9d  top %.3f  entropy %.2f  taken = top %s\n", n, q.Rows, q.MeanTop, q.MeanEntropy, pct(q.TakenTop))
+		}
 	}
 	return nil
 }

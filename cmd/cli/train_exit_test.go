@@ -73,7 +73,7 @@ func TestTrainExItWritesABufferThatDatasetStatsReads(t *testing.T) {
 	if code := Main([]string{"dataset", "stats", filepath.Join(out, "buffer", "gen-000001")}, strings.NewReader(""), &stdout, &stderr); code != 0 {
 		t.Fatalf("dataset stats of the buffer: exit %d: %s", code, stderr.String())
 	}
-	for _, want := range []string{"2 games", "turn-limit 2", "ismcts:sims=3,workers=1"} {
+	for _, want := range []string{"2 games", "turn-limit 2", "ismcts:sims=3,workers=1", "policy column over", "taken = top"} {
 		if !strings.Contains(stdout.String(), want) {
 			t.Errorf("dataset stats lacks %q:\n%s", want, stdout.String())
 		}
