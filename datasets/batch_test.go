@@ -148,18 +148,8 @@ func testStats(t *testing.T, f Format) {
 		steps = append(steps, Step{GameID: 0, Step: int32(i), Phase: x.phase, Action: x.action,
 			Obs: make([]float32, m.ObsDim), Returns: make([]float32, m.Seats), Legal: []int{int(x.action)}})
 	}
-	g.Length = int32(len(steps))
 	g.Winners = []int8{1, 2}
-	require.NoError(t, w.WriteGame(g, steps))
-	info, err := w.Close()
-	require.NoError(t, err)
-	man := &Manifest{Version: ManifestVersion, Format: f, Games: 1, GamesPerShard: 1, Meta: *m}
-	man.AddShard(info)
-	require.NoError(t, WriteManifest(dir, man))
-	ds, err := Open(dir, AcceptEncodings(testEncoding))
-	require.NoError(t, err)
-	st, err := ds.ComputeStats()
-	require.NoError(t, err)
+	st := statsOfOneGame(t, dir, f, m, w, g, steps)
 	require.Equal(t, 1, st.Games)
 	require.Equal(t, int64(len(seq)), st.Steps)
 	require.Equal(t, []int{0, 1, 1}, st.WinsBySeat)
@@ -247,17 +237,7 @@ func TestStatsSummarisesThePolicyColumn(t *testing.T) {
 				steps[i].GameID, steps[i].Step = 0, int32(i)
 				steps[i].Obs, steps[i].Returns = make([]float32, m.ObsDim), make([]float32, m.Seats)
 			}
-			g.Length = int32(len(steps))
-			require.NoError(t, w.WriteGame(g, steps))
-			info, err := w.Close()
-			require.NoError(t, err)
-			man := &Manifest{Version: ManifestVersion, Format: f, Games: 1, GamesPerShard: 1, Meta: *m}
-			man.AddShard(info)
-			require.NoError(t, WriteManifest(dir, man))
-			ds, err := Open(dir, AcceptEncodings(testEncoding))
-			require.NoError(t, err)
-			st, err := ds.ComputeStats()
-			require.NoError(t, err)
+			st := statsOfOneGame(t, dir, f, m, w, g, steps)
 			p := st.Policy
 			require.NotNil(t, p)
 			ln2 := math.Log(2)
@@ -275,4 +255,22 @@ func TestStatsSummarisesThePolicyColumn(t *testing.T) {
 			require.InDelta(t, 0.5, place.TakenTop, 1e-9)
 		})
 	}
+}
+
+// statsOfOneGame writes g with its steps through w (a shard writer on dir), the manifest,
+// and returns the dataset's statistics.
+func statsOfOneGame(t *testing.T, dir string, f Format, m *Meta, w *ShardWriter, g *Game, steps []Step) *Stats {
+	t.Helper()
+	g.Length = int32(len(steps))
+	require.NoError(t, w.WriteGame(g, steps))
+	info, err := w.Close()
+	require.NoError(t, err)
+	man := &Manifest{Version: ManifestVersion, Format: f, Games: 1, GamesPerShard: 1, Meta: *m}
+	man.AddShard(info)
+	require.NoError(t, WriteManifest(dir, man))
+	ds, err := Open(dir, AcceptEncodings(testEncoding))
+	require.NoError(t, err)
+	st, err := ds.ComputeStats()
+	require.NoError(t, err)
+	return st
 }

@@ -87,24 +87,7 @@ func TestLoadSamplesWithoutRulesOptionsLoadsWithTheRulesUnknown(t *testing.T) {
 		if c.opts != "" {
 			meta.RulesOptions = json.RawMessage(c.opts)
 		}
-		w, err := datasets.NewShardWriter(dir, 0, 0, &meta, datasets.WriteOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		steps := []datasets.Step{{GameID: 0, Step: 0, Decider: 1, Obs: []float32{1, 0}, Legal: []int{0, 3}, Action: 3, Returns: []float32{1, 0, -1}, Done: true}}
-		g := datasets.Game{GameID: 0, Agents: []string{"x", "y", "z"}, Scores: make([]datasets.Score, 3), Winners: []int8{0}, Length: 1, Turns: 1, EndReason: "two-colours"}
-		if err := w.WriteGame(&g, steps); err != nil {
-			t.Fatal(err)
-		}
-		info, err := w.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		m := &datasets.Manifest{Version: 1, Format: datasets.Format("arrow"), Games: 1, GamesPerShard: 1, Agents: g.Agents, Meta: meta}
-		m.AddShard(info)
-		if err := datasets.WriteManifest(dir, m); err != nil {
-			t.Fatal(err)
-		}
+		writeOneGameDataset(t, dir, meta, []datasets.Step{{GameID: 0, Step: 0, Decider: 1, Obs: []float32{1, 0}, Legal: []int{0, 3}, Action: 3, Returns: []float32{1, 0, -1}, Done: true}})
 		if c.name == "absent" {
 			path := filepath.Join(dir, datasets.ManifestName)
 			b, err := os.ReadFile(path)

@@ -16,28 +16,11 @@ func TestLoadSamplesRotatesReturnsToTheDecider(t *testing.T) {
 	dir := t.TempDir()
 	meta := datasets.Meta{EncodingVersion: encoding.Version, ObsDim: 2, NumActions: 5, Seats: 3,
 		ActionNames: []string{"a", "b", "c", "d", "e"}, PhaseNames: []string{"turn"}}
-	w, err := datasets.NewShardWriter(dir, 0, 0, &meta, datasets.WriteOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
 	ret := []float32{1, 0, -1}
-	steps := []datasets.Step{
+	writeOneGameDataset(t, dir, meta, []datasets.Step{
 		{GameID: 0, Step: 0, Decider: 0, Obs: []float32{1, 0}, Legal: []int{0, 3}, Action: 3, Returns: ret},
 		{GameID: 0, Step: 1, Decider: 2, Obs: []float32{0, 1}, Legal: []int{1, 4}, Action: 4, Returns: ret, Done: true},
-	}
-	g := datasets.Game{GameID: 0, Agents: []string{"x", "y", "z"}, Scores: make([]datasets.Score, 3), Winners: []int8{0}, Length: 2, Turns: 1, EndReason: "two-colours"}
-	if err := w.WriteGame(&g, steps); err != nil {
-		t.Fatal(err)
-	}
-	info, err := w.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := &datasets.Manifest{Version: 1, Format: datasets.Format("arrow"), Games: 1, GamesPerShard: 1, Agents: g.Agents, Meta: meta}
-	m.AddShard(info)
-	if err := datasets.WriteManifest(dir, m); err != nil {
-		t.Fatal(err)
-	}
+	})
 	s, err := LoadSamples(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -62,28 +45,11 @@ func writeToyDataset(t *testing.T, first float32, rulesJSON string) string {
 	dir := t.TempDir()
 	meta := datasets.Meta{EncodingVersion: encoding.Version, ObsDim: 2, NumActions: 5, Seats: 3,
 		ActionNames: []string{"a", "b", "c", "d", "e"}, PhaseNames: []string{"turn"}, RulesOptions: []byte(rulesJSON)}
-	w, err := datasets.NewShardWriter(dir, 0, 0, &meta, datasets.WriteOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
 	ret := []float32{1, 0, -1}
-	steps := []datasets.Step{
+	writeOneGameDataset(t, dir, meta, []datasets.Step{
 		{GameID: 0, Step: 0, Decider: 0, Obs: []float32{first, 0}, Legal: []int{0, 3}, Action: 3, Returns: ret},
 		{GameID: 0, Step: 1, Decider: 1, Obs: []float32{first, 1}, Legal: []int{1, 4}, Action: 1, Returns: ret, Done: true},
-	}
-	g := datasets.Game{GameID: 0, Agents: []string{"x", "y", "z"}, Scores: make([]datasets.Score, 3), Winners: []int8{0}, Length: 2, Turns: 1, EndReason: "two-colours"}
-	if err := w.WriteGame(&g, steps); err != nil {
-		t.Fatal(err)
-	}
-	info, err := w.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := &datasets.Manifest{Version: 1, Format: datasets.Format("arrow"), Games: 1, GamesPerShard: 1, Agents: g.Agents, Meta: meta}
-	m.AddShard(info)
-	if err := datasets.WriteManifest(dir, m); err != nil {
-		t.Fatal(err)
-	}
+	})
 	return dir
 }
 
@@ -116,5 +82,29 @@ func TestLoadSamplesFromSeveralDatasets(t *testing.T) {
 	}
 	if _, err := LoadSamplesFrom(nil); err == nil {
 		t.Fatal("no dataset: no error")
+	}
+}
+
+// writeOneGameDataset writes steps as the one game (agents x, y, z) of an Arrow dataset in
+// dir, with its manifest.
+func writeOneGameDataset(t *testing.T, dir string, meta datasets.Meta, steps []datasets.Step) {
+	t.Helper()
+	w, err := datasets.NewShardWriter(dir, 0, 0, &meta, datasets.WriteOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := datasets.Game{GameID: 0, Agents: []string{"x", "y", "z"}, Scores: make([]datasets.Score, 3), Winners: []int8{0},
+		Length: int32(len(steps)), Turns: 1, EndReason: "two-colours"}
+	if err := w.WriteGame(&g, steps); err != nil {
+		t.Fatal(err)
+	}
+	info, err := w.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := &datasets.Manifest{Version: 1, Format: datasets.Format("arrow"), Games: 1, GamesPerShard: 1, Agents: g.Agents, Meta: meta}
+	m.AddShard(info)
+	if err := datasets.WriteManifest(dir, m); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -23,28 +23,11 @@ func TestLoadSamplesKeepsTheDatasetsRulesOptionsAndEachRowsReturns(t *testing.T)
 	dir := t.TempDir()
 	meta := datasets.Meta{EncodingVersion: encoding.Version, ObsDim: 2, NumActions: 3, Seats: 3, RulesOptions: opts,
 		ActionNames: []string{"a", "b", "c"}, PhaseNames: []string{"turn"}}
-	w, err := datasets.NewShardWriter(dir, 0, 0, &meta, datasets.WriteOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	steps := []datasets.Step{
+	writeOneGameDataset(t, dir, meta, []datasets.Step{
 		{GameID: 0, Step: 0, Decider: 1, Obs: []float32{1, 0}, Legal: []int{0, 2}, Action: 2, Returns: []float32{1, 2, 3}},
 		{GameID: 0, Step: 1, Decider: 2, Obs: []float32{0, 1}, Legal: []int{1}, Action: 1, Returns: []float32{4, 5, 6}},
 		{GameID: 0, Step: 2, Decider: 0, Obs: []float32{1, 1}, Legal: []int{0}, Action: 0, Returns: []float32{7, 8, 9}, Done: true},
-	}
-	g := datasets.Game{GameID: 0, Agents: []string{"x", "y", "z"}, Scores: make([]datasets.Score, 3), Winners: []int8{0}, Length: 3, Turns: 1, EndReason: "two-colours"}
-	if err := w.WriteGame(&g, steps); err != nil {
-		t.Fatal(err)
-	}
-	info, err := w.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := &datasets.Manifest{Version: 1, Format: datasets.Format("arrow"), Games: 1, GamesPerShard: 1, Agents: g.Agents, Meta: meta}
-	m.AddShard(info)
-	if err := datasets.WriteManifest(dir, m); err != nil {
-		t.Fatal(err)
-	}
+	})
 	s, err := LoadSamples(dir)
 	if err != nil {
 		t.Fatal(err)
