@@ -109,6 +109,12 @@ func loadSamples(dir string, gameOffset uint64) (*Samples, error) {
 // is empty). Value targets are each seat's final reward under scheme, seat 0 = the decider.
 // Games are spread over workers goroutines; the result depends only on the arguments.
 func CollectSamples(teachers, record []string, games int, opts rules.Options, scheme env.RewardScheme, seed uint64, workers int) (*Samples, error) {
+	return CollectSamplesProgress(teachers, record, games, opts, scheme, seed, workers, nil)
+}
+
+// CollectSamplesProgress is CollectSamples that calls onGame (when set; from any worker
+// goroutine) after every finished game: a progress bar for teachers that search.
+func CollectSamplesProgress(teachers, record []string, games int, opts rules.Options, scheme env.RewardScheme, seed uint64, workers int, onGame func()) (*Samples, error) {
 	g, err := rules.NewGame(opts)
 	if err != nil {
 		return nil, fmt.Errorf("training: %w", err)
@@ -136,6 +142,9 @@ func CollectSamples(teachers, record []string, games int, opts rules.Options, sc
 					return
 				}
 				parts[i] = s
+				if onGame != nil {
+					onGame()
+				}
 			}
 		}(w)
 	}

@@ -4,10 +4,13 @@ import (
 	"errors"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/container-rl/container/datasets"
 	"github.com/container-rl/container/encoding"
+	"github.com/container-rl/container/env"
+	"github.com/container-rl/container/env/rules"
 )
 
 // TestLoadSamplesRotatesReturnsToTheDecider writes a two-game Arrow dataset and checks rows,
@@ -106,5 +109,23 @@ func writeOneGameDataset(t *testing.T, dir string, meta datasets.Meta, steps []d
 	m.AddShard(info)
 	if err := datasets.WriteManifest(dir, m); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// CollectSamplesProgress reports every finished game once, and collects the same samples as
+// CollectSamples.
+func TestCollectSamplesProgressCountsEveryGame(t *testing.T) {
+	opts := rules.Options{Players: 3, TurnLimit: 6}
+	var n atomic.Int64
+	got, err := CollectSamplesProgress([]string{"valuer", "shipper"}, nil, 5, opts, env.Rank, 3, 2, func() { n.Add(1) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := CollectSamples([]string{"valuer", "shipper"}, nil, 5, opts, env.Rank, 3, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n.Load() != 5 || !slices.Equal(got.Actions, want.Actions) || got.Source != want.Source {
+		t.Fatalf("%d calls for 5 games; same samples: %v", n.Load(), slices.Equal(got.Actions, want.Actions))
 	}
 }

@@ -7,7 +7,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+	"time"
 
+	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
 	"github.com/container-rl/container/env"
@@ -179,7 +182,15 @@ func runTrainBC(o trainBCOptions, out io.Writer) error {
 		if err := checkIntFlags(intFlag{"games", o.games, 1, maxFlagMemGames}); err != nil {
 			return fmt.Errorf("%w: %w", ErrTrainOptions, err)
 		}
-		data, err = training.CollectSamples(teachers, splitList(o.record), o.games, rules.DefaultOptions(), env.Rank, o.seed, 0)
+		var onGame func()
+		if o.progress != nil {
+			bar := progressbar.NewOptions(o.games, progressbar.OptionSetWriter(o.progress), progressbar.OptionSetDescription("teacher games"),
+				progressbar.OptionShowCount(), progressbar.OptionSetPredictTime(true), progressbar.OptionThrottle(250*time.Millisecond),
+				progressbar.OptionClearOnFinish())
+			var mu sync.Mutex
+			onGame = func() { mu.Lock(); _ = bar.Add(1); mu.Unlock() }
+		}
+		data, err = training.CollectSamplesProgress(teachers, splitList(o.record), o.games, rules.DefaultOptions(), env.Rank, o.seed, 0, onGame)
 	}
 	if err != nil {
 		return err
