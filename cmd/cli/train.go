@@ -168,8 +168,19 @@ func runTrainBC(o trainBCOptions, out io.Writer) error {
 	if o.valPercent < 0 || o.valPercent > 50 {
 		return fmt.Errorf("%w: --val-percent %d outside 0..50", ErrTrainOptions, o.valPercent)
 	}
-	var data *training.Samples
+	// The initial network is read before the data (teacher games take minutes), except the
+	// shipped one for a dataset, which depends on the data's games; a resumed run has it.
+	bo := training.DefaultBCOptions()
+	var initRules rules.Options
 	var err error
+	_, statErr := os.Stat(filepath.Join(o.out, training.CheckpointFile))
+	loadInit := o.init != "" && statErr != nil
+	if loadInit && (o.init != bots.DefaultName || len(o.data) == 0) {
+		if bo.Init, bo.InitEncoding, initRules, err = initWeights(o.init, rules.DefaultOptions()); err != nil {
+			return err
+		}
+	}
+	var data *training.Samples
 	if len(o.data) > 0 {
 		for _, d := range o.data {
 			if d == "" {
@@ -197,19 +208,19 @@ func runTrainBC(o trainBCOptions, out io.Writer) error {
 	}
 	fmt.Fprintf(out, "data: %d decisions, %d features, %d actions, %d seats (encoding %s)\n",
 		data.Len(), data.ObsDim, data.NumActions, data.ValueDim, data.EncodingVersion)
-	bo := training.DefaultBCOptions()
 	bo.Out, bo.Steps, bo.Batch = o.out, int64(o.steps), o.batch
 	bo.LogEvery, bo.CheckpointEvery, bo.ValPercent, bo.Seed = int64(o.logEvery), int64(o.checkpointEvery), o.valPercent, o.seed
 	bo.Net = training.NetConfig{Width: o.width, Depth: o.depth, Norm: o.norm}
 	bo.Hyper.LearningRate, bo.Hyper.ValueCoef = o.lr, o.valueCoef
 	bo.Progress, bo.Log = o.progress, out
 	bo.InitFrom = o.init
-	if _, err := os.Stat(filepath.Join(o.out, training.CheckpointFile)); o.init != "" && err != nil {
-		w, enc, ro, err := initWeights(o.init, data.Rules)
-		if err != nil {
+	if loadInit && bo.Init == nil { // "default" with --data: the shipped network for the data's games
+		if bo.Init, bo.InitEncoding, initRules, err = initWeights(o.init, data.Rules); err != nil {
 			return err
 		}
-		bo.Init, bo.InitEncoding, bo.InitRules = w, enc, &ro
+	}
+	if bo.Init != nil {
+		bo.InitRules = &initRules
 	}
 	res, err := training.TrainBC(data, bo)
 	if err != nil {

@@ -158,9 +158,13 @@ func TestTrainBCInitFromDefaultAndRefusals(t *testing.T) {
 	for _, init := range []string{junk, fiveBot, filepath.Join(dir, "missing")} {
 		bad := o
 		bad.init, bad.out = init, filepath.Join(dir, "run-"+filepath.Base(init))
-		err := runTrainBC(bad, &bytes.Buffer{})
+		var printed bytes.Buffer
+		err := runTrainBC(bad, &printed)
 		require.Error(t, err, init)
 		assert.NotContains(t, err.Error(), "\n")
+		if init != fiveBot {
+			assert.NotContains(t, printed.String(), "data:", "a broken --init %s is refused before the teacher games are played", init)
+		}
 		ents, _ := os.ReadDir(bad.out)
 		assert.Empty(t, ents, "a refused --init %s left files", init)
 	}
