@@ -30,6 +30,17 @@ func TestParse_DefaultsAndRoundTrip(t *testing.T) {
 	if c, _ := Parse("net=default"); c.C != DefaultNetC {
 		t.Errorf("net without c: c = %v, want the PUCT default %v", c.C, DefaultNetC)
 	}
+	// With a net and rollouts the prior is lighter by default (session 27: better against
+	// three valuers and against three plain ismcts than at 1.5); an explicit c still wins.
+	if c, _ := Parse("net=default,rollout=valuer"); c.C != DefaultNetRolloutC || DefaultNetRolloutC != 0.5 {
+		t.Errorf("net and rollout without c: c = %v, want %v", c.C, DefaultNetRolloutC)
+	}
+	if c, _ := Parse("net=default,rollout=valuer,c=1.5"); c.C != 1.5 {
+		t.Errorf("net and rollout with c=1.5: c = %v", c.C)
+	}
+	if c, _ := Parse("rollout=valuer"); c.C != DefaultC {
+		t.Errorf("rollout without a net: c = %v, want the UCT default %v", c.C, DefaultC)
+	}
 	if c, _ := Parse("net=default"); c.FPU != DefaultFPU {
 		t.Errorf("net without fpu: fpu = %v, want the default %v", c.FPU, DefaultFPU)
 	}

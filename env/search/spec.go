@@ -30,6 +30,8 @@ type Config struct {
 	// rollout is scored with the as-if-ended score margin.
 	Depth int
 	// C is the exploration constant (UCT: c*sqrt(ln N / n); PUCT: c*P*sqrt(N)/(1+n)).
+	// Defaults: DefaultC without a net, DefaultNetC with one, DefaultNetRolloutC with a net
+	// and rollouts.
 	C float64
 	// FPU is the first-play-urgency reduction of PUCT (with a net): a move not yet visited
 	// at a node is valued at the mean outcome of the deciding seat's visited moves there
@@ -61,7 +63,10 @@ const (
 	DefaultDepth   = 0
 	DefaultC       = 0.7
 	DefaultNetC    = 1.5
-	DefaultFPU     = -1
+	// DefaultNetRolloutC is c with a net whose leaves rollouts score (net= with rollout=):
+	// a lighter prior, measured better against both yardsticks (session 27, docs/BOTS.md).
+	DefaultNetRolloutC = 0.5
+	DefaultFPU         = -1
 	// MaxSims bounds sims; MaxTime bounds ms; MaxWorkers bounds workers.
 	MaxSims    = 10_000_000
 	MaxTime    = 10 * time.Minute
@@ -172,6 +177,9 @@ func Parse(params string) (Config, error) {
 	}
 	if c.Net != "" && !cSet {
 		c.C = DefaultNetC
+		if c.rolloutSet {
+			c.C = DefaultNetRolloutC
+		}
 	}
 	return c, nil
 }
