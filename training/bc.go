@@ -137,15 +137,7 @@ func (b *bcRun) resume(r *run) error {
 	if err := r.savedOptions(&saved); err != nil {
 		return err
 	}
-	if given.InitFrom == "" {
-		given.InitFrom = saved.InitFrom
-	}
-	if given.Init != nil {
-		given.Net = given.Init.Config
-	} else if saved.InitFrom != "" {
-		given.Net = saved.Net // the shape came from the initial network, not from --width/--depth
-	}
-	given.Net.ObsDim, given.Net.NumActions, given.Net.ValueDim = data.ObsDim, data.NumActions, data.ValueDim
+	resumeInit(&given.InitFrom, &given.Net, given.Init, saved.InitFrom, saved.Net) // sizes: checked against the data above
 	steps := opts.Steps
 	if err := r.resume(given, opts, BCMayChange...); err != nil {
 		return err
@@ -163,13 +155,8 @@ func (b *bcRun) start(r *run) error {
 	opts, data := b.opts, b.data
 	opts.Net.ObsDim, opts.Net.NumActions, opts.Net.ValueDim = data.ObsDim, data.NumActions, data.ValueDim
 	if opts.Init != nil {
-		if opts.InitEncoding != "" && opts.InitEncoding != data.EncodingVersion {
-			return fmt.Errorf("%w: initial network %s reads encoding %s; the data is %s", ErrIncompatible, opts.InitFrom, opts.InitEncoding, data.EncodingVersion)
-		}
-		if opts.InitRules != nil {
-			if d := sameGame(*opts.InitRules, data.Rules, false); d != "" {
-				return fmt.Errorf("%w: initial network %s was trained for games with %s (the data's games differ)", ErrIncompatible, opts.InitFrom, d)
-			}
+		if err := checkInit(opts.InitFrom, opts.InitEncoding, opts.InitRules, data.EncodingVersion, "the data is", data.Rules); err != nil {
+			return err
 		}
 	}
 	if err := r.fresh(opts.Init, &opts.Net, opts.Seed, opts.Hyper, "the data has"); err != nil {

@@ -312,9 +312,6 @@ func (e *exitRun) resume(r *run) error {
 	}
 	given := opts
 	resumeInit(&given.InitFrom, &given.Net, given.Init, saved.InitFrom, saved.Net)
-	if saved.InitFrom != "" {
-		given.Net = saved.Net // the shape came from the initial network, not from --width/--depth
-	}
 	saved = ExItOptions{}
 	if err := r.resume(given, &saved, ExItMayChange...); err != nil {
 		return err
@@ -345,14 +342,8 @@ func (e *exitRun) start(r *run) error {
 	enc := encoding.NewEncoder(game)
 	opts.Net.ObsDim, opts.Net.NumActions, opts.Net.ValueDim = enc.Size(), enc.NumActions(), opts.Rules.Players
 	if opts.Init != nil {
-		if opts.InitEncoding != "" && opts.InitEncoding != encoding.Version {
-			return fmt.Errorf("%w: initial network %s reads encoding %s; train exit observes games as %s",
-				ErrIncompatible, opts.InitFrom, opts.InitEncoding, encoding.Version)
-		}
-		if opts.InitRules != nil {
-			if d := sameGame(*opts.InitRules, opts.Rules, false); d != "" {
-				return fmt.Errorf("%w: initial network %s was trained for games with %s", ErrIncompatible, opts.InitFrom, d)
-			}
+		if err := checkInit(opts.InitFrom, opts.InitEncoding, opts.InitRules, encoding.Version, "train exit observes games as", opts.Rules); err != nil {
+			return err
 		}
 	}
 	e.st = exitState{Best: "nets/" + genName(0) + ".bot"}

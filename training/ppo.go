@@ -186,14 +186,8 @@ func (p *ppoRun) start(r *run) error {
 	enc := encoding.NewEncoder(p.game)
 	opts.Net.ObsDim, opts.Net.NumActions, opts.Net.ValueDim = enc.Size(), enc.NumActions(), opts.Rules.Players
 	if opts.Init != nil {
-		if opts.InitEncoding != "" && opts.InitEncoding != opts.encodingVersion() {
-			return fmt.Errorf("%w: initial network %s reads encoding %s; this run's games are observed as %s",
-				ErrIncompatible, opts.InitFrom, opts.InitEncoding, opts.encodingVersion())
-		}
-		if opts.InitRules != nil {
-			if d := sameGame(*opts.InitRules, opts.Rules, false); d != "" {
-				return fmt.Errorf("%w: initial network %s was trained for games with %s", ErrIncompatible, opts.InitFrom, d)
-			}
+		if err := checkInit(opts.InitFrom, opts.InitEncoding, opts.InitRules, opts.encodingVersion(), "this run's games are observed as", opts.Rules); err != nil {
+			return err
 		}
 	}
 	return r.fresh(opts.Init, &opts.Net, opts.Seed, opts.Hyper, "these games need")

@@ -128,3 +128,19 @@ func sameGame(a, b rules.Options, strict bool) string {
 	}
 	return ""
 }
+
+// checkInit refuses an initial network made for another observation encoding or other games
+// than the run's: enc is the encoding the run observes its games in (runSees says so in the
+// message, e.g. "the data is"), games the run's games. Unknown encoding or games (empty,
+// nil: a network given as weights only) are not checked.
+func checkInit(from, initEnc string, initRules *rules.Options, enc, runSees string, games rules.Options) error {
+	if initEnc != "" && initEnc != enc {
+		return fmt.Errorf("%w: initial network %s reads encoding %s; %s %s", ErrIncompatible, from, initEnc, runSees, enc)
+	}
+	if initRules != nil {
+		if d := sameGame(*initRules, games, false); d != "" {
+			return fmt.Errorf("%w: initial network %s was trained for games with %s", ErrIncompatible, from, d)
+		}
+	}
+	return nil
+}

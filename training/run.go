@@ -158,14 +158,17 @@ func (r *run) resume(given, saved any, mayChange ...string) error {
 // resumeInit completes the initial network and network shape of the options given to
 // resume a run, as the run was started: a left-out --init means the saved one (the
 // checkpoint holds the network), a given initial network's configuration replaces
-// --width/--depth, and the observation, action and value sizes are the saved run's (they
-// come from its games, not from flags).
+// --width/--depth, a run started from an initial network keeps that network's shape when
+// none is given now (the command does not read it again to resume), and the observation,
+// action and value sizes are the saved run's (they come from its games, not from flags).
 func resumeInit(from *string, net *NetConfig, init *Weights, savedFrom string, saved NetConfig) {
 	if *from == "" {
 		*from = savedFrom
 	}
 	if init != nil {
 		*net = init.Config
+	} else if savedFrom != "" {
+		*net = saved
 	}
 	net.ObsDim, net.NumActions, net.ValueDim = saved.ObsDim, saved.NumActions, saved.ValueDim
 }
