@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -168,15 +166,12 @@ func runTrainBC(o trainBCOptions, out io.Writer) error {
 	if o.valPercent < 0 || o.valPercent > 50 {
 		return fmt.Errorf("%w: --val-percent %d outside 0..50", ErrTrainOptions, o.valPercent)
 	}
-	// The initial network is read before the data (teacher games take minutes), except the
-	// shipped one for a dataset, which depends on the data's games; a resumed run has it.
+	// A network file or run given as --init is read before the data (teacher games take
+	// minutes); the shipped one, which depends on the data's games, after it.
 	bo := training.DefaultBCOptions()
-	var initRules rules.Options
 	var err error
-	_, statErr := os.Stat(filepath.Join(o.out, training.CheckpointFile))
-	loadInit := o.init != "" && statErr != nil
-	if loadInit && (o.init != bots.DefaultName || len(o.data) == 0) {
-		if bo.Init, bo.InitEncoding, initRules, err = initWeights(o.init, rules.DefaultOptions()); err != nil {
+	if o.init != bots.DefaultName {
+		if bo.Init, bo.InitEncoding, bo.InitRules, err = readInit(o.init, o.out, rules.Options{}); err != nil {
 			return err
 		}
 	}
@@ -214,13 +209,10 @@ func runTrainBC(o trainBCOptions, out io.Writer) error {
 	bo.Hyper.LearningRate, bo.Hyper.ValueCoef = o.lr, o.valueCoef
 	bo.Progress, bo.Log = o.progress, out
 	bo.InitFrom = o.init
-	if loadInit && bo.Init == nil { // "default" with --data: the shipped network for the data's games
-		if bo.Init, bo.InitEncoding, initRules, err = initWeights(o.init, data.Rules); err != nil {
+	if o.init == bots.DefaultName {
+		if bo.Init, bo.InitEncoding, bo.InitRules, err = readInit(o.init, o.out, data.Rules); err != nil {
 			return err
 		}
-	}
-	if bo.Init != nil {
-		bo.InitRules = &initRules
 	}
 	res, err := training.TrainBC(data, bo)
 	if err != nil {

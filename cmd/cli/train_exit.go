@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -188,17 +187,9 @@ func runTrainExIt(ctx context.Context, o trainExItOptions, out io.Writer) error 
 	eo.Net = training.NetConfig{Width: o.width, Depth: o.depth, Norm: o.norm}
 	eo.Hyper.LearningRate, eo.Hyper.ValueCoef = o.lr, o.valueCoef
 	eo.Progress, eo.Log = o.progress, out
-	resuming := false
-	if _, err := os.Stat(filepath.Join(o.out, training.CheckpointFile)); err == nil {
-		resuming = true
-	}
 	eo.InitFrom = o.init
-	if o.init != "" && !resuming {
-		w, enc, ro, err := initWeights(o.init, eo.Rules)
-		if err != nil {
-			return err
-		}
-		eo.Init, eo.InitEncoding, eo.InitRules = w, enc, &ro
+	if eo.Init, eo.InitEncoding, eo.InitRules, err = readInit(o.init, o.out, eo.Rules); err != nil {
+		return err
 	}
 	res, err := training.TrainExIt(ctx, eo)
 	if err != nil {

@@ -143,17 +143,9 @@ func runTrainPPO(o trainPPOOptions, out io.Writer) error {
 	po.Net = training.NetConfig{Width: o.width, Depth: o.depth, Norm: o.norm}
 	po.Hyper.LearningRate, po.Hyper.ValueCoef, po.Hyper.EntropyCoef = o.lr, o.valueCoef, o.entropy
 	po.Progress, po.Log = o.progress, out
-	resuming := false
-	if _, err := os.Stat(filepath.Join(o.out, training.CheckpointFile)); err == nil {
-		resuming = true // the checkpoint holds the network; --init only matters for a new run
-	}
 	po.InitFrom = o.init // compared with the run's on resume
-	if o.init != "" && !resuming {
-		w, enc, ro, err := initWeights(o.init, po.Rules)
-		if err != nil {
-			return err
-		}
-		po.Init, po.InitEncoding, po.InitRules = w, enc, &ro
+	if po.Init, po.InitEncoding, po.InitRules, err = readInit(o.init, o.out, po.Rules); err != nil {
+		return err
 	}
 	res, err := training.TrainPPO(po)
 	if err != nil {
@@ -169,6 +161,23 @@ func runTrainPPO(o trainPPOOptions, out io.Writer) error {
 
 // initWeights reads the starting network of a PPO run for games with opts ("default": the
 // shipped model for them), with the encoding and rules options it was trained for.
+// readInit reads --init src for a new run in out: nothing when src is empty or out holds a
+// checkpoint (a resumed run's network is in it; src is only compared with the run's). opts
+// are the games whose shipped network "default" names.
+func readInit(src, out string, opts rules.Options) (*training.Weights, string, *rules.Options, error) {
+	if src == "" {
+		return nil, "", nil, nil
+	}
+	if _, err := os.Stat(filepath.Join(out, training.CheckpointFile)); err == nil {
+		return nil, "", nil, nil
+	}
+	w, enc, ro, err := initWeights(src, opts)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	return w, enc, &ro, nil
+}
+
 func initWeights(src string, opts rules.Options) (*training.Weights, string, rules.Options, error) {
 	switch {
 	case src == bots.DefaultName:
