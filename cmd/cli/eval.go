@@ -268,16 +268,9 @@ func writeEvalHeader(out io.Writer, res *eval.Result) {
 	}
 }
 
-// seatedBy is the schedule that seated a tournament of more agents than seats ("" otherwise:
-// every schedule is then the plain rotation).
+// seatedBy is the schedule that seated a tournament of more agents than seats ("" otherwise).
 func seatedBy(res *eval.Result) eval.Schedule {
-	if len(res.Agents) <= res.Options.Players {
-		return ""
-	}
-	if res.Schedule == "" {
-		return eval.ScheduleWindow
-	}
-	return res.Schedule
+	return eval.SeatedBy(res.Schedule, len(res.Agents), res.Options.Players)
 }
 
 func pct(x float64) string { return strconv.FormatFloat(100*x, 'f', 1, 64) + "%" }

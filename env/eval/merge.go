@@ -115,11 +115,8 @@ func (f *ResultsFile) Validate() error {
 	if err := f.Shard.Validate(); err != nil {
 		return bad("%v", err)
 	}
-	if f.Schedule != "" && f.Schedule != ScheduleBalanced && f.Schedule != ScheduleWindow {
-		return bad("schedule %q, this build knows %q and %q", f.Schedule, ScheduleBalanced, ScheduleWindow)
-	}
-	if f.Schedule == ScheduleBalanced && len(f.Agents) > MaxScheduleAgents {
-		return bad("%d agents; the balanced schedule seats at most %d", len(f.Agents), MaxScheduleAgents)
+	if err := f.Schedule.check(len(f.Agents)); err != nil {
+		return bad("%v", err)
 	}
 	if first, end := f.Shard.Range(f.Games, f.Batch); f.FirstGame != first || f.EndGame != end {
 		return bad("shard %s of %d games is [%d,%d), the file says [%d,%d)", f.Shard, f.Games, first, end, f.FirstGame, f.EndGame)
@@ -161,13 +158,10 @@ func ReadResultsFile(path string) (*ResultsFile, error) {
 	return f, nil
 }
 
-// seatedBy is the schedule that decides the seats: with as many agents as seats or fewer
-// every schedule is the plain rotation (so a file from before schedules joins a new one).
+// seatedBy is the schedule that decided the seats (SeatedBy: none for no more agents than
+// seats, so a file from before schedules joins a new one).
 func (f *ResultsFile) seatedBy() Schedule {
-	if len(f.Agents) <= f.Options.Players {
-		return ScheduleWindow
-	}
-	return f.Schedule.orNone()
+	return SeatedBy(f.Schedule, len(f.Agents), f.Options.Players)
 }
 
 // SameTournament says how f's tournament differs from g's ("" when they are shards of one).

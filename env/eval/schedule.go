@@ -49,6 +49,28 @@ func (sc Schedule) orNone() Schedule {
 	return sc
 }
 
+// check refuses a schedule this build does not know ("" is the window) and a balanced one
+// over more than MaxScheduleAgents agents.
+func (sc Schedule) check(agents int) error {
+	switch {
+	case sc != "" && sc != ScheduleBalanced && sc != ScheduleWindow:
+		return fmt.Errorf("schedule %q: this build knows %q and %q", sc, ScheduleBalanced, ScheduleWindow)
+	case sc == ScheduleBalanced && agents > MaxScheduleAgents:
+		return fmt.Errorf("%d agents; the balanced schedule seats at most %d", agents, MaxScheduleAgents)
+	}
+	return nil
+}
+
+// SeatedBy is the schedule that decided the seats of a tournament of agents over players
+// seats: "" when there are no more agents than seats (every schedule is then the plain
+// rotation), else sc ("" read as the window).
+func SeatedBy(sc Schedule, agents, players int) Schedule {
+	if agents <= players {
+		return ""
+	}
+	return sc.orNone()
+}
+
 // Seats returns the agent index of each seat in game g under the schedule ("" is
 // ScheduleWindow).
 func (sc Schedule) Seats(g, agents, players int, dst []int) []int {

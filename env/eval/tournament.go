@@ -132,13 +132,8 @@ func (c *Config) check() (*rules.Game, error) {
 			return nil, err
 		}
 	}
-	if c.Schedule != "" {
-		if _, err := ParseSchedule(string(c.Schedule)); err != nil || c.Schedule != ScheduleBalanced && c.Schedule != ScheduleWindow {
-			return nil, fmt.Errorf("%w: schedule %q: want %q or %q", ErrConfig, c.Schedule, ScheduleBalanced, ScheduleWindow)
-		}
-		if c.Schedule == ScheduleBalanced && len(c.Agents) > MaxScheduleAgents {
-			return nil, fmt.Errorf("%w: %d agents; the balanced schedule seats at most %d", ErrConfig, len(c.Agents), MaxScheduleAgents)
-		}
+	if err := c.Schedule.check(len(c.Agents)); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
 	}
 	if c.NewBot == nil {
 		for _, a := range c.Agents {
