@@ -154,7 +154,6 @@ func (d *Dataset) ComputeStats() (*Stats, error) {
 		if err != nil {
 			return nil, err
 		}
-
 		gameIDs, err := column[*array.Uint64](rec, ColGameID)
 		if err != nil {
 			return nil, err
