@@ -1,6 +1,7 @@
 package training
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"runtime"
@@ -109,12 +110,13 @@ func loadSamples(dir string, gameOffset uint64) (*Samples, error) {
 // is empty). Value targets are each seat's final reward under scheme, seat 0 = the decider.
 // Games are spread over workers goroutines; the result depends only on the arguments.
 func CollectSamples(teachers, record []string, games int, opts rules.Options, scheme env.RewardScheme, seed uint64, workers int) (*Samples, error) {
-	return CollectSamplesProgress(teachers, record, games, opts, scheme, seed, workers, nil)
+	return CollectSamplesProgress(context.Background(), teachers, record, games, opts, scheme, seed, workers, nil)
 }
 
 // CollectSamplesProgress is CollectSamples that calls onGame (when set; from any worker
-// goroutine) after every finished game: a progress bar for teachers that search.
-func CollectSamplesProgress(teachers, record []string, games int, opts rules.Options, scheme env.RewardScheme, seed uint64, workers int, onGame func()) (*Samples, error) {
+// goroutine) after every finished game, a progress bar for teachers that search, and stops
+// with ctx's error (within a few decisions) when ctx is cancelled.
+func CollectSamplesProgress(ctx context.Context, teachers, record []string, games int, opts rules.Options, scheme env.RewardScheme, seed uint64, workers int, onGame func()) (*Samples, error) {
 	g, err := rules.NewGame(opts)
 	if err != nil {
 		return nil, fmt.Errorf("training: %w", err)
@@ -136,7 +138,7 @@ func CollectSamplesProgress(teachers, record []string, games int, opts rules.Opt
 			defer wg.Done()
 			enc := encoding.NewEncoder(g)
 			for i := w; i < games; i += workers {
-				s, err := playRecorded(g, enc, teachers, record, P, scheme, env.GameSeed(seed, i, 0), uint64(i))
+				s, err := playRecorded(ctx, g, enc, teachers, record, P, scheme, env.GameSeed(seed, i, 0), uint64(i))
 				if err != nil {
 					errs[w] = err
 					return
@@ -149,6 +151,9 @@ func CollectSamplesProgress(teachers, record []string, games int, opts rules.Opt
 		}(w)
 	}
 	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	for _, err := range errs {
 		if err != nil {
 			return nil, err
@@ -167,7 +172,7 @@ func CollectSamplesProgress(teachers, record []string, games int, opts rules.Opt
 	return all, all.Check()
 }
 
-func playRecorded(g *rules.Game, enc *encoding.Encoder, teachers, record []string, P int, scheme env.RewardScheme, seed, gameID uint64) (*Samples, error) {
+func playRecorded(ctx context.Context, g *rules.Game, enc *encoding.Encoder, teachers, record []string, P int, scheme env.RewardScheme, seed, gameID uint64) (*Samples, error) {
 	st := g.NewInitialStateSeed(seed)
 	players := make([]bots.Bot, P)
 	rec := make([]bool, P)
@@ -191,6 +196,9 @@ func playRecorded(g *rules.Game, enc *encoding.Encoder, teachers, record []strin
 	for steps := 0; !st.IsTerminal(); steps++ {
 		if steps > maxLen {
 			return nil, fmt.Errorf("training: game %d longer than %d decisions", gameID, maxLen)
+		}
+		if steps&15 == 0 && ctx.Err() != nil { // a searching teacher spends up to seconds a decision
+			return nil, ctx.Err()
 		}
 		s.Bot = players[st.CurrentPlayer()]
 		a, err := s.Act(st)

@@ -1,6 +1,7 @@
 package training
 
 import (
+	"context"
 	"errors"
 	"slices"
 	"strings"
@@ -117,7 +118,7 @@ func writeOneGameDataset(t *testing.T, dir string, meta datasets.Meta, steps []d
 func TestCollectSamplesProgressCountsEveryGame(t *testing.T) {
 	opts := rules.Options{Players: 3, TurnLimit: 6}
 	var n atomic.Int64
-	got, err := CollectSamplesProgress([]string{"valuer", "shipper"}, nil, 5, opts, env.Rank, 3, 2, func() { n.Add(1) })
+	got, err := CollectSamplesProgress(context.Background(), []string{"valuer", "shipper"}, nil, 5, opts, env.Rank, 3, 2, func() { n.Add(1) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,5 +128,22 @@ func TestCollectSamplesProgressCountsEveryGame(t *testing.T) {
 	}
 	if n.Load() != 5 || !slices.Equal(got.Actions, want.Actions) || got.Source != want.Source {
 		t.Fatalf("%d calls for 5 games; same samples: %v", n.Load(), slices.Equal(got.Actions, want.Actions))
+	}
+}
+
+// A cancelled collection stops and returns the context's error, not a partial set.
+func TestCollectSamplesProgressStopsWhenCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	var n atomic.Int64
+	s, err := CollectSamplesProgress(ctx, []string{"valuer"}, nil, 50, rules.Options{Players: 3}, env.Rank, 3, 1, func() {
+		if n.Add(1) == 2 {
+			cancel()
+		}
+	})
+	if !errors.Is(err, context.Canceled) || s != nil {
+		t.Fatalf("cancelled after 2 games: %v, %v", s, err)
+	}
+	if n.Load() > 3 {
+		t.Fatalf("%d games finished after the cancel at 2", n.Load())
 	}
 }

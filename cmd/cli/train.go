@@ -1,9 +1,12 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"os/signal"
 	"strings"
 	"sync"
 	"time"
@@ -188,15 +191,34 @@ func runTrainBC(o trainBCOptions, out io.Writer) error {
 		if err := checkIntFlags(intFlag{"games", o.games, 1, maxFlagMemGames}); err != nil {
 			return fmt.Errorf("%w: %w", ErrTrainOptions, err)
 		}
-		var onGame func()
+		var mu sync.Mutex
+		done := 0
+		var bar *progressbar.ProgressBar
 		if o.progress != nil {
-			bar := progressbar.NewOptions(o.games, progressbar.OptionSetWriter(o.progress), progressbar.OptionSetDescription("teacher games"),
+			bar = progressbar.NewOptions(o.games, progressbar.OptionSetWriter(o.progress), progressbar.OptionSetDescription("teacher games"),
 				progressbar.OptionShowCount(), progressbar.OptionSetPredictTime(true), progressbar.OptionThrottle(250*time.Millisecond),
 				progressbar.OptionClearOnFinish())
-			var mu sync.Mutex
-			onGame = func() { mu.Lock(); _ = bar.Add(1); mu.Unlock() }
 		}
-		data, err = training.CollectSamplesProgress(teachers, splitList(o.record), o.games, rules.DefaultOptions(), env.Rank, o.seed, 0, onGame)
+		onGame := func() {
+			mu.Lock()
+			defer mu.Unlock()
+			done++
+			if bar != nil {
+				_ = bar.Add(1)
+			}
+		}
+		// Ctrl-C while the teachers play (minutes with a search among them) stops cleanly;
+		// nothing is written before the games are in. Training itself is stopped as before
+		// (the checkpoint resumes it), so the signal is released after the games.
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+		data, err = training.CollectSamplesProgress(ctx, teachers, splitList(o.record), o.games, rules.DefaultOptions(), env.Rank, o.seed, 0, onGame)
+		stop()
+		if errors.Is(err, context.Canceled) {
+			if o.progress != nil {
+				fmt.Fprintln(o.progress) // end the progress bar's line
+			}
+			return fmt.Errorf("train bc: %w after %d of %d teacher games; nothing was written (run the command again)", ErrInterrupted, done, o.games)
+		}
 	}
 	if err != nil {
 		return err
