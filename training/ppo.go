@@ -27,16 +27,20 @@ type PPOOptions struct {
 	Reward     string        `json:"reward"` // env reward scheme name
 	// Games is the number of games played in lockstep per iteration (one VecEnv); every game
 	// is played to its end once, the learner in one random seat.
-	Games           int       `json:"games"`
-	Epochs          int       `json:"epochs"`
-	Minibatch       int       `json:"minibatch"`
-	Gamma           float64   `json:"gamma"`
-	Lambda          float64   `json:"lambda"`
-	Opponents       []string  `json:"opponents"`      // scripted (or file) bots in the opponent pool
-	PoolEvery       int64     `json:"pool_every"`     // add a snapshot of the learner every N iterations (0: never)
-	PoolSize        int       `json:"pool_size"`      // snapshots kept
-	SnapshotShare   float64   `json:"snapshot_share"` // chance an opponent seat plays a snapshot (when any)
-	EvalEvery       int64     `json:"eval_every"`     // iterations between evaluations (0: never)
+	Games         int      `json:"games"`
+	Epochs        int      `json:"epochs"`
+	Minibatch     int      `json:"minibatch"`
+	Gamma         float64  `json:"gamma"`
+	Lambda        float64  `json:"lambda"`
+	Opponents     []string `json:"opponents"`      // scripted (or file) bots in the opponent pool
+	PoolEvery     int64    `json:"pool_every"`     // add a snapshot of the learner every N iterations (0: never)
+	PoolSize      int      `json:"pool_size"`      // snapshots kept
+	SnapshotShare float64  `json:"snapshot_share"` // chance an opponent seat plays a snapshot (when any)
+	// SnapshotEvery writes the learner as snapshots/iter-N.bot every N iterations (0: never),
+	// outside the pool: the networks to compare and export afterwards when the pool is off
+	// or keeps other iterations.
+	SnapshotEvery   int64     `json:"snapshot_every,omitempty"`
+	EvalEvery       int64     `json:"eval_every"` // iterations between evaluations (0: never)
 	EvalGames       int       `json:"eval_games"`
 	EvalOpponent    string    `json:"eval_opponent"` // the learner plays 1 seat against players-1 of these
 	CheckpointEvery int64     `json:"checkpoint_every"`
@@ -93,7 +97,7 @@ type PPOResult struct {
 }
 
 // PPOMayChange lists the settings a resumed PPO run may change.
-var PPOMayChange = []string{"iterations"}
+var PPOMayChange = []string{"iterations", "snapshot_every"}
 
 // TrainPPO trains (or resumes) a self-play PPO run in opts.Out.
 //
@@ -122,6 +126,11 @@ func TrainPPO(opts PPOOptions) (*PPOResult, error) {
 	}
 	if err := os.MkdirAll(filepath.Join(opts.Out, "pool"), 0o755); err != nil {
 		return nil, fmt.Errorf("training: %w", err)
+	}
+	if opts.SnapshotEvery > 0 {
+		if err := os.MkdirAll(filepath.Join(opts.Out, "snapshots"), 0o755); err != nil {
+			return nil, fmt.Errorf("training: %w", err)
+		}
 	}
 	if err := r.begin(&opts); err != nil {
 		return nil, err
@@ -163,6 +172,7 @@ func (p *ppoRun) resume(r *run) error {
 		return fmt.Errorf("%w: run state: %v", ErrCorrupt, err)
 	}
 	saved.Out, saved.Iterations, saved.Progress, saved.Log, saved.stopAfter = opts.Out, opts.Iterations, opts.Progress, opts.Log, opts.stopAfter
+	saved.SnapshotEvery = opts.SnapshotEvery
 	*p.opts = saved
 	var err error
 	if p.game, err = rules.NewGame(saved.Rules); err != nil {
@@ -174,9 +184,9 @@ func (p *ppoRun) resume(r *run) error {
 // start checks the options of a new run and sizes the network for its games.
 func (p *ppoRun) start(r *run) error {
 	opts := p.opts
-	if opts.Games < 1 || opts.Epochs < 1 || opts.Minibatch < 1 || opts.CheckpointEvery < 1 || len(opts.Opponents) == 0 {
-		return fmt.Errorf("%w: games %d, epochs %d, minibatch %d, checkpoint every %d, %d opponents",
-			ErrConfig, opts.Games, opts.Epochs, opts.Minibatch, opts.CheckpointEvery, len(opts.Opponents))
+	if opts.Games < 1 || opts.Epochs < 1 || opts.Minibatch < 1 || opts.CheckpointEvery < 1 || len(opts.Opponents) == 0 || opts.SnapshotEvery < 0 {
+		return fmt.Errorf("%w: games %d, epochs %d, minibatch %d, checkpoint every %d, %d opponents, snapshot every %d",
+			ErrConfig, opts.Games, opts.Epochs, opts.Minibatch, opts.CheckpointEvery, len(opts.Opponents), opts.SnapshotEvery)
 	}
 	for _, o := range opts.Opponents {
 		if err := bots.Resolve(o); err != nil {
@@ -265,11 +275,13 @@ func (p *ppoRun) evaluate(r *run, it int64) (rate, games float64, err error) {
 	return rate, float64(opts.EvalGames), nil
 }
 
-// snapshot adds the learner as pool/iter-N.bot to the pool when iteration it is due for one,
-// keeping the PoolSize latest.
+// snapshot writes the learner as snapshots/iter-N.bot when iteration it is due for one, and
+// adds it as pool/iter-N.bot to the pool when it is due for that, keeping the PoolSize latest.
 func (p *ppoRun) snapshot(r *run, it int64) error {
 	opts := p.opts
-	if opts.PoolEvery <= 0 || it%opts.PoolEvery != 0 {
+	keep := opts.SnapshotEvery > 0 && it%opts.SnapshotEvery == 0
+	pool := opts.PoolEvery > 0 && it%opts.PoolEvery == 0
+	if !keep && !pool {
 		return nil
 	}
 	name := fmt.Sprintf("iter-%06d.bot", it)
@@ -277,7 +289,15 @@ func (p *ppoRun) snapshot(r *run, it int64) error {
 	if err != nil {
 		return err
 	}
-	b := newBotFile(name, opts.encodingVersion(), opts.Rules, w, TrainingInfo{Method: "ppo", Steps: it})
+	b := newBotFile(name, opts.encodingVersion(), opts.Rules, w, TrainingInfo{Method: "ppo", Steps: it, Seconds: r.seconds()})
+	if keep {
+		if err := b.WriteFile(filepath.Join(opts.Out, "snapshots", name)); err != nil {
+			return err
+		}
+	}
+	if !pool {
+		return nil
+	}
 	if err := b.WriteFile(filepath.Join(opts.Out, "pool", name)); err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -89,6 +90,74 @@ func TestPPOEvaluatesAndSnapshotsOnSchedule(t *testing.T) {
 	}
 	if ents, _ := os.ReadDir(filepath.Join(never.Out, "pool")); len(ents) != 0 {
 		t.Errorf("pool every 0 wrote %d snapshots", len(ents))
+	}
+}
+
+// SnapshotEvery keeps the learner as snapshots/iter-N.bot every N iterations without adding
+// it to the pool (the pool is off here, so no opponent is a snapshot): each file is the
+// network of its iteration (the last one equals the checkpoint's weights), says its
+// iteration and time, and plays as a bot. A resume may change SnapshotEvery (and only it
+// besides Iterations); a negative one is refused.
+func TestPPOSnapshotEveryKeepsNetworksOutsideThePool(t *testing.T) {
+	o := tinyPPO(t)
+	o.Iterations, o.Games, o.Epochs, o.CheckpointEvery = 4, 1, 1, 1
+	o.EvalEvery, o.PoolEvery, o.SnapshotShare, o.SnapshotEvery = 0, 0, 0, 2
+	o.Rules.TurnLimit = 8
+	if _, err := TrainPPO(o); err != nil {
+		t.Fatal(err)
+	}
+	if ents, _ := os.ReadDir(filepath.Join(o.Out, "pool")); len(ents) != 0 {
+		t.Errorf("pool every 0 wrote %d pool files", len(ents))
+	}
+	snap := func(it int) string { return filepath.Join(o.Out, "snapshots", fmt.Sprintf("iter-%06d.bot", it)) }
+	for it := 1; it <= 4; it++ {
+		b, err := ReadBotFile(snap(it))
+		if (err == nil) != (it%2 == 0) {
+			t.Fatalf("iteration %d: snapshot read error %v, want one every 2 iterations", it, err)
+		}
+		if err == nil && (b.Header.Training.Method != "ppo" || b.Header.Training.Steps != int64(it) || b.Header.Training.Seconds <= 0) {
+			t.Errorf("iteration %d: snapshot says %+v", it, b.Header.Training)
+		}
+	}
+	ck, _, err := WeightsFromRun(o.Out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	last, err := ReadBotFile(snap(4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(last.Weights.Tensors, ck.Tensors) {
+		t.Error("the last snapshot is not the network of the last iteration")
+	}
+	prev, err := ReadBotFile(snap(2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if reflect.DeepEqual(prev.Weights.Tensors, ck.Tensors) {
+		t.Error("the snapshots of iterations 2 and 4 hold the same network")
+	}
+	if _, err := NewNetBot("snap", last, &o.Rules, 1); err != nil {
+		t.Errorf("snapshot does not play as a bot: %v", err)
+	}
+	// Extend the run with snapshots every iteration: allowed, and written from iteration 5.
+	o.Iterations, o.SnapshotEvery = 6, 1
+	res, err := TrainPPO(o)
+	if err != nil {
+		t.Fatalf("resume with another SnapshotEvery: %v", err)
+	}
+	if !res.Resumed {
+		t.Fatal("not resumed")
+	}
+	for it := 5; it <= 6; it++ {
+		if _, err := os.Stat(snap(it)); err != nil {
+			t.Errorf("iteration %d after the resume: %v", it, err)
+		}
+	}
+	bad := tinyPPO(t)
+	bad.SnapshotEvery = -1
+	if _, err := TrainPPO(bad); !errors.Is(err, ErrConfig) {
+		t.Errorf("SnapshotEvery -1: %v, want ErrConfig", err)
 	}
 }
 

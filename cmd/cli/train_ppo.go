@@ -26,6 +26,7 @@ type trainPPOOptions struct {
 	minibatch       int
 	opponents       string
 	poolEvery       int
+	snapshotEvery   int
 	evalEvery       int
 	evalGames       int
 	evalOpponent    string
@@ -47,16 +48,21 @@ iteration plays --games games in lockstep (one VecEnv, one batched forward pass 
 every game where the learner decides); the learner takes one random seat and the other seats
 are drawn from the opponent pool: the --opponents bots and, every --pool-every iterations, a
 snapshot of the learner. Every --eval-every iterations the learner (argmax) plays --eval-games
-games against three copies of --eval-opponent; the win rate goes into the metrics.
+games against copies of --eval-opponent in the other seats; the win rate goes into the metrics.
+--snapshot-every N keeps the learner as RUN/snapshots/iter-N.bot every N iterations without
+adding it to the pool, so the evaluated networks can be compared and exported afterwards.
 --init starts from a run directory, a .bot file or "default" made for the same games
 (players, rules, modules, length) and observation encoding.
 
 --out must be a new or empty directory or a PPO run directory; it is locked while the run
-trains. Running the same command again resumes from the checkpoint; only --iterations may
-change (to extend the run), every other setting must be the one the run started with.`,
+trains. Running the same command again resumes from the checkpoint; only --iterations (to
+extend the run) and --snapshot-every may change, every other setting must be the one the run
+started with.`,
 		Example: `  container train ppo --out runs/ppo --init runs/bc --iterations 50
   container train ppo --out runs/ppo-scratch --iterations 200 --opponents valuer,shipper,manufacturer
-  container train ppo --out runs/classic --rules classic --init runs/classic-bc --iterations 70`,
+  container train ppo --out runs/classic --rules classic --init runs/classic-bc --iterations 70
+  container train ppo --out runs/p4 --init default --iterations 300 --games 128 --lr 0.00005 --reward win-loss \
+      --opponents valuer --pool-every 0 --eval-every 10 --eval-games 400 --snapshot-every 10`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o.progress = cmd.ErrOrStderr()
@@ -75,6 +81,7 @@ change (to extend the run), every other setting must be the one the run started 
 	f.IntVar(&o.minibatch, "minibatch", 512, "rows per optimisation step")
 	f.StringVar(&o.opponents, "opponents", "valuer,shipper", "comma-separated bots in the opponent pool")
 	f.IntVar(&o.poolEvery, "pool-every", 5, "iterations between learner snapshots added to the pool (0: none)")
+	f.IntVar(&o.snapshotEvery, "snapshot-every", 0, "iterations between learner snapshots kept in RUN/snapshots, outside the pool (0: none; may change on resume)")
 	f.IntVar(&o.evalEvery, "eval-every", 5, "iterations between evaluations (0: none)")
 	f.IntVar(&o.evalGames, "eval-games", 200, "games per evaluation")
 	f.StringVar(&o.evalOpponent, "eval-opponent", "valuer", "the learner plays one seat against copies of this bot")
@@ -96,7 +103,8 @@ func runTrainPPO(o trainPPOOptions, out io.Writer) error {
 	}
 	if err := checkIntFlags(intFlag{"iterations", o.iterations, 1, maxFlagSteps}, intFlag{"games", o.games, 1, maxFlagBatch},
 		intFlag{"epochs", o.epochs, 1, maxFlagEpochs}, intFlag{"minibatch", o.minibatch, 1, maxFlagBatch},
-		intFlag{"pool-every", o.poolEvery, 0, maxFlagSteps}, intFlag{"eval-every", o.evalEvery, 0, maxFlagSteps},
+		intFlag{"pool-every", o.poolEvery, 0, maxFlagSteps}, intFlag{"snapshot-every", o.snapshotEvery, 0, maxFlagSteps},
+		intFlag{"eval-every", o.evalEvery, 0, maxFlagSteps},
 		intFlag{"eval-games", o.evalGames, 1, maxFlagMemGames}, intFlag{"checkpoint-every", o.checkpointEvery, 1, maxFlagSteps},
 		intFlag{"max-steps", o.maxSteps, 0, rules.MaxTurnLimit * rules.MaxStepsPerTurn}); err != nil {
 		return fmt.Errorf("%w: %w", ErrTrainOptions, err)
@@ -135,6 +143,7 @@ func runTrainPPO(o trainPPOOptions, out io.Writer) error {
 		}
 	}
 	po.PoolEvery, po.EvalEvery, po.EvalGames, po.EvalOpponent = int64(o.poolEvery), int64(o.evalEvery), o.evalGames, o.evalOpponent
+	po.SnapshotEvery = int64(o.snapshotEvery)
 	po.CheckpointEvery, po.Seed, po.Reward = int64(o.checkpointEvery), o.seed, o.reward
 	po.HideOpponentCash, po.MaxSteps = o.hideCash, o.maxSteps
 	if o.maxSteps < 0 {
