@@ -21,7 +21,7 @@ var settingFlags = map[string]string{
 	"net.norm": "--norm", "hyper.learning_rate": "--lr", "hyper.value_coef": "--value-coef",
 	"hyper.entropy_coef": "--entropy-coef", "data": "--data/--teachers/--games/--record",
 	"games": "--games", "epochs": "--epochs", "minibatch": "--minibatch", "opponents": "--opponents",
-	"pool_every": "--pool-every", "eval_every": "--eval-every", "eval_games": "--eval-games",
+	"pool_every": "--pool-every", "snapshot_every": "--snapshot-every", "eval_every": "--eval-every", "eval_games": "--eval-games",
 	"eval_opponent": "--eval-opponent", "reward": "--reward", "hide_opponent_cash": "--hide-opponent-cash",
 	"max_steps": "--max-steps", "init_from": "--init", "rules.players": "--players", "rules.variant": "--rules",
 	"rules.length": "--length", "rules.modules": "--modules", "rules.turn_limit": "--turn-limit",
