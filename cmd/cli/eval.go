@@ -106,15 +106,8 @@ func tourneyConfig(o tourneyOptions) (eval.Config, error) {
 			first, end := cfg.Shard.Range(o.games, o.batch)
 			total = end - first
 		}
-		bar := progressbar.NewOptions(total,
-			progressbar.OptionSetWriter(o.progress),
-			progressbar.OptionSetDescription("games"),
-			progressbar.OptionShowCount(),
-			progressbar.OptionSetPredictTime(true),
-			progressbar.OptionThrottle(200*time.Millisecond),
-			progressbar.OptionClearOnFinish(),
-			progressbar.OptionOnCompletion(func() { fmt.Fprintln(o.progress) }),
-		)
+		bar := gamesBar(o.progress, total, "games", progressbar.OptionThrottle(200*time.Millisecond),
+			progressbar.OptionOnCompletion(func() { fmt.Fprintln(o.progress) }))
 		cfg.Progress = func(done, _ int) { _ = bar.Set(done) }
 	}
 	return cfg, nil

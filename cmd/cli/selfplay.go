@@ -201,14 +201,7 @@ func runSelfplay(ctx context.Context, o selfplayOptions, out io.Writer) error {
 				}
 			}
 		}
-		bar = progressbar.NewOptions(partGames(c.Games, c.GamesPerShard, c.Part),
-			progressbar.OptionSetWriter(o.progress),
-			progressbar.OptionSetDescription("games"),
-			progressbar.OptionShowCount(),
-			progressbar.OptionSetPredictTime(true),
-			progressbar.OptionThrottle(250*time.Millisecond),
-			progressbar.OptionClearOnFinish(),
-		)
+		bar = gamesBar(o.progress, partGames(c.Games, c.GamesPerShard, c.Part), "games")
 		_ = bar.Set(done)
 		var (
 			mu    sync.Mutex

@@ -9,7 +9,6 @@ import (
 	"os/signal"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
@@ -195,9 +194,7 @@ func runTrainBC(o trainBCOptions, out io.Writer) error {
 		done := 0
 		var bar *progressbar.ProgressBar
 		if o.progress != nil {
-			bar = progressbar.NewOptions(o.games, progressbar.OptionSetWriter(o.progress), progressbar.OptionSetDescription("teacher games"),
-				progressbar.OptionShowCount(), progressbar.OptionSetPredictTime(true), progressbar.OptionThrottle(250*time.Millisecond),
-				progressbar.OptionClearOnFinish())
+			bar = gamesBar(o.progress, o.games, "teacher games")
 		}
 		onGame := func() {
 			mu.Lock()

@@ -168,8 +168,6 @@ func runTrainPPO(o trainPPOOptions, out io.Writer) error {
 	return nil
 }
 
-// initWeights reads the starting network of a PPO run for games with opts ("default": the
-// shipped model for them), with the encoding and rules options it was trained for.
 // readInit reads --init src for a new run in out: nothing when src is empty or out holds a
 // checkpoint (a resumed run's network is in it; src is only compared with the run's). opts
 // are the games whose shipped network "default" names.
@@ -187,6 +185,8 @@ func readInit(src, out string, opts rules.Options) (*training.Weights, string, *
 	return w, enc, &ro, nil
 }
 
+// initWeights reads the starting network of a run for games with opts ("default": the
+// shipped model for them), with the encoding and rules options it was trained for.
 func initWeights(src string, opts rules.Options) (*training.Weights, string, rules.Options, error) {
 	switch {
 	case src == bots.DefaultName:
