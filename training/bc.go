@@ -1,6 +1,7 @@
 package training
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -67,8 +68,10 @@ var BCMayChange = []string{"steps"}
 // The run directory must be new, empty or a behaviour-cloning run (internal/rundir); it is
 // locked while the run trains. A resumed run must be given the settings it was started with
 // (only Steps may change; ErrResumeMismatch names the first that differs) and data
-// of the same encoding, rules options and source.
-func TrainBC(data *Samples, opts BCOptions) (*BCResult, error) {
+// of the same encoding, rules options and source. Cancelling ctx (nil: never) stops it at
+// the next log point, which is checkpointed; the error is then a *StoppedError wrapping
+// context.Canceled, and the same call resumes the run.
+func TrainBC(ctx context.Context, data *Samples, opts BCOptions) (*BCResult, error) {
 	if err := data.Check(); err != nil {
 		return nil, err
 	}
@@ -77,7 +80,7 @@ func TrainBC(data *Samples, opts BCOptions) (*BCResult, error) {
 			ErrConfig, opts.Batch, opts.LogEvery, opts.CheckpointEvery)
 	}
 	r, err := openRun(runSpec{Out: opts.Out, Kind: rundir.TrainBC, Method: "bc", Steps: opts.Steps,
-		MetricNames: BCMetricNames, Progress: opts.Progress, ProgressRate: true, stopAfter: opts.stopAfter})
+		MetricNames: BCMetricNames, Progress: opts.Progress, ProgressRate: true, stopAfter: opts.stopAfter, ctx: ctx})
 	if err != nil {
 		return nil, err
 	}
@@ -101,7 +104,7 @@ func TrainBC(data *Samples, opts BCOptions) (*BCResult, error) {
 	b.r = rand.New(b.rng)
 	b.idx = make([]int, opts.Batch)
 	if err := r.loop(b); err != nil {
-		return nil, err
+		return &BCResult{Steps: r.Step, Metrics: r.Metrics, Seconds: r.seconds(), Resumed: r.Resumed}, err
 	}
 	return &BCResult{Steps: r.Step, Metrics: r.Metrics, Seconds: r.seconds(), Resumed: r.Resumed}, nil
 }

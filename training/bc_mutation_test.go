@@ -1,6 +1,7 @@
 package training
 
 import (
+	"context"
 	"errors"
 	"math"
 	"testing"
@@ -16,7 +17,7 @@ func TestBCAcceptsTheSmallestSettingsAndRefusesZero(t *testing.T) {
 	base.Net = NetConfig{Width: 4, Depth: 1, Norm: NormNone}
 	o := base
 	o.Out = t.TempDir()
-	res, err := TrainBC(data, o)
+	res, err := TrainBC(context.Background(), data, o)
 	if err != nil {
 		t.Fatalf("batch 1, log and checkpoint every step: %v", err)
 	}
@@ -26,7 +27,7 @@ func TestBCAcceptsTheSmallestSettingsAndRefusesZero(t *testing.T) {
 	// The step and samples columns count steps and rows seen (batch 3: 3 rows a step).
 	o = base
 	o.Out, o.Batch = t.TempDir(), 3
-	res, err = TrainBC(data, o)
+	res, err = TrainBC(context.Background(), data, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +57,7 @@ func TestBCAcceptsTheSmallestSettingsAndRefusesZero(t *testing.T) {
 		o := base
 		o.Out = t.TempDir()
 		o.Batch, o.LogEvery, o.CheckpointEvery = c.batch, c.log, c.checkpoint
-		if _, err := TrainBC(data, o); !errors.Is(err, ErrConfig) {
+		if _, err := TrainBC(context.Background(), data, o); !errors.Is(err, ErrConfig) {
 			t.Errorf("%s: %v, want ErrConfig", c.name, err)
 		}
 	}
@@ -73,11 +74,11 @@ func TestBCLogRowsAverageTheStepsSinceTheLastRow(t *testing.T) {
 	every1, every2 := base, base
 	every1.Out, every1.LogEvery = t.TempDir(), 1
 	every2.Out, every2.LogEvery = t.TempDir(), 2
-	r1, err := TrainBC(data, every1)
+	r1, err := TrainBC(context.Background(), data, every1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r2, err := TrainBC(data, every2)
+	r2, err := TrainBC(context.Background(), data, every2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +102,7 @@ func TestBCCheckpointsTheLastStepOffTheSchedule(t *testing.T) {
 	o.Out = t.TempDir()
 	o.Steps, o.Batch, o.LogEvery, o.CheckpointEvery = 3, 2, 1, 2
 	o.Net = NetConfig{Width: 4, Depth: 1, Norm: NormNone}
-	res, err := TrainBC(tinySamples(40), o)
+	res, err := TrainBC(context.Background(), tinySamples(40), o)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package training
 
 import (
+	"context"
 	"errors"
 	"math"
 	"math/rand/v2"
@@ -45,7 +46,7 @@ func TestBCSmokeLossGoesDown(t *testing.T) {
 	opts.Steps, opts.Batch, opts.LogEvery, opts.CheckpointEvery = 60, 32, 20, 20
 	opts.Net = NetConfig{Width: 32, Depth: 2, Norm: NormLayer}
 	opts.Hyper.LearningRate = 3e-3
-	res, err := TrainBC(data, opts)
+	res, err := TrainBC(context.Background(), data, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +74,7 @@ func TestBCResumeAfterKillMatchesUninterruptedRun(t *testing.T) {
 
 	straight := base
 	straight.Out = t.TempDir()
-	want, err := TrainBC(data, straight)
+	want, err := TrainBC(context.Background(), data, straight)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,11 +82,11 @@ func TestBCResumeAfterKillMatchesUninterruptedRun(t *testing.T) {
 	killed := base
 	killed.Out = t.TempDir()
 	killed.stopAfter = 17 // dies 7 steps after the checkpoint at step 10
-	if _, err := TrainBC(data, killed); !errors.Is(err, errKilled) {
+	if _, err := TrainBC(context.Background(), data, killed); !errors.Is(err, errKilled) {
 		t.Fatalf("kill: %v", err)
 	}
 	killed.stopAfter = 0
-	got, err := TrainBC(data, killed)
+	got, err := TrainBC(context.Background(), data, killed)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +145,7 @@ func TestBCInitFineTunesTheGivenNetwork(t *testing.T) {
 	opts.Net = NetConfig{Width: 32, Depth: 2, Norm: NormLayer} // ignored: the shape is Init's
 	opts.Hyper.LearningRate = 1e-12
 	opts.Init, opts.InitFrom = init, "toy.bot"
-	if _, err := TrainBC(data, opts); err != nil {
+	if _, err := TrainBC(context.Background(), data, opts); err != nil {
 		t.Fatal(err)
 	}
 	w, _, err := WeightsFromRun(opts.Out)
@@ -159,12 +160,12 @@ func TestBCInitFineTunesTheGivenNetwork(t *testing.T) {
 	}
 	more := opts
 	more.Steps, more.Init, more.InitFrom = 4, nil, ""
-	if _, err := TrainBC(data, more); err != nil {
+	if _, err := TrainBC(context.Background(), data, more); err != nil {
 		t.Fatalf("resume without --init: %v", err)
 	}
 	other := opts
 	other.Steps, other.Init, other.InitFrom = 6, nil, "other.bot"
-	if _, err := TrainBC(data, other); !errors.Is(err, ErrResumeMismatch) {
+	if _, err := TrainBC(context.Background(), data, other); !errors.Is(err, ErrResumeMismatch) {
 		t.Fatalf("resume naming another initial network: %v, want ErrResumeMismatch", err)
 	}
 	wrong := opts
@@ -172,7 +173,7 @@ func TestBCInitFineTunesTheGivenNetwork(t *testing.T) {
 	five := rules.DefaultOptions()
 	five.Players = 5
 	wrong.InitRules = &five
-	if _, err := TrainBC(data, wrong); !errors.Is(err, ErrIncompatible) || !strings.Contains(err.Error(), "players") {
+	if _, err := TrainBC(context.Background(), data, wrong); !errors.Is(err, ErrIncompatible) || !strings.Contains(err.Error(), "players") {
 		t.Fatalf("a 5-player network for 4-player data: %v, want ErrIncompatible naming the players", err)
 	}
 }
@@ -186,4 +187,38 @@ func maxWeightDiff(a, b *Weights) float64 {
 		}
 	}
 	return d
+}
+
+// Ctrl-C (a cancelled context) stops behaviour cloning at the next log point, which is
+// checkpointed between the regular checkpoints; the same call resumes to the uninterrupted
+// run's network.
+func TestBCStoppedByItsContextResumesToTheUninterruptedNetwork(t *testing.T) {
+	data := tinySamples(300)
+	base := DefaultBCOptions()
+	base.Steps, base.Batch, base.LogEvery, base.CheckpointEvery = 30, 16, 5, 20
+	base.Net = NetConfig{Width: 16, Depth: 1, Norm: NormLayer}
+	straight := base
+	straight.Out = t.TempDir()
+	if _, err := TrainBC(context.Background(), data, straight); err != nil {
+		t.Fatal(err)
+	}
+	stopped := base
+	stopped.Out = t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	stopped.Log = &cancelOnLine{mark: "step 5:", cancel: cancel}
+	res, err := TrainBC(ctx, data, stopped)
+	var se *StoppedError
+	if !errors.As(err, &se) || se.Step != 5 || res == nil || res.Steps != 5 {
+		t.Fatalf("stopped run: %v (result %+v), want a StoppedError at step 5", err, res)
+	}
+	if _, info, err := WeightsFromRun(stopped.Out); err != nil || info.Step != 5 {
+		t.Fatalf("checkpoint after the stop: %+v, %v; want step 5", info, err)
+	}
+	stopped.Log = nil
+	got, err := TrainBC(context.Background(), data, stopped)
+	if err != nil || !got.Resumed || got.Steps != 30 {
+		t.Fatalf("second run: %v, %+v", err, got)
+	}
+	requireSameWeights(t, straight.Out, stopped.Out)
 }

@@ -99,15 +99,18 @@ type PPOResult struct {
 // PPOMayChange lists the settings a resumed PPO run may change.
 var PPOMayChange = []string{"iterations", "snapshot_every"}
 
-// TrainPPO trains (or resumes) a self-play PPO run in opts.Out.
+// TrainPPO trains (or resumes) a self-play PPO run in opts.Out. Cancelling ctx (nil:
+// never) stops it within a few decisions of the games in play, before the iteration changes
+// the network: the last finished iteration is checkpointed and the error is a
+// *StoppedError wrapping context.Canceled, and the same call resumes the run.
 //
 // The run directory must be new, empty or a PPO run (internal/rundir); it is locked while
 // the run trains. A resumed run must be given the settings it was started with (only
 // Iterations may change, and InitFrom may be left empty; ErrResumeMismatch names the first
 // that differs).
-func TrainPPO(opts PPOOptions) (*PPOResult, error) {
+func TrainPPO(ctx context.Context, opts PPOOptions) (*PPOResult, error) {
 	r, err := openRun(runSpec{Out: opts.Out, Kind: rundir.TrainPPO, Method: "ppo", Steps: opts.Iterations,
-		MetricNames: PPOMetricNames, Progress: opts.Progress, stopAfter: opts.stopAfter})
+		MetricNames: PPOMetricNames, Progress: opts.Progress, stopAfter: opts.stopAfter, ctx: ctx})
 	if err != nil {
 		return nil, err
 	}
@@ -135,9 +138,9 @@ func TrainPPO(opts PPOOptions) (*PPOResult, error) {
 	if err := r.begin(&opts); err != nil {
 		return nil, err
 	}
-	p.col = &collector{opts: &opts, game: p.game, scheme: scheme}
+	p.col = &collector{opts: &opts, game: p.game, scheme: scheme, ctx: ctx}
 	if err := r.loop(p); err != nil {
-		return nil, err
+		return &PPOResult{Iterations: r.Step, Metrics: r.Metrics, Seconds: r.seconds(), Resumed: r.Resumed}, err
 	}
 	return &PPOResult{Iterations: r.Step, Metrics: r.Metrics, Seconds: r.seconds(), Resumed: r.Resumed}, nil
 }

@@ -1,6 +1,7 @@
 package training
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -24,7 +25,7 @@ func TestPPOAcceptsOneGameEpochAndRowAndRefusesZero(t *testing.T) {
 		o.Rules.TurnLimit = 8
 		return o
 	}
-	res, err := TrainPPO(smallest())
+	res, err := TrainPPO(context.Background(), smallest())
 	if err != nil {
 		t.Fatalf("one game, epoch and row: %v", err)
 	}
@@ -40,7 +41,7 @@ func TestPPOAcceptsOneGameEpochAndRowAndRefusesZero(t *testing.T) {
 	} {
 		o := smallest()
 		zero(&o)
-		if _, err := TrainPPO(o); !errors.Is(err, ErrConfig) {
+		if _, err := TrainPPO(context.Background(), o); !errors.Is(err, ErrConfig) {
 			t.Errorf("no %s: %v, want ErrConfig", name, err)
 		}
 	}
@@ -55,7 +56,7 @@ func TestPPOEvaluatesAndSnapshotsOnSchedule(t *testing.T) {
 	o.Iterations, o.Games, o.Epochs, o.CheckpointEvery = 5, 1, 1, 5
 	o.EvalEvery, o.EvalGames, o.PoolEvery, o.PoolSize, o.SnapshotShare = 2, 2, 2, 1, 0
 	o.Rules.TurnLimit = 8
-	res, err := TrainPPO(o)
+	res, err := TrainPPO(context.Background(), o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +80,7 @@ func TestPPOEvaluatesAndSnapshotsOnSchedule(t *testing.T) {
 	never.Iterations, never.Games, never.Epochs, never.CheckpointEvery = 2, 1, 1, 2
 	never.EvalEvery, never.PoolEvery, never.SnapshotShare = 0, 0, 0
 	never.Rules.TurnLimit = 8
-	res, err = TrainPPO(never)
+	res, err = TrainPPO(context.Background(), never)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +104,7 @@ func TestPPOSnapshotEveryKeepsNetworksOutsideThePool(t *testing.T) {
 	o.Iterations, o.Games, o.Epochs, o.CheckpointEvery = 4, 1, 1, 1
 	o.EvalEvery, o.PoolEvery, o.SnapshotShare, o.SnapshotEvery = 0, 0, 0, 2
 	o.Rules.TurnLimit = 8
-	if _, err := TrainPPO(o); err != nil {
+	if _, err := TrainPPO(context.Background(), o); err != nil {
 		t.Fatal(err)
 	}
 	if ents, _ := os.ReadDir(filepath.Join(o.Out, "pool")); len(ents) != 0 {
@@ -142,7 +143,7 @@ func TestPPOSnapshotEveryKeepsNetworksOutsideThePool(t *testing.T) {
 	}
 	// Extend the run with snapshots every iteration: allowed, and written from iteration 5.
 	o.Iterations, o.SnapshotEvery = 6, 1
-	res, err := TrainPPO(o)
+	res, err := TrainPPO(context.Background(), o)
 	if err != nil {
 		t.Fatalf("resume with another SnapshotEvery: %v", err)
 	}
@@ -156,7 +157,7 @@ func TestPPOSnapshotEveryKeepsNetworksOutsideThePool(t *testing.T) {
 	}
 	bad := tinyPPO(t)
 	bad.SnapshotEvery = -1
-	if _, err := TrainPPO(bad); !errors.Is(err, ErrConfig) {
+	if _, err := TrainPPO(context.Background(), bad); !errors.Is(err, ErrConfig) {
 		t.Errorf("SnapshotEvery -1: %v, want ErrConfig", err)
 	}
 }
@@ -168,7 +169,7 @@ func TestPPOCheckpointsAfterTheLastIteration(t *testing.T) {
 	o.Iterations, o.Games, o.Epochs, o.CheckpointEvery = 3, 1, 1, 2
 	o.EvalEvery, o.PoolEvery, o.SnapshotShare = 0, 0, 0
 	o.Rules.TurnLimit = 8
-	res, err := TrainPPO(o)
+	res, err := TrainPPO(context.Background(), o)
 	if err != nil {
 		t.Fatal(err)
 	}

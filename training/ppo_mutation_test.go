@@ -179,7 +179,7 @@ func TestPPOLogLineReportsTheEvaluationAndTheThroughput(t *testing.T) {
 	o.Rules.TurnLimit = 8
 	var log bytes.Buffer
 	o.Log = &log
-	res, err := TrainPPO(o)
+	res, err := TrainPPO(context.Background(), o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -228,7 +228,7 @@ func TestPPOPoolKeepsThePoolSizeLatestSnapshots(t *testing.T) {
 		o.Iterations, o.Games, o.Epochs, o.CheckpointEvery = c.iterations, 1, 1, c.iterations
 		o.EvalEvery, o.PoolEvery, o.PoolSize, o.SnapshotShare = 0, 1, c.size, 0
 		o.Rules.TurnLimit = 8
-		if _, err := TrainPPO(o); err != nil {
+		if _, err := TrainPPO(context.Background(), o); err != nil {
 			t.Fatal(err)
 		}
 		h, _, found, err := loadCheckpoint(o.Out)
@@ -329,7 +329,7 @@ func TestPPORunFromASeedIsPinned(t *testing.T) {
 	o.EvalEvery, o.EvalGames, o.EvalOpponent, o.PoolEvery, o.SnapshotShare = 1, 6, "random", 0, 0
 	o.Opponents = []string{"random"}
 	o.Rules.TurnLimit = 8
-	res, err := TrainPPO(o)
+	res, err := TrainPPO(context.Background(), o)
 	if err != nil {
 		t.Fatal(err)
 	}

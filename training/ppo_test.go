@@ -1,10 +1,14 @@
 package training
 
 import (
+	"context"
 	"errors"
+	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/container-rl/container/encoding"
+	"github.com/container-rl/container/env"
 	"github.com/container-rl/container/env/rules"
 )
 
@@ -46,7 +50,7 @@ func TestPPOResumeAfterKillMatchesUninterruptedRun(t *testing.T) {
 		t.Skip("plays a few dozen games")
 	}
 	straight := tinyPPO(t)
-	want, err := TrainPPO(straight)
+	want, err := TrainPPO(context.Background(), straight)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,11 +60,11 @@ func TestPPOResumeAfterKillMatchesUninterruptedRun(t *testing.T) {
 	killed := tinyPPO(t)
 	killed.stopAfter = 2
 	killed.CheckpointEvery = 1
-	if _, err := TrainPPO(killed); !errors.Is(err, errKilled) {
+	if _, err := TrainPPO(context.Background(), killed); !errors.Is(err, errKilled) {
 		t.Fatalf("kill: %v", err)
 	}
 	killed.stopAfter = 0
-	got, err := TrainPPO(killed)
+	got, err := TrainPPO(context.Background(), killed)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,4 +82,61 @@ func TestPPOResumeAfterKillMatchesUninterruptedRun(t *testing.T) {
 		}
 	}
 	requireSameWeights(t, straight.Out, killed.Out)
+}
+
+// cancelOnLine cancels when a line containing mark has been written (the run's log).
+type cancelOnLine struct {
+	mark   string
+	cancel context.CancelFunc
+}
+
+func (c *cancelOnLine) Write(p []byte) (int, error) {
+	if strings.Contains(string(p), c.mark) {
+		c.cancel()
+	}
+	return len(p), nil
+}
+
+func TestPPOCollectionGivesUpWhenItsContextIsCancelled(t *testing.T) {
+	o := tinyPPO(t)
+	g, _, net := testLearner(t, &o)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	col := &collector{opts: &o, game: g, scheme: env.Rank, ctx: ctx}
+	if _, err := col.collect(net, nil, rand.New(rand.NewPCG(5, 6)), 1); !errors.Is(err, context.Canceled) {
+		t.Fatalf("collect with a cancelled context: %v, want context.Canceled", err)
+	}
+}
+
+// Ctrl-C (a cancelled context) after iteration 1 stops the run with the iteration
+// checkpointed, although the run checkpoints only every 5; the same call then resumes and
+// ends with the uninterrupted run's network.
+func TestPPOStoppedByItsContextResumesToTheUninterruptedNetwork(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays a few dozen games")
+	}
+	straight := tinyPPO(t)
+	straight.CheckpointEvery = 5
+	if _, err := TrainPPO(context.Background(), straight); err != nil {
+		t.Fatal(err)
+	}
+	stopped := tinyPPO(t)
+	stopped.CheckpointEvery = 5
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	stopped.Log = &cancelOnLine{mark: "iteration 1:", cancel: cancel}
+	res, err := TrainPPO(ctx, stopped)
+	var se *StoppedError
+	if !errors.As(err, &se) || !errors.Is(err, context.Canceled) || se.Step != 1 || se.Steps != 3 || res == nil || res.Iterations != 1 {
+		t.Fatalf("stopped run: %v (result %+v), want a StoppedError after iteration 1 of 3", err, res)
+	}
+	stopped.Log = nil
+	got, err := TrainPPO(context.Background(), stopped)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !got.Resumed || got.Iterations != 3 {
+		t.Fatalf("second run: resumed %v, %d iterations", got.Resumed, got.Iterations)
+	}
+	requireSameWeights(t, straight.Out, stopped.Out)
 }

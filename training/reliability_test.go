@@ -1,6 +1,7 @@
 package training
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -46,12 +47,12 @@ func userRunFiles(t *testing.T, dir string) func() {
 func TestTrainRefusesADirectoryOfUserFiles(t *testing.T) {
 	o := tinyBC(t)
 	same := userRunFiles(t, o.Out)
-	if _, err := TrainBC(tinySamples(100), o); !errors.Is(err, rundir.ErrNotOurs) {
+	if _, err := TrainBC(context.Background(), tinySamples(100), o); !errors.Is(err, rundir.ErrNotOurs) {
 		t.Fatalf("TrainBC into a user directory: %v, want rundir.ErrNotOurs", err)
 	}
 	p := DefaultPPOOptions()
 	p.Out = o.Out
-	if _, err := TrainPPO(p); !errors.Is(err, rundir.ErrNotOurs) {
+	if _, err := TrainPPO(context.Background(), p); !errors.Is(err, rundir.ErrNotOurs) {
 		t.Fatalf("TrainPPO into a user directory: %v, want rundir.ErrNotOurs", err)
 	}
 	same()
@@ -63,12 +64,12 @@ func TestTwoBCRunsCannotWriteOneDirectory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = TrainBC(tinySamples(100), o)
+	_, err = TrainBC(context.Background(), tinySamples(100), o)
 	d.Close()
 	if !errors.Is(err, rundir.ErrBusy) {
 		t.Fatalf("second run into a locked directory: %v, want rundir.ErrBusy", err)
 	}
-	if _, err := TrainBC(tinySamples(100), o); err != nil {
+	if _, err := TrainBC(context.Background(), tinySamples(100), o); err != nil {
 		t.Fatalf("after the first run released it: %v", err)
 	}
 }
@@ -77,7 +78,7 @@ func TestBCResumeRefusesOtherSettingsAndOtherData(t *testing.T) {
 	o := tinyBC(t)
 	data := tinySamples(100)
 	data.Source = "dataset A"
-	if _, err := TrainBC(data, o); err != nil {
+	if _, err := TrainBC(context.Background(), data, o); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
@@ -95,13 +96,13 @@ func TestBCResumeRefusesOtherSettingsAndOtherData(t *testing.T) {
 		o2, d2 := o, *data
 		o2.Steps = 20
 		c.edit(&o2, &d2)
-		_, err := TrainBC(&d2, o2)
+		_, err := TrainBC(context.Background(), &d2, o2)
 		if !errors.Is(err, ErrResumeMismatch) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want ErrResumeMismatch naming %s", c.name, err, c.want)
 		}
 	}
 	o.Steps = 20 // more steps is the one change allowed
-	res, err := TrainBC(data, o)
+	res, err := TrainBC(context.Background(), data, o)
 	if err != nil || !res.Resumed || res.Steps != 20 {
 		t.Fatalf("extending the run: %+v %v", res, err)
 	}
@@ -115,11 +116,11 @@ func TestBCFirstIntervalAfterResumeIsAveragedOverItsOwnSteps(t *testing.T) {
 	o.Steps, o.LogEvery, o.CheckpointEvery = 15, 10, 10
 	o.Hyper.LearningRate = 1e-9 // the loss stays where it is: rows differ only by batch noise
 	data := tinySamples(300)
-	if _, err := TrainBC(data, o); err != nil {
+	if _, err := TrainBC(context.Background(), data, o); err != nil {
 		t.Fatal(err)
 	}
 	o.Steps = 20
-	res, err := TrainBC(data, o)
+	res, err := TrainBC(context.Background(), data, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,11 +158,11 @@ func TestPPOInitForOtherGamesIsRefused(t *testing.T) {
 	classic := o.Rules
 	classic.Variant = rules.Classic
 	o.Init, o.InitFrom, o.InitRules = w, "classic.bot", &classic
-	if _, err := TrainPPO(o); !errors.Is(err, ErrIncompatible) || !strings.Contains(err.Error(), "classic") {
+	if _, err := TrainPPO(context.Background(), o); !errors.Is(err, ErrIncompatible) || !strings.Contains(err.Error(), "classic") {
 		t.Fatalf("init from a Classic network: %v, want ErrIncompatible naming classic", err)
 	}
 	o.InitRules, o.InitEncoding = nil, "obs-v1-hidden-cash"
-	if _, err := TrainPPO(o); !errors.Is(err, ErrIncompatible) || !strings.Contains(err.Error(), "hidden-cash") {
+	if _, err := TrainPPO(context.Background(), o); !errors.Is(err, ErrIncompatible) || !strings.Contains(err.Error(), "hidden-cash") {
 		t.Fatalf("init from a hidden-cash network: %v, want ErrIncompatible", err)
 	}
 	if ents, _ := os.ReadDir(o.Out); len(ents) != 0 {
@@ -175,18 +176,18 @@ func TestPPOResumeRefusesOtherSettings(t *testing.T) {
 	}
 	o := tinyPPO(t)
 	o.Iterations, o.PoolEvery, o.EvalEvery = 1, 0, 0
-	if _, err := TrainPPO(o); err != nil {
+	if _, err := TrainPPO(context.Background(), o); err != nil {
 		t.Fatal(err)
 	}
 	o2 := o
 	o2.Iterations = 2
 	o2.Hyper.LearningRate *= 3
-	if _, err := TrainPPO(o2); !errors.Is(err, ErrResumeMismatch) || !strings.Contains(err.Error(), "--lr") {
+	if _, err := TrainPPO(context.Background(), o2); !errors.Is(err, ErrResumeMismatch) || !strings.Contains(err.Error(), "--lr") {
 		t.Fatalf("resume with another --lr: %v", err)
 	}
 	o2 = o
 	o2.Iterations, o2.Rules.Variant = 2, rules.Classic
-	if _, err := TrainPPO(o2); !errors.Is(err, ErrResumeMismatch) || !strings.Contains(err.Error(), "--rules") {
+	if _, err := TrainPPO(context.Background(), o2); !errors.Is(err, ErrResumeMismatch) || !strings.Contains(err.Error(), "--rules") {
 		t.Fatalf("resume with --rules classic: %v", err)
 	}
 }

@@ -1,6 +1,7 @@
 package training
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -30,6 +31,7 @@ type collector struct {
 	opts   *PPOOptions
 	game   *rules.Game
 	scheme env.RewardScheme
+	ctx    context.Context // nil: never cancelled
 }
 
 type gameTraj struct {
@@ -63,6 +65,9 @@ func (c *collector) collect(net *Net, pool []*BotFile, rng *rand.Rand, it int64)
 	for step := 0; p.remaining > 0; step++ {
 		if step > maxLen {
 			return nil, fmt.Errorf("training: ppo: games longer than %d decisions", maxLen)
+		}
+		if c.ctx != nil && step&15 == 0 && c.ctx.Err() != nil {
+			return nil, fmt.Errorf("training: ppo: games of iteration %d: %w", it, c.ctx.Err())
 		}
 		if err := p.opponentsAct(); err != nil {
 			return nil, err

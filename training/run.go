@@ -1,6 +1,7 @@
 package training
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -40,7 +41,25 @@ type runSpec struct {
 	Progress                  io.Writer // progress bar destination (nil: none)
 	ProgressRate              bool      // the bar shows steps per second
 	stopAfter                 int64     // tests: fail with errKilled after this step, as if the process died
+	// ctx stops the loop between steps (and a step that checks it, PPO's game collection):
+	// the run then writes a checkpoint of the last finished step and returns an error
+	// wrapping context.Canceled (a *StoppedError), so nothing trained is lost.
+	ctx context.Context
 }
+
+// StoppedError is returned by a training run whose context was cancelled (Ctrl-C): it
+// wraps the context's error and says how far the run got. A checkpoint of step Step is on
+// disk, so running the same command again resumes from it.
+type StoppedError struct {
+	Step, Steps int64
+	Err         error
+}
+
+func (e *StoppedError) Error() string {
+	return fmt.Sprintf("training: stopped after step %d of %d (checkpoint written): %v", e.Step, e.Steps, e.Err)
+}
+
+func (e *StoppedError) Unwrap() error { return e.Err }
 
 // run is one training run in progress: its locked directory, backend and trainer, and the
 // counters its checkpoints carry.
@@ -62,6 +81,7 @@ type run struct {
 	secondsBase float64   // training seconds of earlier processes (a resumed run)
 	runStart    time.Time // when this process's loop began
 	interval    time.Time // when the current log interval began
+	saved       int64     // the step of the newest checkpoint on disk (-1: none)
 }
 
 // runMethod is what a trainer plugs into the run lifecycle.
@@ -231,9 +251,19 @@ func (r *run) loop(m runMethod) (err error) {
 	}
 	r.runStart = time.Now()
 	r.interval = r.runStart
+	r.saved = -1
+	if r.ckpt != nil {
+		r.saved = r.Step
+	}
 	for r.Step < s.Steps {
+		if r.Step%s.LogEvery == 0 && s.ctx != nil && s.ctx.Err() != nil {
+			return r.stop(m)
+		}
 		n := r.Step + 1
 		if err = m.step(r, n); err != nil {
+			if s.ctx != nil && s.ctx.Err() != nil && errors.Is(err, s.ctx.Err()) && r.Step%s.LogEvery == 0 {
+				return r.stop(m) // the step gave up before changing the trainer
+			}
 			return err
 		}
 		r.Step = n
@@ -258,6 +288,7 @@ func (r *run) loop(m runMethod) (err error) {
 			if err := r.checkpoint(m); err != nil {
 				return err
 			}
+			r.saved = n
 		}
 		r.interval = time.Now()
 	}
@@ -265,6 +296,18 @@ func (r *run) loop(m runMethod) (err error) {
 		_ = bar.Finish()
 	}
 	return nil
+}
+
+// stop ends a cancelled loop at r.Step, a log point: it checkpoints that step unless the
+// newest checkpoint already holds it, and returns the *StoppedError.
+func (r *run) stop(m runMethod) error {
+	if r.Step > 0 && r.saved != r.Step {
+		if err := r.checkpoint(m); err != nil {
+			return err
+		}
+		r.saved = r.Step
+	}
+	return &StoppedError{Step: r.Step, Steps: r.spec.Steps, Err: r.spec.ctx.Err()}
 }
 
 func (r *run) progressBar() *progressbar.ProgressBar {

@@ -2,6 +2,7 @@ package training
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -14,7 +15,7 @@ func TestARunThatFailsWithAProgressBarEndsTheBarsLine(t *testing.T) {
 	o := tinyBC(t)
 	var bar bytes.Buffer
 	o.Progress, o.stopAfter = &bar, 2
-	if _, err := TrainBC(tinySamples(40), o); !errors.Is(err, errKilled) {
+	if _, err := TrainBC(context.Background(), tinySamples(40), o); !errors.Is(err, errKilled) {
 		t.Fatalf("run stopped after step 2: %v, want errKilled", err)
 	}
 	out := bar.String()

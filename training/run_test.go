@@ -1,8 +1,10 @@
 package training
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -33,6 +35,11 @@ type toyMethod struct {
 	saved            []int64
 	sum              int64 // sum of the steps trained, over every process (Extra)
 	resumedFromExtra bool
+	// cancelAt cancels the run's context in step cancelAt and gives that step up (as PPO's
+	// game collection does); cancelAfter cancels it after step cancelAfter is done.
+	cancelAt, cancelAfter int64
+	ctx                   context.Context
+	cancel                context.CancelFunc
 }
 
 func (m *toyMethod) resume(r *run) error {
@@ -55,8 +62,15 @@ func (m *toyMethod) step(r *run, n int64) error {
 	if n != r.Step+1 {
 		return errors.New("step out of order")
 	}
+	if n == m.cancelAt {
+		m.cancel()
+		return fmt.Errorf("toy step %d: %w", n, m.ctx.Err())
+	}
 	m.steps = append(m.steps, n)
 	m.sum += n
+	if n == m.cancelAfter {
+		m.cancel()
+	}
 	return nil
 }
 
@@ -72,13 +86,25 @@ func (m *toyMethod) save(h *checkpointHeader) {
 
 // trainToy runs the toy method through the whole lifecycle, as a trainer does.
 func trainToy(opts toyOptions, stopAfter int64) (*run, *toyMethod, error) {
+	return trainToyWith(opts, stopAfter, &toyMethod{})
+}
+
+// trainToyWith is trainToy with a prepared method (its cancel points); when it has any, the
+// run gets a context the method cancels.
+func trainToyWith(opts toyOptions, stopAfter int64, m *toyMethod) (*run, *toyMethod, error) {
+	var ctx context.Context
+	if m.cancelAt > 0 || m.cancelAfter > 0 {
+		ctx, m.cancel = context.WithCancel(context.Background())
+		defer m.cancel()
+		m.ctx = ctx
+	}
 	r, err := openRun(runSpec{Out: opts.Out, Kind: toyKind, Method: "toy", Steps: opts.Steps, LogEvery: 2, CheckpointEvery: 4,
-		MetricNames: []string{"step", "sum"}, stopAfter: stopAfter})
+		MetricNames: []string{"step", "sum"}, stopAfter: stopAfter, ctx: ctx})
 	if err != nil {
 		return nil, nil, err
 	}
 	defer r.close()
-	m := &toyMethod{opts: &opts}
+	m.opts = &opts
 	if err := r.prepare(m); err != nil {
 		return nil, nil, err
 	}
@@ -140,5 +166,48 @@ func TestRunResumesAKilledRunFromItsLastCheckpointAndRefusesAnotherMethod(t *tes
 	}
 	if _, err := openRun(runSpec{Out: opts.Out, Kind: toyKind, Method: "bc"}); err == nil || !strings.Contains(err.Error(), "is a toy run, not bc") {
 		t.Fatalf("opening a toy run as bc: %v", err)
+	}
+}
+
+func TestRunStoppedByItsContextCheckpointsTheLastLogPointAndResumesToTheSameEnd(t *testing.T) {
+	straight := toyOptions{Out: t.TempDir(), Steps: 7, Seed: 1, Hyper: DefaultBCOptions().Hyper}
+	_, want, err := trainToy(straight, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name                  string
+		cancelAt, cancelAfter int64
+		stoppedAt             int64   // the step checkpointed and reported
+		saved                 []int64 // checkpoints written by the stopped process
+	}{
+		// Step 3 gives up as the context ends: step 2 (a log point, not a checkpoint) is saved.
+		{name: "a step gives up", cancelAt: 3, stoppedAt: 2, saved: []int64{2}},
+		// Cancelled after step 3, off a log point: step 4 is trained and recorded, and its
+		// regular checkpoint is not written twice.
+		{name: "between steps", cancelAfter: 3, stoppedAt: 4, saved: []int64{4}},
+		// Cancelled after step 5: the next log point is 6, saved beside the checkpoint at 4.
+		{name: "after a checkpoint", cancelAfter: 5, stoppedAt: 6, saved: []int64{4, 6}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			opts := straight
+			opts.Out = t.TempDir()
+			r, m, err := trainToyWith(opts, 0, &toyMethod{cancelAt: tc.cancelAt, cancelAfter: tc.cancelAfter})
+			var stopped *StoppedError
+			if !errors.As(err, &stopped) || !errors.Is(err, context.Canceled) || stopped.Step != tc.stoppedAt || stopped.Steps != 7 {
+				t.Fatalf("error %v, want a StoppedError at step %d of 7 wrapping context.Canceled", err, tc.stoppedAt)
+			}
+			if r.Step != tc.stoppedAt || !slices.Equal(m.saved, tc.saved) {
+				t.Fatalf("run at step %d, checkpoints %v; want %d and %v", r.Step, m.saved, tc.stoppedAt, tc.saved)
+			}
+			r2, m2, err := trainToy(opts, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !r2.Resumed || m2.steps[0] != tc.stoppedAt+1 || m2.sum != want.sum || len(r2.Metrics) != len(want.recorded) {
+				t.Fatalf("resumed %v from step %d: sum %d, %d metric rows; the uninterrupted run: sum %d, %d rows",
+					r2.Resumed, m2.steps[0]-1, m2.sum, len(r2.Metrics), want.sum, len(want.recorded))
+			}
+		})
 	}
 }

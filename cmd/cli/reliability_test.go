@@ -105,7 +105,7 @@ func TestExportReplacesOnlyBotFilesUnlessForced(t *testing.T) {
 	run := t.TempDir()
 	o := trainBCOptions{netFlags: netFlags{width: 8, depth: 1, norm: "layer", lr: 1e-3, valueCoef: 0.5, seed: 1},
 		teachers: "random", games: 1, out: run, steps: 2, batch: 8, logEvery: 2, checkpointEvery: 2}
-	require.NoError(t, runTrainBC(o, io.Discard))
+	require.NoError(t, runTrainBC(context.Background(), o, io.Discard))
 	out := filepath.Join(t.TempDir(), "x.bot")
 	require.NoError(t, os.WriteFile(out, []byte("user notes"), 0o644))
 	err := runExport(exportOptions{run: run, out: out}, io.Discard)
@@ -247,6 +247,16 @@ func TestInterruptedCommandsExitWith130(t *testing.T) {
 	assert.Contains(t, out.String(), "--resume")
 	rate := smallEval("random,valuer").tourneyOptions
 	assert.ErrorIs(t, runRate(ctx, rate, io.Discard), ErrInterrupted)
+	// Training stops before its first iteration (step): one line saying how far it got and
+	// how to resume.
+	ppo := trainPPOOptions{netFlags: netFlags{width: 8, depth: 1, norm: "layer", lr: 1e-3, valueCoef: 0.5}, out: t.TempDir(),
+		iterations: 3, games: 1, epochs: 1, minibatch: 8, checkpointEvery: 1, evalGames: 1, opponents: "valuer",
+		evalOpponent: "valuer", gameFlags: gameFlags{players: 4, variant: "base", length: "standard"}, reward: "rank"}
+	perr := runTrainPPO(ctx, ppo, io.Discard)
+	assert.ErrorIs(t, perr, ErrInterrupted)
+	assert.ErrorContains(t, perr, "before the first iteration finished; nothing trained")
+	assert.Equal(t, "train bc: interrupted after step 40 of 100; checkpoint written (run the same command again to resume)",
+		stoppedError("train bc", "step", &training.StoppedError{Step: 40, Steps: 100, Err: context.Canceled}).Error())
 	assert.Equal(t, ExitInterrupted, exitCode(err))
 	assert.Equal(t, 130, ExitInterrupted)
 	assert.Equal(t, 1, exitCode(errors.New("other")))

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"strings"
 	"sync"
 
@@ -113,14 +111,17 @@ file or "default") made for the data's games instead of a fresh one: fine-tuning
 --out must be a new or empty directory or a behaviour-cloning run directory; it is locked
 while the run trains. Running the same command again resumes from the checkpoint; only
 --steps may change (to extend the run), every other setting and the data (its rules options,
-encoding and source) must be the ones the run started with.`,
+encoding and source) must be the ones the run started with. Ctrl-C stops training at the
+next --log-every step, checkpoints it and exits with status 130; the same command resumes.`,
 		Example: `  container train bc --data runs/valuer-data --out runs/bc --steps 3000 --batch 256
   container train bc --teachers valuer --games 400 --out runs/bc-valuer --steps 5000
   container train bc --init default --data runs/exit/buffer/gen-000001 --data runs/exit/buffer/gen-000002 --out runs/ft --lr 0.0003`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o.progress = cmd.ErrOrStderr()
-			return runTrainBC(o, cmd.OutOrStdout())
+			ctx, stop := interruptible(cmd)
+			defer stop()
+			return runTrainBC(ctx, o, cmd.OutOrStdout())
 		},
 	}
 	addNetFlags(cmd, &o.netFlags)
@@ -139,7 +140,9 @@ encoding and source) must be the ones the run started with.`,
 	return cmd
 }
 
-func runTrainBC(o trainBCOptions, out io.Writer) error {
+// runTrainBC runs train bc; cancelling ctx (Ctrl-C) stops the teacher games (nothing
+// written) or the training (checkpointed at the step reached) with an ErrInterrupted error.
+func runTrainBC(ctx context.Context, o trainBCOptions, out io.Writer) error {
 	if o.out == "" {
 		return fmt.Errorf("%w: --out is required", ErrTrainOptions)
 	}
@@ -205,11 +208,8 @@ func runTrainBC(o trainBCOptions, out io.Writer) error {
 			}
 		}
 		// Ctrl-C while the teachers play (minutes with a search among them) stops cleanly;
-		// nothing is written before the games are in. Training itself is stopped as before
-		// (the checkpoint resumes it), so the signal is released after the games.
-		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+		// nothing is written before the games are in.
 		data, err = training.CollectSamplesProgress(ctx, teachers, splitList(o.record), o.games, rules.DefaultOptions(), env.Rank, o.seed, 0, onGame)
-		stop()
 		if errors.Is(err, context.Canceled) {
 			if o.progress != nil {
 				fmt.Fprintln(o.progress) // end the progress bar's line
@@ -233,7 +233,10 @@ func runTrainBC(o trainBCOptions, out io.Writer) error {
 			return err
 		}
 	}
-	res, err := training.TrainBC(data, bo)
+	res, err := training.TrainBC(ctx, data, bo)
+	if stopped := (*training.StoppedError)(nil); errors.As(err, &stopped) {
+		return stoppedError("train bc", "step", stopped)
+	}
 	if err != nil {
 		return err
 	}
@@ -247,6 +250,15 @@ func runTrainBC(o trainBCOptions, out io.Writer) error {
 	}
 	fmt.Fprintf(out, "run: %s (export with: container export --run %s --out NAME.bot)\n", o.out, o.out)
 	return nil
+}
+
+// stoppedError is the one line of a training run stopped by Ctrl-C: how far it got, and
+// that the same command resumes it from the checkpoint it wrote.
+func stoppedError(command, unit string, s *training.StoppedError) error {
+	if s.Step == 0 {
+		return fmt.Errorf("%s: %w before the first %s finished; nothing trained (run the same command again to start)", command, ErrInterrupted, unit)
+	}
+	return fmt.Errorf("%s: %w after %s %d of %d; checkpoint written (run the same command again to resume)", command, ErrInterrupted, unit, s.Step, s.Steps)
 }
 
 func splitList(s string) []string {

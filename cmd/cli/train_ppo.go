@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -57,7 +59,8 @@ adding it to the pool, so the evaluated networks can be compared and exported af
 --out must be a new or empty directory or a PPO run directory; it is locked while the run
 trains. Running the same command again resumes from the checkpoint; only --iterations (to
 extend the run) and --snapshot-every may change, every other setting must be the one the run
-started with.`,
+started with. Ctrl-C abandons the games in play, checkpoints the last finished iteration and
+exits with status 130; the same command resumes from there.`,
 		Example: `  container train ppo --out runs/ppo --init runs/bc --iterations 50
   container train ppo --out runs/ppo-scratch --iterations 200 --opponents valuer,shipper,manufacturer
   container train ppo --out runs/classic --rules classic --init runs/classic-bc --iterations 70
@@ -66,7 +69,9 @@ started with.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o.progress = cmd.ErrOrStderr()
-			return runTrainPPO(o, cmd.OutOrStdout())
+			ctx, stop := interruptible(cmd)
+			defer stop()
+			return runTrainPPO(ctx, o, cmd.OutOrStdout())
 		},
 	}
 	addNetFlags(cmd, &o.netFlags)
@@ -94,7 +99,9 @@ started with.`,
 	return cmd
 }
 
-func runTrainPPO(o trainPPOOptions, out io.Writer) error {
+// runTrainPPO runs train ppo; cancelling ctx (Ctrl-C) stops it within a few decisions,
+// checkpointed at the last finished iteration, with an ErrInterrupted error.
+func runTrainPPO(ctx context.Context, o trainPPOOptions, out io.Writer) error {
 	if o.out == "" {
 		return fmt.Errorf("%w: --out is required", ErrTrainOptions)
 	}
@@ -156,7 +163,10 @@ func runTrainPPO(o trainPPOOptions, out io.Writer) error {
 	if po.Init, po.InitEncoding, po.InitRules, err = readInit(o.init, o.out, po.Rules); err != nil {
 		return err
 	}
-	res, err := training.TrainPPO(po)
+	res, err := training.TrainPPO(ctx, po)
+	if stopped := (*training.StoppedError)(nil); errors.As(err, &stopped) {
+		return stoppedError("train ppo", "iteration", stopped)
+	}
 	if err != nil {
 		return err
 	}

@@ -23,7 +23,7 @@ func TestTrainBCThenExportThenLoadAsBot(t *testing.T) {
 	o := trainBCOptions{netFlags: netFlags{width: 8, depth: 1, norm: "layer", lr: 1e-3, valueCoef: 0.5, seed: 1},
 		teachers: "valuer,shipper", games: 2, out: run, steps: 4, batch: 16, logEvery: 2, checkpointEvery: 2, valPercent: 0}
 	var out bytes.Buffer
-	if err := runTrainBC(o, &out); err != nil {
+	if err := runTrainBC(context.Background(), o, &out); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out.String(), "done: 4 steps") {
@@ -31,7 +31,7 @@ func TestTrainBCThenExportThenLoadAsBot(t *testing.T) {
 	}
 	// Same command again: resumes, nothing left to do.
 	out.Reset()
-	if err := runTrainBC(o, &out); err != nil || !strings.Contains(out.String(), "resumed") {
+	if err := runTrainBC(context.Background(), o, &out); err != nil || !strings.Contains(out.String(), "resumed") {
 		t.Fatalf("rerun: %v %s", err, out.String())
 	}
 	botPath := filepath.Join(dir, "x.bot")
@@ -61,7 +61,7 @@ func TestTrainAndExportFlagErrors(t *testing.T) {
 	} {
 		o := good
 		mut(&o)
-		if err := runTrainBC(o, &bytes.Buffer{}); !errors.Is(err, ErrTrainOptions) {
+		if err := runTrainBC(context.Background(), o, &bytes.Buffer{}); !errors.Is(err, ErrTrainOptions) {
 			t.Errorf("%s: got %v, want ErrTrainOptions", name, err)
 		}
 	}
@@ -72,7 +72,7 @@ func TestTrainAndExportFlagErrors(t *testing.T) {
 		!strings.Contains(err.Error(), "no checkpoint") {
 		t.Errorf("export of an empty run: %v", err)
 	}
-	if err := runTrainPPO(trainPPOOptions{}, &bytes.Buffer{}); !errors.Is(err, ErrTrainOptions) {
+	if err := runTrainPPO(context.Background(), trainPPOOptions{}, &bytes.Buffer{}); !errors.Is(err, ErrTrainOptions) {
 		t.Errorf("ppo without --out: %v", err)
 	}
 	ppo := trainPPOOptions{netFlags: netFlags{width: 8, depth: 1, norm: "layer", lr: 1e-3, valueCoef: 0.5}, out: t.TempDir(),
@@ -87,7 +87,7 @@ func TestTrainAndExportFlagErrors(t *testing.T) {
 	} {
 		o := ppo
 		mut(&o)
-		if err := runTrainPPO(o, &bytes.Buffer{}); !errors.Is(err, ErrTrainOptions) {
+		if err := runTrainPPO(context.Background(), o, &bytes.Buffer{}); !errors.Is(err, ErrTrainOptions) {
 			t.Errorf("ppo %s: got %v, want ErrTrainOptions", name, err)
 		}
 	}
@@ -115,7 +115,7 @@ func TestHiddenCashDataTrainsABotThatReadsHiddenCash(t *testing.T) {
 	run := filepath.Join(dir, "run")
 	o := trainBCOptions{netFlags: netFlags{width: 8, depth: 1, norm: "layer", lr: 1e-3, valueCoef: 0.5, seed: 1},
 		data: []string{data}, out: run, steps: 2, batch: 16, logEvery: 2, checkpointEvery: 2, valPercent: 0}
-	if err := runTrainBC(o, &out); err != nil {
+	if err := runTrainBC(context.Background(), o, &out); err != nil {
 		t.Fatal(err)
 	}
 	botPath := filepath.Join(dir, "h.bot")
@@ -141,7 +141,7 @@ func TestTrainBCInitFromDefaultAndRefusals(t *testing.T) {
 	o := trainBCOptions{netFlags: netFlags{width: 8, depth: 1, norm: "layer", lr: 1e-4, valueCoef: 0.5, seed: 1},
 		teachers: "valuer", games: 1, out: t.TempDir(), steps: 2, batch: 16, logEvery: 2, checkpointEvery: 2, init: "default"}
 	var out bytes.Buffer
-	require.NoError(t, runTrainBC(o, &out))
+	require.NoError(t, runTrainBC(context.Background(), o, &out))
 	w, _, err := training.WeightsFromRun(o.out)
 	require.NoError(t, err)
 	def, err := training.DefaultBot()
@@ -159,7 +159,7 @@ func TestTrainBCInitFromDefaultAndRefusals(t *testing.T) {
 		bad := o
 		bad.init, bad.out = init, filepath.Join(dir, "run-"+filepath.Base(init))
 		var printed bytes.Buffer
-		err := runTrainBC(bad, &printed)
+		err := runTrainBC(context.Background(), bad, &printed)
 		require.Error(t, err, init)
 		assert.NotContains(t, err.Error(), "\n")
 		if init != fiveBot {
