@@ -1,6 +1,7 @@
 package training
 
 import (
+	"context"
 	"errors"
 	"path/filepath"
 	"slices"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/container-rl/container/encoding"
 	"github.com/container-rl/container/env/bots"
+	"github.com/container-rl/container/env/eval"
 	"github.com/container-rl/container/env/rules"
 )
 
@@ -214,5 +216,84 @@ func TestNetBotAdvise(t *testing.T) {
 			t.Fatalf("step %d: Act plays %d, the most probable move is %d", i, act, legal[best])
 		}
 		s.Apply(legal[best])
+	}
+}
+
+// A bot that plays its most likely move samples at temperature 1 from turn LoopBreakTurn on
+// (a repeated position cannot repeat forever), never before; "@0" (SetTemperature) turns
+// that off and plays the most likely move all game.
+func TestNetBotSamplesOnlyFromTheLoopBreakTurn(t *testing.T) {
+	opts := rules.DefaultOptions()
+	f := realBot(t, opts)
+	g, err := rules.NewGame(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := g.NewInitialStateSeed(3)
+	legal := st.LegalActions(nil)
+	view := &rules.State{}
+	st.Redact(st.CurrentPlayer(), view)
+	strict, err := NewNetBot("t", f, &opts, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := strict.SetTemperature(0); err != nil || strict.LoopBreakTurn != 0 {
+		t.Fatalf("SetTemperature(0): %v, loop break turn %d, want 0", err, strict.LoopBreakTurn)
+	}
+	best := strict.Act(view, legal)
+	differ := 0
+	for seed := range uint64(64) {
+		b, err := NewNetBot("t", f, &opts, seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b.LoopBreakTurn != DefaultLoopBreakTurn {
+			t.Fatalf("a new bot breaks loops from turn %d, want %d", b.LoopBreakTurn, DefaultLoopBreakTurn)
+		}
+		view.Turn = int32(DefaultLoopBreakTurn - 1)
+		if a := b.Act(view, legal); a != best {
+			t.Fatalf("seed %d, turn %d: played %d, the most likely move is %d", seed, view.Turn, a, best)
+		}
+		strict.Seed(seed)
+		view.Turn = int32(DefaultLoopBreakTurn)
+		if a := strict.Act(view, legal); a != best {
+			t.Fatalf("@0, seed %d, turn %d: played %d, the most likely move is %d", seed, view.Turn, a, best)
+		}
+		a := b.Act(view, legal)
+		if !slices.Contains(legal, a) {
+			t.Fatalf("seed %d: illegal %d", seed, a)
+		}
+		if a != best {
+			differ++
+		}
+	}
+	if differ == 0 {
+		t.Fatalf("from turn %d no seed of 64 played other than the most likely move among %d", DefaultLoopBreakTurn, len(legal))
+	}
+}
+
+// The 3-player network shipped until session 29 (training/retired/default-3p.bot), playing
+// its most likely move all game ("@0"), leaves 4 of these 12 games against two manufacturers
+// at the rules' safety limit of 1000 turns: broke opponents, and a position it repeats. With
+// the loop breaker every game ends by two colours running out.
+func TestLoopBreakerEndsGamesTheMostLikelyMoveStalls(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays 24 games, up to 1000 turns each")
+	}
+	path := filepath.Join("retired", "default-3p.bot")
+	opts := rules.DefaultOptions()
+	opts.Players = 3
+	ends := func(agent string) map[string]int {
+		res, err := eval.Run(context.Background(), eval.Config{Agents: []string{agent, "manufacturer", "manufacturer"}, Games: 12, Options: opts, Seed: 7, Workers: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return eval.Summarize(res).EndReason
+	}
+	if got := ends(path + "@0"); got["turn-limit"] != 4 {
+		t.Fatalf("@0: end reasons %v, want 4 games at the turn limit", got)
+	}
+	if got := ends(path); got["turn-limit"] != 0 {
+		t.Fatalf("with the loop breaker: end reasons %v, want none at the turn limit", got)
 	}
 }
