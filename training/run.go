@@ -49,13 +49,16 @@ type runSpec struct {
 
 // StoppedError is returned by a training run whose context was cancelled (Ctrl-C): it
 // wraps the context's error and says how far the run got. A checkpoint of step Step is on
-// disk, so running the same command again resumes from it.
+// disk (when Step > 0), so running the same command again resumes from it.
 type StoppedError struct {
 	Step, Steps int64
 	Err         error
 }
 
 func (e *StoppedError) Error() string {
+	if e.Step == 0 {
+		return fmt.Sprintf("training: stopped before step 1 of %d (nothing trained): %v", e.Steps, e.Err)
+	}
 	return fmt.Sprintf("training: stopped after step %d of %d (checkpoint written): %v", e.Step, e.Steps, e.Err)
 }
 
