@@ -12,9 +12,7 @@ import (
 // interval that is not a positive multiple of the log interval, is refused as ErrConfig.
 func TestBCAcceptsTheSmallestSettingsAndRefusesZero(t *testing.T) {
 	data := tinySamples(40)
-	base := DefaultBCOptions()
-	base.Steps, base.Batch, base.LogEvery, base.CheckpointEvery = 2, 1, 1, 1
-	base.Net = NetConfig{Width: 4, Depth: 1, Norm: NormNone}
+	base := tinyBCOptions(2, 1, 1, 1, NetConfig{Width: 4, Depth: 1, Norm: NormNone})
 	o := base
 	o.Out = t.TempDir()
 	res, err := TrainBC(context.Background(), data, o)

@@ -14,6 +14,14 @@ import (
 
 // tinySamples is a learnable toy dataset: the action is the legal action whose indicator
 // feature is set, and the value target is a linear function of the observation.
+// tinyBCOptions is DefaultBCOptions with the given steps, batch, log and checkpoint
+// intervals and network, for runs on tinySamples.
+func tinyBCOptions(steps int64, batch int, logEvery, checkpointEvery int64, net NetConfig) BCOptions {
+	o := DefaultBCOptions()
+	o.Steps, o.Batch, o.LogEvery, o.CheckpointEvery, o.Net = steps, batch, logEvery, checkpointEvery, net
+	return o
+}
+
 func tinySamples(n int) *Samples {
 	const D, A, V = 16, 10, 3
 	s := &Samples{EncodingVersion: "toy", Rules: rules.DefaultOptions(), ObsDim: D, NumActions: A, ValueDim: V}
@@ -68,9 +76,7 @@ func TestBCSmokeLossGoesDown(t *testing.T) {
 
 func TestBCResumeAfterKillMatchesUninterruptedRun(t *testing.T) {
 	data := tinySamples(300)
-	base := DefaultBCOptions()
-	base.Steps, base.Batch, base.LogEvery, base.CheckpointEvery = 30, 16, 5, 10
-	base.Net = NetConfig{Width: 16, Depth: 1, Norm: NormLayer}
+	base := tinyBCOptions(30, 16, 5, 10, NetConfig{Width: 16, Depth: 1, Norm: NormLayer})
 
 	straight := base
 	straight.Out = t.TempDir()
@@ -194,9 +200,7 @@ func maxWeightDiff(a, b *Weights) float64 {
 // run's network.
 func TestBCStoppedByItsContextResumesToTheUninterruptedNetwork(t *testing.T) {
 	data := tinySamples(300)
-	base := DefaultBCOptions()
-	base.Steps, base.Batch, base.LogEvery, base.CheckpointEvery = 30, 16, 5, 20
-	base.Net = NetConfig{Width: 16, Depth: 1, Norm: NormLayer}
+	base := tinyBCOptions(30, 16, 5, 20, NetConfig{Width: 16, Depth: 1, Norm: NormLayer})
 	straight := base
 	straight.Out = t.TempDir()
 	if _, err := TrainBC(context.Background(), data, straight); err != nil {
