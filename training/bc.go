@@ -103,10 +103,8 @@ func TrainBC(ctx context.Context, data *Samples, opts BCOptions) (*BCResult, err
 	}
 	b.r = rand.New(b.rng)
 	b.idx = make([]int, opts.Batch)
-	if err := r.loop(b); err != nil {
-		return &BCResult{Steps: r.Step, Metrics: r.Metrics, Seconds: r.seconds(), Resumed: r.Resumed}, err
-	}
-	return &BCResult{Steps: r.Step, Metrics: r.Metrics, Seconds: r.seconds(), Resumed: r.Resumed}, nil
+	err = r.loop(b) // a stopped run still reports how far it got
+	return &BCResult{Steps: r.Step, Metrics: r.Metrics, Seconds: r.seconds(), Resumed: r.Resumed}, err
 }
 
 // bcRun is the behaviour-cloning method of a run: minibatches drawn from the training rows,

@@ -138,11 +138,9 @@ func TrainPPO(ctx context.Context, opts PPOOptions) (*PPOResult, error) {
 	if err := r.begin(&opts); err != nil {
 		return nil, err
 	}
-	p.col = &collector{opts: &opts, game: p.game, scheme: scheme, ctx: ctx}
-	if err := r.loop(p); err != nil {
-		return &PPOResult{Iterations: r.Step, Metrics: r.Metrics, Seconds: r.seconds(), Resumed: r.Resumed}, err
-	}
-	return &PPOResult{Iterations: r.Step, Metrics: r.Metrics, Seconds: r.seconds(), Resumed: r.Resumed}, nil
+	p.col = &collector{opts: &opts, game: p.game, scheme: scheme, ctx: r.spec.ctx}
+	err = r.loop(p) // a stopped run still reports how far it got
+	return &PPOResult{Iterations: r.Step, Metrics: r.Metrics, Seconds: r.seconds(), Resumed: r.Resumed}, err
 }
 
 // ppoRun is the PPO method of a run. Each iteration collects games with the current network

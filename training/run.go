@@ -41,9 +41,9 @@ type runSpec struct {
 	Progress                  io.Writer // progress bar destination (nil: none)
 	ProgressRate              bool      // the bar shows steps per second
 	stopAfter                 int64     // tests: fail with errKilled after this step, as if the process died
-	// ctx stops the loop between steps (and a step that checks it, PPO's game collection):
-	// the run then writes a checkpoint of the last finished step and returns an error
-	// wrapping context.Canceled (a *StoppedError), so nothing trained is lost.
+	// ctx (nil: never cancelled) stops the loop between steps (and a step that checks it,
+	// PPO's game collection): the run then writes a checkpoint of the last finished step and
+	// returns an error wrapping context.Canceled (a *StoppedError), so nothing trained is lost.
 	ctx context.Context
 }
 
@@ -108,6 +108,9 @@ type runMethod interface {
 // temporary files of a killed writer, chooses the backend (GOMLX_BACKEND) and reads the
 // checkpoint, if any; a checkpoint of another method is refused.
 func openRun(spec runSpec) (*run, error) {
+	if spec.ctx == nil {
+		spec.ctx = context.Background()
+	}
 	dir, err := rundir.Open(spec.Out, spec.Kind)
 	if err != nil {
 		return nil, fmt.Errorf("training: %w", err)
@@ -259,12 +262,12 @@ func (r *run) loop(m runMethod) (err error) {
 		r.saved = r.Step
 	}
 	for r.Step < s.Steps {
-		if r.Step%s.LogEvery == 0 && s.ctx != nil && s.ctx.Err() != nil {
+		if r.Step%s.LogEvery == 0 && s.ctx.Err() != nil {
 			return r.stop(m)
 		}
 		n := r.Step + 1
 		if err = m.step(r, n); err != nil {
-			if s.ctx != nil && s.ctx.Err() != nil && errors.Is(err, s.ctx.Err()) && r.Step%s.LogEvery == 0 {
+			if s.ctx.Err() != nil && errors.Is(err, s.ctx.Err()) && r.Step%s.LogEvery == 0 {
 				return r.stop(m) // the step gave up before changing the trainer
 			}
 			return err
