@@ -206,6 +206,16 @@ func playTourney(ctx context.Context, o tourneyOptions, keepRecords bool, note i
 		return res, err
 	}
 	f := eval.NewResultsFile(cfg, res, Version)
+	if res.Interrupted {
+		// A rerun of a shard that holds more games than this interrupted one keeps them
+		// (checkResultsTarget proved before playing that the file is this shard's).
+		if old, rerr := eval.ReadResultsFile(path); rerr == nil && len(old.Results) >= len(res.Games) {
+			if note != nil {
+				fmt.Fprintf(note, "interrupted: %d of %d games played; kept %s, which holds %d\n", len(res.Games), f.EndGame-f.FirstGame, path, len(old.Results))
+			}
+			return res, nil
+		}
+	}
 	b, err := json.Marshal(f)
 	if err == nil {
 		if err = os.MkdirAll(o.out, 0o755); err == nil {

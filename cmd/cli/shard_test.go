@@ -240,6 +240,20 @@ func TestInterruptedTournamentShardIsNamedAndRerun(t *testing.T) {
 		"games [4,8): shard 1/2 in "+filepath.Join(dir, "results-shard-00001-of-00002.json")+" was interrupted after 0 of 4 games (run it again)")
 	e.progress = nil
 	require.NoError(t, runEval(context.Background(), e, &bytes.Buffer{}), "the rerun replaces its own file")
+	// A rerun interrupted before it has as many games does not replace the complete file.
+	path := filepath.Join(dir, "results-shard-00001-of-00002.json")
+	before, err := os.ReadFile(path)
+	require.NoError(t, err)
+	c, cancel := context.WithCancel(context.Background())
+	cancel()
+	var note bytes.Buffer
+	e.progress = &note
+	require.ErrorIs(t, runEval(c, e, &bytes.Buffer{}), ErrInterrupted)
+	require.Contains(t, note.String(), "interrupted: 0 of 4 games played; kept "+path+", which holds 4")
+	after, err := os.ReadFile(path)
+	require.NoError(t, err)
+	require.Equal(t, before, after, "the complete results file is untouched")
+	e.progress = nil
 	var merged, one bytes.Buffer
 	require.NoError(t, runEval(context.Background(), m, &merged))
 	require.NoError(t, runEval(context.Background(), smallEval("valuer,random"), &one))
