@@ -272,7 +272,7 @@ func TestNetBotSamplesOnlyFromTheLoopBreakTurn(t *testing.T) {
 	}
 }
 
-// The 3-player network shipped until session 29 (training/retired/default-3p.bot), playing
+// The 3-player network shipped until commit faf9b65 (2026-12-02; training/retired/default-3p.bot), playing
 // its most likely move all game ("@0"), leaves 4 of these 12 games against two manufacturers
 // at the rules' safety limit of 1000 turns: broke opponents, and a position it repeats. With
 // the loop breaker every game ends by two colours running out.

@@ -10,7 +10,7 @@ import (
 	"testing"
 )
 
-// The machine mutation harness (issue 18, item 7): positions reached in random games of every
+// The machine mutation harness: positions reached in random games of every
 // variant, module set and player count are written with MarshalPosition, one machine field
 // (or the active seat) is replaced by another value, and every mutant that loads must be
 // playable: legal moves listed, each legal action applied, legal moves listed again, with no

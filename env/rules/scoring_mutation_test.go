@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// Scoring behaviours pinned for the mutation survivors of scoring.go (issue 19): the edges of
+// Scoring behaviours pinned for the mutation survivors of scoring.go: the edges of
 // the scoring cards, the automatic choices a breakdown records, open auctions won at game end
 // by seat 0 or for lot I, loans repaid from the island's value, storage reuse, and states
 // whose seat, lot or loan numbers are out of range (scored without a panic).
