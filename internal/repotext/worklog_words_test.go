@@ -22,7 +22,7 @@ var worklogWords = []*regexp.Regexp{
 	regexp.MustCompile(`(?i)\blead's\b`),           // "the lead's session"
 	regexp.MustCompile(`(?i)\bhelpers'`),           // "other helpers' builds"
 	regexp.MustCompile(`(?i)\bhelper (session|agent|engineer)s?\b`),
-	regexp.MustCompile(`(?i)\bissues? ?#?[0-9]+\b`), // "issue 13", "(issue 19 survivors)"
+	regexp.MustCompile(`(?i)\bissues?[ -]?#?[0-9]+\b`), // "issue 13", "(issue 19 survivors)"
 	regexp.MustCompile(`(?i)\bthe issue('s)?\b`),    // "the issue's targets"
 	regexp.MustCompile(`\b[a-z0-9]+-s[0-9]{2}\b`),   // directories such as ladder-s30
 }
@@ -121,6 +121,7 @@ func TestWorklogWordsAreCaught(t *testing.T) {
 		"Quiet machine (the lead's session)",
 		"while other helpers' builds kept its load high",
 		"tests (issue 19 survivors)",
+		"sharing it with the issue-13 evaluations",
 		"Issue 13's numbered targets",
 		"under the issue's 40%",
 		"results in docs/results/ladder-s30/",
