@@ -10,8 +10,8 @@ import (
 	"github.com/container-rl/container/env/rules"
 )
 
-// Tests written to kill surviving mutants of the PPO rollout (training/rollout.go; the record
-// is in docs/TESTING.md).
+// Edge cases of the PPO rollout (training/rollout.go; docs/MUTANTS.md names
+// the bug each one catches).
 
 // Every learner decision of a rollout is stored with the observation its game showed the
 // learner at that step, and with the network's value estimate (index 0) of exactly that

@@ -2,7 +2,7 @@ package rules
 
 import "testing"
 
-// Tests written to kill surviving mutants of the money flow (docs/TESTING.md): each states
+// Edge cases of the money flow (docs/MUTANTS.md names the bug each one catches): each states
 // one rule of who pays whom and checks every balance involved.
 
 // Bank Auctions, raising a cash bid: the outbid player takes the cash of their bid back at

@@ -6,28 +6,18 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/container-rl/container/encoding"
 	"github.com/container-rl/container/env"
 	"github.com/container-rl/container/env/rules"
 )
 
-// Tests written to kill surviving mutants of the learning targets and the trained bot's
-// move choice (docs/TESTING.md).
+// Edge cases of the learning targets and the trained bot's
+// move choice (docs/MUTANTS.md names the bug each one catches).
 
 // biasNet is a network without hidden layers whose policy ignores the observation: every
 // action's logit is its bias, bias[a] = (a*7) mod 31, so the best legal move is known.
 func biasNet(t *testing.T, opts rules.Options) (*BotFile, func(a int) float32) {
 	t.Helper()
-	g, err := rules.NewGame(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	enc := encoding.NewEncoder(g)
-	cfg := NetConfig{ObsDim: enc.Size(), NumActions: enc.NumActions(), ValueDim: opts.Players, Width: 1, Depth: 0, Norm: NormNone}
-	w, err := NewWeights(cfg, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, cfg, w := linearNet(t, opts)
 	bias := func(a int) float32 { return float32((a * 7) % 31) }
 	for i, p := range cfg.Params() {
 		switch p.Name {
@@ -39,7 +29,7 @@ func biasNet(t *testing.T, opts rules.Options) (*BotFile, func(a int) float32) {
 			}
 		}
 	}
-	return &BotFile{Header: BotHeader{Name: "bias", EncodingVersion: encoding.Version, Actions: CurrentActionLayout(), Rules: opts}, Weights: w}, bias
+	return linearBotFile("bias", opts, w), bias
 }
 
 // A trained bot at temperature 0 plays the legal move with the highest logit (the first of

@@ -7,8 +7,8 @@ import (
 
 // Tests of the Player Loans module during a delivery auction (More Containers, Player Loans;
 // CLARIFICATIONS, "More Containers rulings": cash committed to an unresolved delivery bid is
-// not in hand) written for the surviving mutants of playerloans.go (docs/TESTING.md,
-// mutation testing).
+// not in hand) at the edges of playerloans.go (docs/MUTANTS.md names the bug each
+// one catches).
 
 // A bidder whose revealed bid plus runoff addition leaves it under $10 in hand is not asked
 // to lend: seats 1 and 2 tie at $5, seat 1 adds $6 in the runoff and wins with $11 of its

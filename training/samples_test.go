@@ -7,7 +7,7 @@ import (
 	"github.com/container-rl/container/env/rules"
 )
 
-// Tests written to kill surviving mutants of training/samples.go (docs/TESTING.md).
+// Edge cases of training/samples.go (docs/MUTANTS.md names the bug each one catches).
 
 // Check refuses a row whose action id is outside the action range, even when the mask's
 // padding bits past the last action are set, and when the action count fills whole mask

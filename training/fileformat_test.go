@@ -11,8 +11,8 @@ import (
 	"testing"
 )
 
-// Tests written to kill surviving mutants of the bot and checkpoint container format
-// (fileformat.go; docs/TESTING.md): every size limit is inclusive, and the reader's memory
+// Edge cases of the bot and checkpoint container format
+// (fileformat.go; docs/MUTANTS.md names the bug each one catches): every size limit is inclusive, and the reader's memory
 // is bounded by the bytes actually present.
 
 const testMagic = "CNTRTST1"
