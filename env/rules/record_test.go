@@ -6,6 +6,7 @@ import (
 	"errors"
 	"hash/crc32"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -364,5 +365,84 @@ func TestRecordBinaryAmountField(t *testing.T) {
 		if tc.want != "" && (!strings.Contains(err.Error(), tc.want) || errors.Is(err, ErrIllegalAction)) {
 			t.Errorf("amount %d cut %v: want %q, got %v", tc.amount, tc.cut, tc.want, err)
 		}
+	}
+}
+
+// A record may name the agent of each seat: the names are written before the moves, read
+// back in seat order, and change nothing of the game; a record without them is written
+// exactly as before (no "agents" key).
+func TestRecordNamesTheAgentsOfItsSeats(t *testing.T) {
+	s := supportRandomGame(t, Options{Players: 3}, 5, 3000)
+	r := NewRecord(s, 5)
+	plain, err := r.MarshalRecord()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(plain, []byte(`"agents"`)) {
+		t.Fatalf("a record without agents writes an agents key:\n%s", plain)
+	}
+	r.Agents = []string{"default", "valuer", "runs/my bot.bot@0.5"}
+	named, err := r.MarshalRecord()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(named, []byte(`  "agents": ["default","valuer","runs/my bot.bot@0.5"],`+"\n"+`  "moves": [`)) {
+		t.Fatalf("agents not written before the moves:\n%.300s", named)
+	}
+	back, st, err := LoadRecord(named)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(back.Agents, r.Agents) {
+		t.Errorf("agents read back %q, want %q", back.Agents, r.Agents)
+	}
+	if st.Hash() != s.Hash() || len(back.Moves) != len(r.Moves) {
+		t.Error("the named record replays to another game")
+	}
+	old, _, err := LoadRecord(plain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if old.Agents != nil {
+		t.Errorf("a record without agents reads agents %q", old.Agents)
+	}
+}
+
+// A record's agents must name every seat once with a printable name of at most
+// MaxRecordAgentBytes bytes; anything else is refused with ErrBadRecord, when written and
+// when read, and a list longer than the seats is refused without reading all of it.
+func TestRecordRefusesAgentsThatDoNotNameEverySeat(t *testing.T) {
+	s := supportRandomGame(t, Options{Players: 3}, 6, 50)
+	r := NewRecord(s, 6)
+	good, err := r.MarshalRecord()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := map[string]string{
+		"two for three seats":   `["a","b"]`,
+		"four for three seats":  `["a","b","c","d"]`,
+		"an empty name":         `["a","","c"]`,
+		"a control character":   `["a","b\u0007","c"]`,
+		"not a list":            `"a,b,c"`,
+		"null":                  `null`,
+		"a number":              `["a",2,"c"]`,
+		"a name over the limit": `["a","` + strings.Repeat("x", MaxRecordAgentBytes+1) + `","c"]`,
+		"a huge list":           `[` + strings.Repeat(`"a",`, 100000) + `"a"]`,
+	}
+	for name, agents := range bad {
+		data := bytes.Replace(good, []byte(`  "moves": [`), []byte(`  "agents": `+agents+",\n"+`  "moves": [`), 1)
+		if _, _, err := LoadRecord(data); !errors.Is(err, ErrBadRecord) {
+			t.Errorf("%s: LoadRecord error %v, want ErrBadRecord", name, err)
+		}
+	}
+	for _, agents := range [][]string{{"a", "b"}, {"a", "", "c"}, {"a", "b\n", "c"}, {"a", strings.Repeat("x", MaxRecordAgentBytes+1), "c"}} {
+		r.Agents = agents
+		if _, err := r.MarshalRecord(); !errors.Is(err, ErrBadRecord) {
+			t.Errorf("MarshalRecord with agents %.40q: error %v, want ErrBadRecord", agents, err)
+		}
+	}
+	r.Agents = []string{"a", strings.Repeat("x", MaxRecordAgentBytes), "c"}
+	if _, err := r.MarshalRecord(); err != nil {
+		t.Errorf("a name of exactly MaxRecordAgentBytes: %v", err)
 	}
 }
