@@ -64,7 +64,8 @@ const (
 	DefaultC       = 0.7
 	DefaultNetC    = 1.5
 	// DefaultNetRolloutC is c with a net whose leaves rollouts score (net= with rollout=):
-	// a lighter prior, measured better against both yardsticks (2026-12-02, commit 151c8ff; docs/BOTS.md).
+	// a lighter prior, measured better against both yardsticks (2026-12-02, commit 151c8ff;
+	// docs/BOTS.md).
 	DefaultNetRolloutC = 0.5
 	DefaultFPU         = -1
 	// MaxSims bounds sims; MaxTime bounds ms; MaxWorkers bounds workers.

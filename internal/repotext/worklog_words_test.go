@@ -86,8 +86,8 @@ func TestNoWorklogWordsInTrackedText(t *testing.T) {
 		t.Fatalf("read only %d tracked text files; expected the whole repository", checked)
 	}
 	if len(bad) > 0 {
-		t.Errorf("%d lines label results by work session, role or issue number (use a date, a commit or a version):\n%s",
-			len(bad), strings.Join(bad, "\n"))
+		t.Errorf("%d lines label results by work session, role or issue number "+
+			"(use a date, a commit or a version):\n%s", len(bad), strings.Join(bad, "\n"))
 	}
 }
 
