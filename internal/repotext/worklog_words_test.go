@@ -23,8 +23,8 @@ var worklogWords = []*regexp.Regexp{
 	regexp.MustCompile(`(?i)\bhelpers'`),           // "other helpers' builds"
 	regexp.MustCompile(`(?i)\bhelper (session|agent|engineer)s?\b`),
 	regexp.MustCompile(`(?i)\bissues?[ -]?#?[0-9]+\b`), // "issue 13", "(issue 19 survivors)"
-	regexp.MustCompile(`(?i)\bthe issue('s)?\b`),    // "the issue's targets"
-	regexp.MustCompile(`\b[a-z0-9]+-s[0-9]{2}\b`),   // directories such as ladder-s30
+	regexp.MustCompile(`(?i)\bthe issue('s)?\b`),       // "the issue's targets"
+	regexp.MustCompile(`\b[a-z0-9]+-s[0-9]{2}\b`),      // directories such as ladder-s30
 }
 
 // allowed are lines where such a phrase means something else; each entry is a file and a
