@@ -18,4 +18,6 @@ for nb in notebooks/*.ipynb; do
 	CONTAINER_DEMO="$repo/runs/demo" CONTAINER_DATASET="$repo/runs/demo/dataset" CONTAINER_RUN="$repo/runs/demo/train" \
 		jupyter nbconvert --to notebook --execute --inplace \
 		--ExecutePreprocessor.kernel_name=gonb --ExecutePreprocessor.timeout=900 "$nb"
+	# Paths in the outputs are shown relative to the repository, not to this machine.
+	sed -i "s#${repo}/#./#g; s#${repo}#.#g" "$nb"
 done
