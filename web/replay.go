@@ -38,6 +38,10 @@ type ReplayLine struct {
 	Seat   int    `json:"seat"`
 	Phase  string `json:"phase"`
 	Text   string `json:"text"`
+	Words  string `json:"words"` // the move in words
+	// Sealed is what other seats read before step Reveal: the words of a sealed bid without
+	// its amount ("" for a move that is never sealed).
+	Sealed string `json:"sealed,omitempty"`
 	Reveal int    `json:"reveal"`
 }
 
@@ -108,9 +112,12 @@ func newReplay(rec *rules.Record, names []string, source string) (*replaySession
 			}
 		}
 		sealed = open
-		line := ReplayLine{Step: i, Turn: int(s.Turn) + 1, Seat: d.Decider, Phase: d.Phase.String(), Text: m.String(), Reveal: i + 1}
+		c := play.ContextOf(d, rec.Options.Players)
+		line := ReplayLine{Step: i, Turn: int(s.Turn) + 1, Seat: d.Decider, Phase: d.Phase.String(), Text: m.String(),
+			Words: play.Words{Viewer: -1}.Move(c, m), Reveal: i + 1}
 		if play.SealedPhase(d.Phase) && m.Kind == rules.Amount {
 			sealed = append(sealed, len(info.Log))
+			line.Sealed = play.Words{Viewer: -1}.SealedMove(c)
 		}
 		info.Log = append(info.Log, line)
 	})
