@@ -401,7 +401,7 @@ func (w Words) Ask(c Context) string {
 	if c.Phase >= rules.NumPhases || phaseWords[c.Phase].ask == nil {
 		return c.Phase.String()
 	}
-	return phaseWords[c.Phase].ask(w, c)
+	return capital(phaseWords[c.Phase].ask(w, c))
 }
 
 // Help explains a decision of phase p in a few sentences and names the section of
