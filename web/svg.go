@@ -316,8 +316,12 @@ func (g *svgBoard) sea() {
 	// Off-Shore Bank.
 	bx := ix + islW + 10
 	bw := svgWidth - 10 - bx
-	g.box(bx, y, bw, h, "#f3ead7", g.hot(rules.Move{Kind: rules.SailBank}))
+	g.box(bx, y, bw, h, "#f3ead7", "")
+	// Sailing here is the title strip: the lots below it are targets of their own (calling
+	// the Bank), so the whole box would have its centre under a lot.
+	g.hotArea(bx+2, y+2, bw-4, 27, rules.Move{Kind: rules.SailBank})
 	g.text(bx+12, y+22, 15, "bold", "start", "#123", "Off-Shore Bank")
+	g.b.WriteString(`</g>`)
 	lotW := (bw - 24 - 2*8) / 3
 	v := g.v
 	for l := 0; l < rules.BankLots; l++ {

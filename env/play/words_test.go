@@ -33,9 +33,9 @@ var badWords = regexp.MustCompile(`move\(|kind\(|phase\(|nobody|<nil>|%!`)
 // colour, the price, the amount, the seat), never a kind's generic fallback where its phase
 // has a specific one; every kind and every phase but the end is met.
 func TestEveryMoveKindAndDecisionHasWordsInEveryPhase(t *testing.T) {
-	games := 30
+	games := 12
 	if testing.Short() {
-		games = 8
+		games = 4
 	}
 	kinds := map[rules.MoveKind]bool{}
 	phasesSeen := map[rules.Phase]bool{}
