@@ -67,6 +67,7 @@ type ReplayStep struct {
 	Turn    int    `json:"turn"`
 	Phase   string `json:"phase"`
 	Decider int    `json:"decider"`
+	Prompt  string `json:"prompt"` // the pending decision in words
 	SVG     string `json:"svg"`
 }
 
@@ -193,6 +194,8 @@ func (x *replaySession) step(n, viewer int) (ReplayStep, error) {
 	if !s.IsTerminal() {
 		d := s.Decision()
 		out.Phase, out.Decider = d.Phase.String(), d.Decider
+		// The words read only the public part of the decision.
+		out.Prompt = play.Words{Viewer: viewer}.Ask(play.ContextOf(d, x.rec.Options.Players))
 	}
 	out.SVG = BoardSVG(v, viewer, x.names, nil)
 	return out, nil

@@ -148,6 +148,7 @@ try {
   let targetsChecked = 0;
   const covered = [];
   let historyChecked = false;
+  let desktopShot = false;
   while (!(await page.locator('#g-over').isVisible())) {
     if (++clicks > MAX_CLICKS) throw new Error(`the game did not end after ${MAX_CLICKS} decisions`);
     // Every outlined target of every decision is clickable at its centre.
@@ -196,6 +197,13 @@ try {
     await clickAndWait(target);
     moveTimes.push(Number(await page.evaluate(() => document.body.dataset.moveMs)));
     if (clicks === 40) await page.screenshot({ path: join(OUT, 'play.png'), fullPage: true });
+    if (clicks >= 30 && !desktopShot && await page.locator('#g-recent').isVisible()) {
+      // The window as a player sees it, with the bots' replies listed and outlined
+      // (docs/img/web-desktop.png comes from here).
+      desktopShot = true;
+      await page.evaluate(() => { window.scrollTo(0, 0); for (const b of document.querySelectorAll('.board-scroll')) b.scrollTo(0, 0); });
+      await page.screenshot({ path: join(OUT, 'play-desktop.png') });
+    }
   }
   moveTimes.sort((a, b) => a - b);
   timings.human_decisions = clicks;
@@ -331,7 +339,11 @@ try {
     await target.click();
     await ph.waitForFunction((k) => Number(document.body.dataset.renders || 0) > k, before, { timeout: 15000 });
     phoneTimes.push(Number(await ph.evaluate(() => document.body.dataset.moveMs)));
-    if (phoneDecisions === 12) await ph.screenshot({ path: join(OUT, 'phone-play.png') });
+    if (phoneDecisions === 12) {
+      // docs/img/web-phone.png comes from here.
+      await ph.evaluate(() => { window.scrollTo(0, 0); for (const b of document.querySelectorAll('.board-scroll')) b.scrollTo(0, 0); });
+      await ph.screenshot({ path: join(OUT, 'phone-play.png') });
+    }
   }
   timings.phone_decisions = phoneDecisions;
   timings.phone_click_to_board_p50_ms = pct(phoneTimes, 0.5);

@@ -473,6 +473,7 @@ async function openReplay(req) {
   $('r-advice').replaceChildren();
   $('viewer').hidden = false;
   $('r-log-box').open = !phone.matches;
+  if (phone.matches && zoom === 0) setZoom(1);
   await gotoStep(0);
 }
 
@@ -488,8 +489,9 @@ async function gotoStep(n) {
     replay.step = n;
     $('r-board').innerHTML = st.svg;
     $('r-status').textContent = st.decider >= 0
-      ? `Step ${n} of ${info.moves} · turn ${st.turn} · p${st.decider + 1} decides ${st.phase}`
+      ? `Step ${n} of ${info.moves} · turn ${st.turn} · p${st.decider + 1} decides: ${st.prompt}`
       : `Step ${n} of ${info.moves} · turn ${st.turn} · game over`;
+    $('r-status').title = st.phase;
     $('r-slider').value = n;
     $('r-turn').value = st.turn;
     renderReplayLog(n);
