@@ -33,12 +33,12 @@ type OpenReplayRequest struct {
 // (a sealed bid is revealed when its round closes; other moves at once) and to the decider
 // from its own step.
 type ReplayLine struct {
-	Step   int    `json:"step"`
-	Turn   int    `json:"turn"`
-	Seat   int    `json:"seat"`
-	Phase  string `json:"phase"`
-	Text   string `json:"text"`
-	Words  string `json:"words"` // the move in words
+	Step  int    `json:"step"`
+	Turn  int    `json:"turn"`
+	Seat  int    `json:"seat"`
+	Phase string `json:"phase"`
+	Text  string `json:"text"`
+	Words string `json:"words"` // the move in words
 	// Sealed is what other seats read before step Reveal: the words of a sealed bid without
 	// its amount ("" for a move that is never sealed).
 	Sealed string `json:"sealed,omitempty"`
