@@ -2,6 +2,9 @@ package web
 
 import (
 	"fmt"
+	"html"
+	"regexp"
+	"strconv"
 	"math/rand/v2"
 	"net/http"
 	"strings"
@@ -110,4 +113,62 @@ func TestBoardOutlinesWhatChanged(t *testing.T) {
 	if n := strings.Count(got, `class="changed"`); n != 2 {
 		t.Errorf("%d regions outlined, want 2 (p2's cash, p3's island)", n)
 	}
+}
+
+// In a 5-player game with every module, long bot names and two loans on every seat, every
+// text of a seat's panel stays inside the panel (widths estimated at 0.53 em a character and
+// 0.57 em bold, what the test browser measures for system-ui; the browser test checks the
+// drawn widths too).
+func TestSeatPanelTextsFitTheirPanel(t *testing.T) {
+	o := rules.DefaultOptions()
+	o.Players, o.Modules = 5, rules.AllModules
+	g, err := rules.NewGame(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := g.NewInitialStateSeed(3)
+	names := make([]string, 5)
+	for i := range s.Players[:5] {
+		names[i] = "valuer (default has no model for these options)"
+		p := &s.Players[i]
+		p.NumLoans = 2
+		p.Loans[0] = rules.Loan{Lender: int8((i + 1) % 5), Amount: 17}
+		p.Loans[1] = rules.Loan{Lender: -1, Amount: 10}
+		p.Cash = 123
+	}
+	prev := s.Clone()
+	prev.Players[1].Cash = 7 // a cash change badge in p2's header
+	svg := BoardSVGChanges(s, 0, names, nil, prev)
+	panel := regexp.MustCompile(`<g data-seat="p\d"><rect x="(\d+)" y="\d+" width="(\d+)"`)
+	text := regexp.MustCompile(`<text x="(\d+)" y="\d+" font-size="(\d+)" font-weight="(\w+)" text-anchor="start"[^>]*>([^<]*)</text>`)
+	parts := strings.Split(svg, `<g data-seat=`)[1:]
+	if len(parts) != 5 {
+		t.Fatalf("%d seat panels", len(parts))
+	}
+	for i, part := range parts {
+		m := panel.FindStringSubmatch(`<g data-seat=` + part)
+		if m == nil {
+			t.Fatalf("panel %d has no box", i)
+		}
+		right := atoi(t, m[1]) + atoi(t, m[2])
+		for _, tm := range text.FindAllStringSubmatch(part, -1) {
+			em := 0.53
+			if tm[3] == "bold" {
+				em = 0.57
+			}
+			w := float64(len([]rune(html.UnescapeString(tm[4])))) * em * float64(atoi(t, tm[2]))
+			if float64(atoi(t, tm[1]))+w > float64(right) {
+				t.Errorf("p%d: %q (about %.0f px from x %s) passes the panel's right edge %d", i+1, tm[4], w, tm[1], right)
+			}
+		}
+	}
+}
+
+func atoi(t *testing.T, s string) int {
+	t.Helper()
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }

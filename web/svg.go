@@ -36,6 +36,8 @@ type svgBoard struct {
 	v      *rules.State // the redacted view drawn
 	viewer int          // seat whose view it is, -1 for the whole game
 	legal  map[string]bool
+	// islandW is the width of Container Island's box (set by sea).
+	islandW int
 	d      rules.Decision
 	names  []string
 	// prev, when not nil, is an earlier view of the same seat: what changed since is
@@ -95,6 +97,23 @@ func (g *svgBoard) printf(format string, args ...any) { fmt.Fprintf(&g.b, format
 func (g *svgBoard) text(x, y int, size int, weight, anchor, fill, s string) {
 	g.printf(`<text x="%d" y="%d" font-size="%d" font-weight="%s" text-anchor="%s" fill="%s">%s</text>`,
 		x, y, size, weight, anchor, fill, html.EscapeString(s))
+}
+
+// fit shortens s to about px pixels at font size size, ending it with "…" when it is cut.
+// The width is an estimate (0.56 em a character, 0.62 em bold; system-ui in the test
+// browser measures 0.49-0.53 em, 0.57 em bold), so long names and loan lists stay inside
+// their panels.
+func fit(s string, px, size int, bold bool) string {
+	em := 0.56
+	if bold {
+		em = 0.62
+	}
+	r := []rune(s)
+	most := int(float64(px) / (em * float64(size)))
+	if len(r) <= most || most < 2 {
+		return s
+	}
+	return strings.TrimRight(string(r[:most-1]), " ·,") + "…"
 }
 
 func (g *svgBoard) seatName(s int) string {
@@ -235,7 +254,7 @@ func (g *svgBoard) header() {
 	if v.EndTriggered && !v.IsTerminal() {
 		status += " · last turn"
 	}
-	g.text(svgWidth-22, 32, 15, "bold", "end", "#223", status)
+	g.text(svgWidth-22, 32, 15, "bold", "end", "#223", fit(status, svgWidth-22-x-20, 15, true))
 	g.text(svgWidth-22, 60, 13, "normal", "end", "#445", fmt.Sprintf("%s rules, %s game%s", o.Variant, o.Length, modulesSuffix(o)))
 }
 
@@ -303,6 +322,7 @@ func (g *svgBoard) sea() {
 	}
 	// Container Island.
 	ix := 20 + seaW
+	g.islandW = islW
 	g.box(ix, y, islW, h, "#e4efd9", g.hot(rules.Move{Kind: rules.SailIsland}))
 	g.text(ix+12, y+22, 15, "bold", "start", "#123", "Container Island")
 	perRow = max(1, (islW-12)/118)
@@ -347,7 +367,7 @@ func (g *svgBoard) sea() {
 		lines = append(lines, "no auction open")
 	}
 	for i, l := range lines {
-		g.text(bx+12, ty+i*15, 12, "normal", "start", "#332", l)
+		g.text(bx+12, ty+i*15, 12, "normal", "start", "#332", fit(l, bw-24, 12, false))
 	}
 	g.mark(g.prev != nil && g.prev.Auctions != v.Auctions, bx+4, ty-13, bw-8, 15*len(lines)+4)
 	if len(ships) > 0 {
@@ -411,7 +431,7 @@ func (g *svgBoard) deliveryAuction(x, y int) {
 		parts = append(parts, fmt.Sprintf("p%d %s", i+1, bid))
 	}
 	g.text(x, y, 13, "bold", "start", "#234", "Delivery bids:")
-	g.text(x, y+18, 13, "normal", "start", "#234", strings.Join(parts, " · "))
+	g.text(x, y+18, 13, "normal", "start", "#234", fit(strings.Join(parts, " · "), g.islandW-24, 13, false))
 }
 
 // panel draws one seat's board.
@@ -434,7 +454,8 @@ func (g *svgBoard) panel(s, x, y, w, h int) {
 	if s == int(v.Active) && !v.IsTerminal() {
 		label = "▶ " + label
 	}
-	g.text(x+10, y+19, 14, "bold", "start", "#fff", label)
+	// Room up to the cash and the badge of its change.
+	g.text(x+10, y+19, 14, "bold", "start", "#fff", fit(label, w-130, 14, true))
 	g.b.WriteString(`</g>`)
 	g.text(x+w-10, y+19, 14, "bold", "end", "#fff", fmt.Sprintf("$%d", p.Cash))
 	if was := g.was(s); was != nil && was.Cash != p.Cash {
@@ -465,11 +486,11 @@ func (g *svgBoard) panel(s, x, y, w, h int) {
 	}
 	cy := y + 46
 	// One line when it fits the panel (about 6.5 px a character at 12 px), else two smaller.
-	if joined := strings.Join(lines, " · "); len(lines) > 0 && len([]rune(joined))*13/2 <= w-20 {
+	if joined := strings.Join(lines, " · "); len(lines) > 0 && fit(joined, w-20, 12, false) == joined {
 		g.text(x+10, cy, 12, "normal", "start", "#333", joined)
 	} else if len(lines) > 0 {
 		for i, l := range lines {
-			g.text(x+10, cy-6+i*12, 11, "normal", "start", "#333", l)
+			g.text(x+10, cy-6+i*12, 11, "normal", "start", "#333", fit(l, w-20, 11, false))
 		}
 	}
 	if was := g.was(s); was != nil {
@@ -550,18 +571,18 @@ func (g *svgBoard) panel(s, x, y, w, h int) {
 			c := v.Companies[s]
 			switch {
 			case int(c.Owner) == s:
-				mods = append(mods, "truck company: own")
+				mods = append(mods, "company: own")
 			case c.Owner >= 0:
-				mods = append(mods, fmt.Sprintf("truck company: p%d's", c.Owner+1))
+				mods = append(mods, fmt.Sprintf("company: p%d's", c.Owner+1))
 			default:
-				mods = append(mods, fmt.Sprintf("truck company: free ($%d fees)", c.Pile))
+				mods = append(mods, fmt.Sprintf("company: free ($%d fees)", c.Pile))
 			}
 			mods = append(mods, fmt.Sprintf("trucks %d", p.Trucks))
 		}
 		if o.Modules.Has(rules.PlayerLoans) {
 			mods = append(mods, fmt.Sprintf("loan cards %d", p.LoanCards))
 		}
-		g.text(x+10, cy+12, 12, "normal", "start", "#333", strings.Join(mods, " · "))
+		g.text(x+10, cy+12, 12, "normal", "start", "#333", fit(strings.Join(mods, " · "), w-20, 12, false))
 	}
 	g.b.WriteString(`</g>`)
 }

@@ -72,6 +72,22 @@ async function checkPhone(page, where) {
   if (m.seats > 0) fail(`${where}: ${m.seats} seat panels overflow`);
 }
 
+// panelOverflow lists the texts of the board's seat panels drawn past their panel's edges
+// (measured by the browser, in board units).
+async function panelOverflow(page) {
+  return page.evaluate(() => {
+    const out = [];
+    for (const g of document.querySelectorAll('#board g[data-seat]')) {
+      const box = g.querySelector('rect').getBBox();
+      for (const t of g.querySelectorAll('text')) {
+        const b = t.getBBox();
+        if (b.x < box.x - 0.5 || b.x + b.width > box.x + box.width + 0.5) out.push(`${g.dataset.seat}: ${t.textContent}`);
+      }
+    }
+    return out;
+  });
+}
+
 const pct = (xs, q) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(s.length * q))]; };
 
 // startServer runs container serve on a free port and resolves with its URL.
@@ -153,6 +169,7 @@ try {
     if (++clicks > MAX_CLICKS) throw new Error(`the game did not end after ${MAX_CLICKS} decisions`);
     // Every outlined target of every decision is clickable at its centre.
     const tc = await checkTargets(page);
+    for (const o of await panelOverflow(page)) fail(`decision ${clicks}: board text past its panel: ${o}`);
     targetsChecked += tc.total;
     covered.push(...tc.covered);
     if (clicks === 1) {
@@ -327,6 +344,7 @@ try {
     phoneDecisions++;
     await checkPhone(ph, `phone, decision ${phoneDecisions}`);
     const pt = await checkTargets(ph);
+    for (const o of await panelOverflow(ph)) fail(`phone decision ${phoneDecisions}: board text past its panel: ${o}`);
     if (pt.total > 0) phoneMin = Math.min(phoneMin, pt.minSide);
     if (pt.covered.length > 0) fail(`phone: board targets covered at their centre: ${pt.covered.slice(0, 5).join('; ')}`);
     const buttons = ph.locator('#g-moves button, #g-amount button[data-move]');
