@@ -3,10 +3,10 @@ package web
 import (
 	"fmt"
 	"html"
-	"regexp"
-	"strconv"
 	"math/rand/v2"
 	"net/http"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 

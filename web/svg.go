@@ -38,8 +38,8 @@ type svgBoard struct {
 	legal  map[string]bool
 	// islandW is the width of Container Island's box (set by sea).
 	islandW int
-	d      rules.Decision
-	names  []string
+	d       rules.Decision
+	names   []string
 	// prev, when not nil, is an earlier view of the same seat: what changed since is
 	// outlined (class "changed") and cash changes are written next to the cash.
 	prev *rules.State
