@@ -367,6 +367,11 @@ try {
   timings.phone_click_to_board_p50_ms = pct(phoneTimes, 0.5);
   timings.phone_click_to_board_p95_ms = pct(phoneTimes, 0.95);
   timings.phone_board_target_min_px = Math.round(phoneMin * 10) / 10;
+  // Zoomed in all the way, the smallest board target is a finger's size.
+  for (let i = 0; i < 5; i++) await ph.click('#g-zoom-in');
+  const zoomed = await ph.locator('#board svg').evaluate((e) => e.getBoundingClientRect().width / 1200);
+  timings.phone_board_target_min_zoomed_px = Math.round(18 * zoomed * 10) / 10;
+  if (timings.phone_board_target_min_zoomed_px < 40) fail(`phone: zoomed in, the smallest board target is ${timings.phone_board_target_min_zoomed_px} px`);
   await ph.screenshot({ path: join(OUT, 'phone-play-full.png'), fullPage: true });
   await ph.click('#tab-replay');
   await ph.waitForSelector('#or-record option[value="played.json"]', { state: 'attached' });

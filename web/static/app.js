@@ -393,8 +393,9 @@ function renderSeats(st) {
 // ---- board zoom -----------------------------------------------------------------------------
 
 // Zoom 0 fits the board to the width of its box; otherwise the board is drawn at that many
-// CSS pixels per board unit (it is 1200 units wide) and scrolls inside its box.
-const zooms = [0, 0.75, 1, 1.5, 2];
+// CSS pixels per board unit (it is 1200 units wide) and scrolls inside its box. At the
+// largest, a container (18 units, the smallest target) is 40 px wide: a finger's size.
+const zooms = [0, 0.75, 1, 1.5, 2.25];
 let zoom = 0;
 function setZoom(z) {
   zoom = z;
