@@ -238,6 +238,7 @@ try {
   if (!timings.history_checked) fail('the game never showed three replies to step through');
   console.log(`game over after ${clicks} decisions (${boardClicks} clicked on the board)`);
   await page.screenshot({ path: join(OUT, 'play-final.png'), fullPage: true });
+  if (!(await page.locator('#g-new').isVisible())) fail('the finished game offers no "New game" button');
   await checkFits(page, '#g-scores', 'the final score table');
 
   // The score table against container score of the downloaded record.

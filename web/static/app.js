@@ -206,7 +206,7 @@ function renderGame(st) {
   const moves = $('g-moves');
   moves.replaceChildren(...st.moves.map((m) => el('button', { type: 'button', 'data-move': m.text, title: m.text, onclick: guard(() => playMove(m.text)) }, m.words)));
   renderAmount(st.amount);
-  $('g-decide').hidden = !st.your_move && !st.can_undo;
+  $('g-decide').hidden = !st.your_move && !st.can_undo && !st.over;
   $('g-undo').disabled = !st.can_undo;
   $('g-ask').disabled = !st.your_move;
   // The log grows at the end; after an undo the server sends it again from 0.
