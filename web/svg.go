@@ -394,6 +394,9 @@ func auctionText(k rules.AuctionKind, a rules.Auction) string {
 		c = a.FromFactory
 		c.Add(&a.FromHarbor)
 		bid = fmt.Sprintf("%d containers (%s)", c.Total(), strings.ToUpper(c.Letters()))
+		if c.Total() == 0 {
+			bid = "containers (bid being made)"
+		}
 	}
 	switch k {
 	case rules.ContainerLotAuction:
