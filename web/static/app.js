@@ -182,6 +182,11 @@ function drawBoard(box, svg, words) {
   }
 }
 
+// hintBoard marks the board shapes of a move while its button is pointed at or focused.
+function hintBoard(move, on) {
+  for (const t of $('board').querySelectorAll('[data-move]')) if (t.dataset.move === move) t.classList.toggle('hint', on);
+}
+
 function renderGame(st) {
   stopWatching();
   game.hist.at = null;
@@ -204,7 +209,11 @@ function renderGame(st) {
   $('g-help-text').textContent = st.help;
   $('g-help-ref').textContent = st.help_ref ? `From docs/RULES.md, section ${st.help_ref} (phase ${st.phase}).` : '';
   const moves = $('g-moves');
-  moves.replaceChildren(...st.moves.map((m) => el('button', { type: 'button', 'data-move': m.text, title: m.text, onclick: guard(() => playMove(m.text)) }, m.words)));
+  moves.replaceChildren(...st.moves.map((m) => el('button', {
+    type: 'button', 'data-move': m.text, title: m.text, onclick: guard(() => playMove(m.text)),
+    onmouseenter: () => hintBoard(m.text, true), onmouseleave: () => hintBoard(m.text, false),
+    onfocus: () => hintBoard(m.text, true), onblur: () => hintBoard(m.text, false),
+  }, m.words)));
   renderAmount(st.amount);
   $('g-decide').hidden = !st.your_move && !st.can_undo && !st.over;
   $('g-undo').disabled = !st.can_undo;
