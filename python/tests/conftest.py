@@ -29,3 +29,12 @@ def random_game(env, seed, rnd):
         env.step(int(legal[rnd.randrange(len(legal))]))
         n += 1
     return n
+
+
+def require(module):
+    """Import an optional framework; skip the test module without it, unless
+    CONTAINER_RL_REQUIRE_EXTRAS=1 (CI), where a missing framework is an error."""
+    if os.environ.get("CONTAINER_RL_REQUIRE_EXTRAS") == "1":
+        import importlib
+        return importlib.import_module(module)
+    return pytest.importorskip(module)
