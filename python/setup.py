@@ -18,8 +18,11 @@ from setuptools.dist import Distribution
 
 try:
     from setuptools.command.bdist_wheel import bdist_wheel
-except ImportError:  # setuptools < 70.1
-    from wheel.bdist_wheel import bdist_wheel
+except ImportError:  # setuptools < 70.1 (pyproject.toml asks for newer; this is for `setup.py build_py`)
+    try:
+        from wheel.bdist_wheel import bdist_wheel
+    except ImportError:
+        bdist_wheel = None
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -91,16 +94,20 @@ class BuildPyWithGo(build_py):
             os.chmod(cli, 0o755)
 
 
-class PlatformWheel(bdist_wheel):
-    """Native code loaded with ctypes: any Python 3, this platform only."""
+cmdclass = {"build_py": BuildPyWithGo}
+if bdist_wheel is not None:
+    class PlatformWheel(bdist_wheel):
+        """Native code loaded with ctypes: any Python 3, this platform only."""
 
-    def finalize_options(self):
-        super().finalize_options()
-        self.root_is_pure = False
+        def finalize_options(self):
+            super().finalize_options()
+            self.root_is_pure = False
 
-    def get_tag(self):
-        _, _, plat = super().get_tag()
-        return "py3", "none", plat
+        def get_tag(self):
+            _, _, plat = super().get_tag()
+            return "py3", "none", plat
+
+    cmdclass["bdist_wheel"] = PlatformWheel
 
 
 class BinaryDistribution(Distribution):
@@ -108,4 +115,4 @@ class BinaryDistribution(Distribution):
         return True
 
 
-setup(cmdclass={"build_py": BuildPyWithGo, "bdist_wheel": PlatformWheel}, distclass=BinaryDistribution)
+setup(cmdclass=cmdclass, distclass=BinaryDistribution)

@@ -14,6 +14,7 @@ understates what a quiet core does, the CPU rate less so.
 """
 
 import argparse
+import importlib.util
 import ctypes
 import json
 import os
@@ -23,7 +24,8 @@ import time
 
 import numpy as np
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+if importlib.util.find_spec("container_rl") is None:  # not installed: the checkout's package
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import container_rl as crl  # noqa: E402
 from container_rl import _lib  # noqa: E402
 

@@ -1,10 +1,13 @@
+import importlib.util
 import os
 import sys
 
 import pytest
 
-# Run from a checkout without the .pth install too.
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+# The installed package is tested (pip install ./python or python/venv.sh); a checkout whose
+# library was built in place (pip install -e, or the setup.py build) works without installing.
+if importlib.util.find_spec("container_rl") is None:
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 
