@@ -49,7 +49,10 @@ def test_gymnasium_check_env(options):
 
 def test_make_with_options_plays_whole_games_against_go_bots():
     env = gym.make(ID, players=4, opponents=["valuer", "default", "random"], seat=2, reward="rank")
+    assert isinstance(env, ContainerGymEnv)  # no wrappers: env.action_masks() works on what make() returns
     assert env.observation_space.shape == (773,) and env.action_space.n == 241
+    env.reset(seed=9)
+    assert env.action_masks().dtype == bool and env.action_masks().any()
     rng = np.random.default_rng(0)
     for seed in (1, 2):
         steps, total, infos, term, trunc = play_episode(env, seed, rng)
