@@ -140,6 +140,7 @@ def test_async_vector_env_with_spawn():
 def test_vector_env_games_are_single_envs():
     """Game i of ContainerVectorEnv plays as ContainerGymEnv reset with game_seed(seed, i, k)."""
     n, seed = 3, 21
+    before = crl.open_handles()
     vec = ContainerVectorEnv(n, players=4, opponents=["valuer", "random", "shipper"], seat=1, seed=seed, workers=2,
                              max_steps=80)
     singles = [ContainerGymEnv(players=4, opponents=["valuer", "random", "shipper"], seat=1, max_steps=80)
@@ -159,12 +160,18 @@ def test_vector_env_games_are_single_envs():
             o, r, te, tr, _ = s.step(int(actions[i]))
             assert rew[i] == pytest.approx(r) and term[i] == te and trunc[i] == tr
             if te or tr:
+                assert info["_final_obs"][i]
+                assert np.array_equal(info["final_obs"][i], o)  # the learner's view of the final position
                 ends += 1
                 episode[i] += 1
                 o, _ = s.reset(seed=game_seed(seed, i, episode[i]))
             single_obs[i] = o
     assert ends >= n
     assert vec.game_info(0)["episodes"] == episode[0]
+    vec.close()
+    for s in singles:
+        s.close()
+    assert crl.open_handles() == before
 
 
 def test_vector_env_via_make_vec_and_rotation():
