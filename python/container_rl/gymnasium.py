@@ -38,6 +38,8 @@ def _opponent_list(opponents, players):
         p = 4 if players is None else players
         if isinstance(p, bool) or not isinstance(p, (int, np.integer)):
             raise _lib.InvalidArgumentError(f"players: want an int, got {type(p).__name__}")
+        if not 1 <= int(p) <= 16:
+            spec(players=int(p) if abs(int(p)) < 1 << 62 else -1)  # Go's message for a bad count
         return ["valuer"] * max(int(p) - 1, 0), int(p)
     if isinstance(opponents, str) or not hasattr(opponents, "__iter__"):
         raise _lib.InvalidArgumentError(
@@ -163,6 +165,8 @@ class ContainerGymEnv(gymnasium.Env):
         return k % self.num_players
 
     def reset(self, *, seed=None, options=None):
+        if seed is not None:
+            _seed(seed)  # our one-line error before gymnasium's own seeding sees it
         super().reset(seed=seed)
         core = self._core
         for _ in range(100):

@@ -196,9 +196,22 @@ def test_bad_input_raises_the_package_errors():
         ContainerGymEnv(opponents="valuer")
     with pytest.raises(crl.InvalidArgumentError, match="illegal_action"):
         ContainerGymEnv(illegal_action="ignore")
+    for bad in (True, 2.5, "4"):
+        with pytest.raises(crl.InvalidArgumentError, match="players"):
+            ContainerGymEnv(players=bad)
+    for bad in (2, 10 ** 30, -1):
+        with pytest.raises(crl.InvalidArgumentError):
+            ContainerGymEnv(players=bad)
+    with pytest.raises(crl.InvalidArgumentError, match="NUL"):
+        ContainerGymEnv(players=3, opponents=["valuer", "val\0uer"])
+    with pytest.raises(crl.InvalidArgumentError, match="num_envs"):
+        ContainerVectorEnv(10 ** 7, players=3)
     env = ContainerGymEnv(players=3, opponents=["random", "random"], seat=0)
     with pytest.raises(crl.EpisodeOverError, match="reset"):
         env.step(0)
+    for bad in ("x", -1, 2 ** 64, 1.5):
+        with pytest.raises(crl.InvalidArgumentError, match="seed"):
+            env.reset(seed=bad)
     obs, info = env.reset(seed=1)
     illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
     before = obs.copy()
