@@ -6,7 +6,8 @@ const $ = (id) => document.getElementById(id);
 // api calls the server and returns the decoded JSON; errors show their message.
 async function api(method, path, body, token) {
   const headers = {};
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  // The server refuses a POST without it (a page on another site cannot send it unasked).
+  if (body !== undefined || method === 'POST') headers['Content-Type'] = 'application/json';
   if (token) headers['X-Game-Token'] = token;
   const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   const data = await res.json().catch(() => ({ error: `${res.status} ${res.statusText}` }));
