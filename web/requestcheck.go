@@ -1,11 +1,7 @@
 package web
 
 import (
-	"bytes"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"mime"
 	"net"
 	"net/http"
@@ -15,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/container-rl/container/env/rules"
+	"github.com/container-rl/container/internal/strictjson"
 )
 
 // The checks every request passes before it reaches a handler, against other web pages in the
@@ -102,58 +99,7 @@ func (s *Server) checkRequest(r *http.Request) error {
 	return nil
 }
 
-// unmarshalStrict decodes one JSON value into v, refusing duplicate object keys, fields v does
-// not have, and data after the value. Every request body goes through it.
-var unmarshalStrict = func(data []byte, v any) error {
-	if err := noDuplicateKeys(json.NewDecoder(bytes.NewReader(data))); err != nil {
-		return err
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return err
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return errors.New("data after the JSON value")
-	}
-	return nil
-}
-
-// noDuplicateKeys reads one JSON value from dec and refuses an object that names a key twice
-// (encoding/json would keep the last one silently).
-func noDuplicateKeys(dec *json.Decoder) error {
-	t, err := dec.Token()
-	if err != nil {
-		return err
-	}
-	d, ok := t.(json.Delim)
-	if !ok {
-		return nil
-	}
-	switch d {
-	case '{':
-		seen := map[string]bool{}
-		for dec.More() {
-			k, err := dec.Token()
-			if err != nil {
-				return err
-			}
-			key, _ := k.(string)
-			if seen[key] {
-				return fmt.Errorf("duplicate key %s", rules.Quote(key))
-			}
-			seen[key] = true
-			if err := noDuplicateKeys(dec); err != nil {
-				return err
-			}
-		}
-	case '[':
-		for dec.More() {
-			if err := noDuplicateKeys(dec); err != nil {
-				return err
-			}
-		}
-	}
-	_, err = dec.Token() // the closing delimiter
-	return err
-}
+// unmarshalStrict decodes one JSON value into v, refusing keys not spelt as v's fields,
+// duplicate object keys and data after the value (internal/strictjson). Every request body
+// goes through it.
+var unmarshalStrict = strictjson.Decode

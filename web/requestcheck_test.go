@@ -149,18 +149,22 @@ func TestRequests_BodiesAreStrict(t *testing.T) {
 	for _, tc := range []struct{ path, body, want string }{
 		{"/api/games", `{"players": 3, "players": 4}`, "duplicate key"},
 		{"/api/games", `{"players": 3, "opponents": ["random"], "seed": 1, "seed": 2}`, "duplicate key"},
-		{"/api/games", `{"players": 3, "colour": "red"}`, "unknown field"},
+		{"/api/games", `{"players": 3, "colour": "red"}`, "unknown key"},
 		{"/api/games", `{"players": 3} {"players": 4}`, "after the JSON"},
 		{"/api/games", `{"players": 3}x`, "after the JSON"},
-		{"/api/games", `[]`, "not valid JSON"},
+		{"/api/games", `{"Players": 3}`, "unknown key"},
+		{"/api/games", `{"players": 3, "PLAYERS": 4}`, "differ only by case"},
+		{"/api/games", `[]`, "cannot unmarshal"},
+		{"/api/games", `{"players": 3`, "truncated"},
 		{"/api/games", ``, "empty"},
 		{"/api/replays", `{"record": {"format": "x", "format": "y"}}`, "duplicate key"},
-		{g + "/ask", `{"bot": "random", "step": 3}`, "unknown field"},
-		{g + "/ask", `{"bot": "random", "viewer": -1}`, "unknown field"},
+		{g + "/ask", `{"bot": "random", "step": 3}`, "unknown key"},
+		{g + "/ask", `{"bot": "random", "viewer": -1}`, "unknown key"},
 		{g + "/ask", `{"bot": "random", "bot": "valuer"}`, "duplicate key"},
+		{g + "/ask", `{"BOT": "random"}`, "unknown key"},
 		{g + "/move", `{"move": "x", "since": -1}`, "since -1 is outside"},
 		{g + "/move", `{"move": "x", "since": 999999999}`, "since 999999999 is outside"},
-		{g + "/move", `{"move": "x", "extra": 1}`, "unknown field"},
+		{g + "/move", `{"move": "x", "extra": 1}`, "unknown key"},
 	} {
 		msg := c.wantStatus(400, "POST", tc.path, st.Token, tc.body)
 		if !strings.Contains(msg, tc.want) {

@@ -247,7 +247,7 @@ func decodeBody(w http.ResponseWriter, r *http.Request, limit int64, v any) erro
 		return errorf(http.StatusBadRequest, "request body is empty; a JSON object is expected")
 	}
 	if err := unmarshalStrict(b, v); err != nil {
-		return errorf(http.StatusBadRequest, "request body is not valid JSON for this request: %v", err)
+		return errorf(http.StatusBadRequest, "request body: %v", err)
 	}
 	return nil
 }

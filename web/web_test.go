@@ -301,8 +301,8 @@ func TestBadRequests(t *testing.T) {
 		want         string
 	}{
 		{413, "POST", "/api/games", "", huge, "larger than"},
-		{400, "POST", "/api/games", "", `{"players": 3`, "not valid JSON"},
-		{400, "POST", "/api/games", "", `{"players": 3, "colour": "red"}`, "unknown field"},
+		{400, "POST", "/api/games", "", `{"players": 3`, "truncated JSON"},
+		{400, "POST", "/api/games", "", `{"players": 3, "colour": "red"}`, "unknown key"},
 		{400, "POST", "/api/games", "", `{"players": 3} {"players": 4}`, "after the JSON"},
 		{400, "POST", "/api/games", "", ``, "empty"},
 		{400, "POST", "/api/games", "", NewGameRequest{Players: 9}, "players"},
