@@ -112,6 +112,17 @@ func TestMerge_UpgradesOldResultsFilesOnlyWhenAsked(t *testing.T) {
 	require.Equal(t, before1, after1)
 	require.NoError(t, os.WriteFile(paths[1], clean1, 0o644))
 
+	// A link among the files: it is not followed, and no file is upgraded.
+	real := filepath.Join(t.TempDir(), "real.json")
+	require.NoError(t, os.WriteFile(real, clean1, 0o644))
+	require.NoError(t, os.Remove(paths[1]))
+	require.NoError(t, os.Symlink(real, paths[1]))
+	require.ErrorContains(t, runEval(context.Background(), up, &bytes.Buffer{}), "not a regular file")
+	after0, _ = os.ReadFile(paths[0])
+	require.Equal(t, before0, after0, "no file is upgraded when one is a link")
+	require.NoError(t, os.Remove(paths[1]))
+	require.NoError(t, os.WriteFile(paths[1], clean1, 0o644))
+
 	var note, got bytes.Buffer
 	up.progress = &note
 	require.NoError(t, runEval(context.Background(), up, &got))

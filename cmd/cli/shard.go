@@ -301,6 +301,11 @@ func mergeResults(args []string, upgrade bool, note io.Writer) (*eval.Result, er
 	if err != nil {
 		return nil, err
 	}
+	for _, i := range stale { // every file replaceable before the first is replaced
+		if st, err := os.Lstat(paths[i]); err != nil || !st.Mode().IsRegular() {
+			return nil, fmt.Errorf("%w: --upgrade-results: %s is not a regular file (a link is not followed); not upgrading any file", ErrEvalOptions, paths[i])
+		}
+	}
 	for _, i := range stale {
 		if err := upgradeResultsFile(paths[i], files[i]); err != nil {
 			return nil, err
