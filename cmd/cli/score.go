@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -98,31 +97,9 @@ func loadStateFile(path string) (*rules.State, *rules.Record, error) {
 
 // loadStateData is loadStateFile for data already read (path names it in errors).
 func loadStateData(path string, data []byte) (*rules.State, *rules.Record, error) {
-	if bytes.HasPrefix(data, []byte("CTNR")) {
-		var r rules.Record
-		if err := r.UnmarshalBinary(data); err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", path, err)
-		}
-		s, err := r.Replay(nil)
-		if err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", path, err)
-		}
-		return s, &r, nil
-	}
-	var head struct {
-		Format string `json:"format"`
-	}
-	_ = json.Unmarshal(data, &head)
-	if head.Format == rules.RecordFormat {
-		r, s, err := rules.LoadRecord(data)
-		if err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", path, err)
-		}
-		return s, r, nil
-	}
-	s, err := rules.LoadPosition(data)
+	s, r, err := rules.Load(data)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
-	return s, nil, nil
+	return s, r, nil
 }
