@@ -28,6 +28,26 @@ func readFileLimited(path string, limit int64) ([]byte, error) {
 	return data, nil
 }
 
+// readInput reads the input file path, or in when path is "-" (standard input), refusing
+// more than limit bytes; name is what errors call the input ("standard input" for "-").
+func readInput(path string, in io.Reader, limit int64) (name string, data []byte, err error) {
+	if path != "-" {
+		data, err = readFileLimited(path, limit)
+		return path, data, err
+	}
+	if in == nil {
+		in = os.Stdin
+	}
+	data, err = io.ReadAll(io.LimitReader(in, limit+1))
+	if err != nil {
+		return "standard input", nil, fmt.Errorf("standard input: %w", err)
+	}
+	if int64(len(data)) > limit {
+		return "standard input", nil, fmt.Errorf("standard input: more than %d bytes", limit)
+	}
+	return "standard input", data, nil
+}
+
 // maxErrorBytes bounds the error line Main prints: every error quotes input through
 // rules.Quote, and this is the backstop for text it does not control (a JSON decoder's
 // "unknown field" with a huge name).
