@@ -125,4 +125,3 @@ func amountsWithoutID(s *rules.State) (lo, hi, n int) {
 	lo = max(d.MinAmount, rules.MaxAmountID+1)
 	return lo, d.MaxAmount, d.MaxAmount - lo + 1
 }
-
