@@ -40,9 +40,9 @@ type selfplayOptions struct {
 	// the parts to share the games evenly (evenShardGames).
 	evenShards bool
 	policy     bool
-	hideCash    bool
-	shard       string
-	progress    io.Writer // progress bar destination (stderr); nil for none
+	hideCash   bool
+	shard      string
+	progress   io.Writer // progress bar destination (stderr); nil for none
 }
 
 func newSelfplayCmd() *cobra.Command {
