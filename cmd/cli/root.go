@@ -141,9 +141,15 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	strictCompletion(root)
 	err := root.Execute()
 	if err != nil {
-		fmt.Fprintf(stderr, "container: %s\n", shortError(unknownCommandLine(root, err.Error())))
+		fmt.Fprintf(stderr, "container: %s\n", shortError(oneLine(unknownCommandLine(root, err.Error()))))
 	}
 	return exitCode(err)
+}
+
+// oneLine joins the lines of an error message (errors.Join puts each error on a line of its
+// own) with "; ", so every error is one line.
+func oneLine(msg string) string {
+	return strings.Join(strings.FieldsFunc(msg, func(r rune) bool { return r == '\n' || r == '\r' }), "; ")
 }
 
 // exitCode is the exit status for a command's error: 0, ExitInterrupted, or 1.
