@@ -22,7 +22,10 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/signal"
 	"path/filepath"
+	"syscall"
+	"time"
 )
 
 // ErrNotWritable is wrapped by the error for a path whose kind of file is never written.
@@ -130,12 +133,12 @@ func WriteOutput(path string, data []byte) error {
 	return replace(t.Path, data)
 }
 
-// writeThrough writes data into the device or pipe at path (opening a pipe waits for a
-// reader, as a shell's redirection does).
+// writeThrough writes data into the device or pipe at path (a named pipe waits for a
+// reader, as a shell's redirection does, and Ctrl-C stops the wait).
 func writeThrough(path string, data []byte) error {
-	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	f, err := openStream(path)
 	if err != nil {
-		return fmt.Errorf("atomicfile: %w", err)
+		return err
 	}
 	// The path may have been replaced by a regular file since Resolve: never write into
 	// the middle of one.
@@ -151,6 +154,30 @@ func writeThrough(path string, data []byte) error {
 		return fmt.Errorf("atomicfile: %w", err)
 	}
 	return nil
+}
+
+// openStream opens the device or named pipe at path for writing. Opening a pipe that no
+// process reads would block in the kernel where Ctrl-C cannot reach it (the commands catch
+// SIGINT); it is opened without blocking instead, retried every 50 ms until a reader comes,
+// and given up on SIGINT.
+func openStream(path string) (*os.File, error) {
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt)
+	defer signal.Stop(sig)
+	for {
+		f, err := os.OpenFile(path, os.O_WRONLY|syscall.O_NONBLOCK, 0)
+		if err == nil {
+			return f, nil
+		}
+		if !errors.Is(err, syscall.ENXIO) { // ENXIO: a named pipe nobody reads yet
+			return nil, fmt.Errorf("atomicfile: %w", err)
+		}
+		select {
+		case <-sig:
+			return nil, fmt.Errorf("atomicfile: interrupted while waiting for a process to read the named pipe %s; nothing written", path)
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
 }
 
 // replace writes data to a temporary file beside path and renames it over path.

@@ -6,7 +6,9 @@ import (
 	"io/fs"
 	"net"
 	"os"
+	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -165,5 +167,30 @@ func TestFileThatIsStandardOutputIsWrittenThroughIt(t *testing.T) {
 	after, _ := os.Stat(p)
 	if b, _ := os.ReadFile(p); string(b) != "table\ncsv\ndone\n" || !os.SameFile(before, after) {
 		t.Fatalf("file holds %q (same file: %v)", b, os.SameFile(before, after))
+	}
+}
+
+// Waiting for a reader of a named pipe ends on Ctrl-C (SIGINT) with an error; nothing hangs.
+func TestWaitingForAPipeReaderEndsOnInterrupt(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "out.csv")
+	if err := syscall.Mkfifo(p, 0o644); err != nil {
+		t.Skipf("no named pipes here: %v", err)
+	}
+	keep := make(chan os.Signal, 1) // the test process itself survives the signal
+	signal.Notify(keep, os.Interrupt)
+	defer signal.Stop(keep)
+	done := make(chan error, 1)
+	go func() { done <- WriteOutput(p, []byte("x")) }()
+	time.Sleep(300 * time.Millisecond)
+	if err := syscall.Kill(os.Getpid(), syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "interrupted while waiting") {
+			t.Fatalf("error %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("WriteOutput still waits for a reader after SIGINT")
 	}
 }
