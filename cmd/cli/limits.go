@@ -15,7 +15,9 @@ func readFileLimited(path string, limit int64) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() > limit {
+	if st, err := f.Stat(); err == nil && st.IsDir() {
+		return nil, fmt.Errorf("%s is a directory, not a file", path)
+	} else if err == nil && st.Mode().IsRegular() && st.Size() > limit {
 		return nil, fmt.Errorf("%s: %d bytes; the limit is %d", path, st.Size(), limit)
 	}
 	data, err := io.ReadAll(io.LimitReader(f, limit+1))

@@ -73,3 +73,14 @@ func TestReplayNamesTruncationAndFormatVersion(t *testing.T) {
 		}
 	}
 }
+
+// A directory given as the input file is named as such.
+func TestInputThatIsADirectoryIsNamed(t *testing.T) {
+	dir := t.TempDir()
+	for _, cmd := range []string{"legal", "score", "replay"} {
+		code, _, stderr := runMain(cmd, dir)
+		if code != 1 || stderr != "container: "+dir+" is a directory, not a file\n" {
+			t.Errorf("%s DIR: exit %d, %q", cmd, code, stderr)
+		}
+	}
+}
