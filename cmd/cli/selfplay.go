@@ -68,8 +68,8 @@ seeds) into --out/shard-IIIII-of-NNNNN. Without --shard-games the shards are the
 that the N parts share the games evenly, part I holding the I-th range: the games are cut into
 N times k shards of at most 256 games (k as small as that allows), so --games 30 --shard I/3
 gives every part 10 games; every part computes the same plan from --games and N. Give
---shard-games to fix the shard size yourself; auto/N takes I from JOB_COMPLETION_INDEX (Kubernetes)
-or SLURM_ARRAY_TASK_ID (Slurm). container dataset merge joins the parts (docs/SCALE.md).
+--shard-games to fix the shard size yourself. auto/N takes I from JOB_COMPLETION_INDEX
+(Kubernetes) or SLURM_ARRAY_TASK_ID (Slurm). container dataset merge joins the parts (docs/SCALE.md).
 
 --out must be a new or empty directory or a dataset; it is locked while the run writes, and
 only the dataset's own files are ever replaced or removed. --resume checks every shard already
