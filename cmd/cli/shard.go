@@ -37,8 +37,8 @@ func parseShard(s string) (index, count int, err error) {
 	if count < 1 {
 		return 0, 0, bad("the shard count must be at least 1")
 	}
-	if count > datasets.MaxParts {
-		return 0, 0, bad("at most %d shards", datasets.MaxParts)
+	if count > maxFlagShards {
+		return 0, 0, bad("%d shards is above the maximum; at most %d", count, maxFlagShards)
 	}
 	if i == "auto" {
 		var from string

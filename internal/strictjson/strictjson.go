@@ -22,7 +22,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"reflect"
 	"strconv"
 	"strings"
@@ -49,7 +48,7 @@ const MaxDepth = 10000
 // Decode decodes the single JSON value in data into v (a non-nil pointer) under the rules of
 // the package comment. Errors wrap ErrDuplicateKey, ErrUnknownKey, ErrTruncated or ErrSyntax
 // where they are about the JSON itself; a value of the wrong type gives encoding/json's
-// error.
+// error, and a type's own UnmarshalJSON its own error, unchanged.
 func Decode(data []byte, v any) error {
 	if err := Check(data, v); err != nil {
 		return err
@@ -57,104 +56,123 @@ func Decode(data []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return fmt.Errorf("strictjson: %w", err)
+		var te *json.UnmarshalTypeError
+		var ie *json.InvalidUnmarshalError
+		if errors.As(err, &te) || errors.As(err, &ie) {
+			return fmt.Errorf("strictjson: %w", err)
+		}
+		return err // a type's own UnmarshalJSON said what is wrong
 	}
 	return nil
 }
 
 // Check runs Decode's checks on data for a value like v (a pointer, or nil for no struct
-// checks) without decoding it.
+// checks) without decoding it. It allocates only for the keys of objects.
 func Check(data []byte, v any) error {
+	if err := syntax(data); err != nil {
+		return err
+	}
 	var t reflect.Type
 	if v != nil {
 		t = reflect.TypeOf(v)
 	}
-	c := checker{dec: json.NewDecoder(bytes.NewReader(data)), data: data}
-	c.dec.UseNumber()
-	tok, err := c.token()
-	if err != nil {
-		if errors.Is(err, io.EOF) {
-			return fmt.Errorf("strictjson: %w: no JSON value", ErrTruncated)
-		}
-		return err
-	}
-	if err := c.value(tok, t, "", 0); err != nil {
-		return err
-	}
-	if _, err := c.dec.Token(); err != io.EOF {
-		return fmt.Errorf("strictjson: %w: data after the JSON value (byte %d)", ErrSyntax, c.dec.InputOffset())
-	}
-	return nil
+	c := checker{data: data}
+	c.space()
+	return c.value(t, "")
 }
 
-type checker struct {
-	dec  *json.Decoder
-	data []byte
-}
-
-// token reads the next token, turning encoding/json's errors into the package's.
-func (c *checker) token() (json.Token, error) {
-	tok, err := c.dec.Token()
-	if err == nil || err == io.EOF {
-		return tok, err
+// syntax reports whether data is one JSON value (encoding/json's scanner, which also bounds
+// the nesting at MaxDepth), naming input that ends early as truncated.
+func syntax(data []byte) error {
+	if json.Valid(data) {
+		return nil
 	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return fmt.Errorf("strictjson: %w: no JSON value", ErrTruncated)
+	}
+	err := json.Unmarshal(data, new(struct{}))
 	var se *json.SyntaxError
-	switch {
-	case errors.Is(err, io.ErrUnexpectedEOF):
-		return nil, fmt.Errorf("strictjson: %w: the input ends at byte %d inside a value", ErrTruncated, len(c.data))
-	case errors.As(err, &se):
-		if se.Offset >= int64(len(bytes.TrimRight(c.data, " \t\r\n"))) {
-			return nil, fmt.Errorf("strictjson: %w: the input ends at byte %d inside a value", ErrTruncated, len(c.data))
+	if !errors.As(err, &se) {
+		return fmt.Errorf("strictjson: %w", ErrSyntax) // never: Valid and Unmarshal share the scanner
+	}
+	if strings.Contains(se.Error(), "unexpected end of JSON input") {
+		return fmt.Errorf("strictjson: %w: the input ends at byte %d inside a value", ErrTruncated, len(data))
+	}
+	msg := strings.TrimPrefix(se.Error(), "json: ")
+	if strings.Contains(msg, "after top-level value") {
+		return fmt.Errorf("strictjson: %w: data after the JSON value (byte %d)", ErrSyntax, se.Offset)
+	}
+	return fmt.Errorf("strictjson: %w at byte %d: %s", ErrSyntax, se.Offset, msg)
+}
+
+// checker walks JSON that syntax has accepted.
+type checker struct {
+	data []byte
+	pos  int
+}
+
+func (c *checker) space() {
+	for c.pos < len(c.data) {
+		switch c.data[c.pos] {
+		case ' ', '\t', '\r', '\n':
+			c.pos++
+		default:
+			return
 		}
-		return nil, fmt.Errorf("strictjson: %w at byte %d: %s", ErrSyntax, se.Offset, strings.TrimPrefix(se.Error(), "json: "))
 	}
-	return nil, fmt.Errorf("strictjson: %w: %s", ErrSyntax, strings.TrimPrefix(err.Error(), "json: "))
 }
 
-// next reads a token inside an array or object: the input may not end there.
-func (c *checker) next() (json.Token, error) {
-	tok, err := c.token()
-	if err == io.EOF {
-		return nil, fmt.Errorf("strictjson: %w: the input ends at byte %d inside a value", ErrTruncated, len(c.data))
+// str reads the string at pos (its opening quote) and returns its raw bytes, quotes included.
+func (c *checker) str() []byte {
+	start := c.pos
+	c.pos++
+	for c.data[c.pos] != '"' {
+		if c.data[c.pos] == '\\' {
+			c.pos++
+		}
+		c.pos++
 	}
-	return tok, err
+	c.pos++
+	return c.data[start:c.pos]
 }
 
-// value checks the value that starts with tok, to be decoded into type t (nil: unknown).
-func (c *checker) value(tok json.Token, t reflect.Type, path string, depth int) error {
-	d, ok := tok.(json.Delim)
-	if !ok {
-		return nil // a scalar
-	}
-	if depth >= MaxDepth {
-		return fmt.Errorf("strictjson: %w: nested more than %d deep at %s", ErrSyntax, MaxDepth, where(path))
-	}
-	t = deref(t)
-	switch d {
+// value checks the value at pos, to be decoded into type t (nil: unknown), and moves past it.
+func (c *checker) value(t reflect.Type, path string) error {
+	switch c.data[c.pos] {
+	case '{':
+		c.pos++
+		return c.object(deref(t), path)
 	case '[':
+		c.pos++
 		var elem reflect.Type
-		if t != nil && (t.Kind() == reflect.Slice || t.Kind() == reflect.Array) {
+		if t = deref(t); t != nil && (t.Kind() == reflect.Slice || t.Kind() == reflect.Array) {
 			elem = t.Elem()
 		}
-		for i := 0; ; i++ {
-			tok, err := c.next()
-			if err != nil {
+		c.space()
+		for i := 0; c.data[c.pos] != ']'; i++ {
+			if b := c.data[c.pos]; b != '{' && b != '[' {
+				c.value(nil, "") // a scalar: nothing to check, no path to build
+			} else if err := c.value(elem, path+"["+strconv.Itoa(i)+"]"); err != nil {
 				return err
 			}
-			if tok == json.Delim(']') {
-				return nil
-			}
-			if err := c.value(tok, elem, path+"["+strconv.Itoa(i)+"]", depth+1); err != nil {
-				return err
+			c.space()
+			if c.data[c.pos] == ',' {
+				c.pos++
+				c.space()
 			}
 		}
-	case '{':
-		return c.object(t, path, depth)
+		c.pos++
+	case '"':
+		c.str()
+	default: // number, true, false, null
+		for c.pos < len(c.data) && !strings.ContainsRune(",]} \t\r\n", rune(c.data[c.pos])) {
+			c.pos++
+		}
 	}
 	return nil
 }
 
-func (c *checker) object(t reflect.Type, path string, depth int) error {
+func (c *checker) object(t reflect.Type, path string) error {
 	var fields map[string]reflect.Type
 	var elem reflect.Type
 	isMap := false
@@ -166,18 +184,18 @@ func (c *checker) object(t reflect.Type, path string, depth int) error {
 			isMap, elem = true, t.Elem()
 		}
 	}
-	seen := map[string]bool{}
-	folded := map[string]string{}
-	for {
-		tok, err := c.next()
-		if err != nil {
-			return err
+	var seen map[string]bool
+	var folded map[string]string
+	c.space()
+	for c.data[c.pos] != '}' {
+		raw := c.str()
+		var key string
+		if err := json.Unmarshal(raw, &key); err != nil {
+			return fmt.Errorf("strictjson: %w at byte %d: %v", ErrSyntax, c.pos, err)
 		}
-		if tok == json.Delim('}') {
-			return nil
+		if seen == nil {
+			seen, folded = map[string]bool{}, map[string]string{}
 		}
-		key, _ := tok.(string)
-		kpath := join(path, key)
 		if seen[key] {
 			return fmt.Errorf("strictjson: %w %s at %s", ErrDuplicateKey, quote(key), where(path))
 		}
@@ -204,14 +222,20 @@ func (c *checker) object(t reflect.Type, path string, depth int) error {
 			}
 			vt = ft
 		}
-		tok, err = c.next()
-		if err != nil {
+		c.space()
+		c.pos++ // ':'
+		c.space()
+		if err := c.value(vt, join(path, key)); err != nil {
 			return err
 		}
-		if err := c.value(tok, vt, kpath, depth+1); err != nil {
-			return err
+		c.space()
+		if c.data[c.pos] == ',' {
+			c.pos++
+			c.space()
 		}
 	}
+	c.pos++
+	return nil
 }
 
 var (

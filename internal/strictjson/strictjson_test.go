@@ -107,7 +107,7 @@ func TestDecodeFoldsUnicodeCase(t *testing.T) {
 func TestDecodeRefusesDeepNesting(t *testing.T) {
 	in := strings.Repeat("[", MaxDepth+1) + strings.Repeat("]", MaxDepth+1)
 	var v any
-	if err := Decode([]byte(in), &v); !errors.Is(err, ErrSyntax) || !strings.Contains(err.Error(), "nested") {
+	if err := Decode([]byte(in), &v); !errors.Is(err, ErrSyntax) || !strings.Contains(err.Error(), "depth") {
 		t.Fatalf("error %v", err)
 	}
 }
@@ -144,5 +144,33 @@ func TestImportsOnlyStandardLibrary(t *testing.T) {
 				t.Errorf("%s imports %s", f, p)
 			}
 		}
+	}
+}
+
+// Check never panics, and whatever it accepts is valid JSON that Decode then decodes.
+func FuzzCheck(f *testing.F) {
+	for _, s := range []string{`{"format":"f","players":[{"cash":1}]}`, `{"a":{"b":[1,"x\"y",{"c":null}]}}`,
+		`{"lots":{"$3":1}}`, `[1,2`, `{"k\u0041":1,"kA":2}`, `"s"`, `  {}  `, `{"any":{"k":1,"K":2}}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var d doc
+		if Check(data, &d) == nil && !json.Valid(data) {
+			t.Fatalf("accepted invalid JSON %q", data)
+		}
+		var v any
+		_ = Decode(data, &v)
+	})
+}
+
+// An escaped key is compared by its value: "k\u0041" is "kA".
+func TestDecodeComparesEscapedKeysByValue(t *testing.T) {
+	var v any
+	if err := Decode([]byte(`{"k\u0041":1,"kA":2}`), &v); !errors.Is(err, ErrDuplicateKey) {
+		t.Fatalf("error %v, want a duplicate key", err)
+	}
+	var d doc
+	if err := Decode([]byte(`{"form\u0061t":"x"}`), &d); err != nil || d.Format != "x" {
+		t.Fatalf("%v %q", err, d.Format)
 	}
 }
