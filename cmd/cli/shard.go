@@ -223,7 +223,7 @@ func playTourney(ctx context.Context, o tourneyOptions, keepRecords bool, note i
 	b, err := f.Marshal()
 	if err == nil {
 		if err = os.MkdirAll(o.out, 0o755); err == nil {
-			err = atomicfile.Write(path, append(b, '\n'))
+			err = atomicfile.Write(path, b)
 		}
 	}
 	if err != nil {
