@@ -7,12 +7,12 @@ package main
 import "C"
 
 import (
-	"encoding/json"
 	"fmt"
 	"unsafe"
 
 	"github.com/container-rl/container/capi/bridge"
 	"github.com/container-rl/container/env"
+	"github.com/container-rl/container/internal/strictjson"
 )
 
 // The C int64_t arrays of agents and actions are read as Go ints.
@@ -322,7 +322,7 @@ func ctr_bot_act_vec(bh, vh, i C.int64_t, action *C.int64_t, errb *C.char, errca
 func ctr_table_new(vh C.int64_t, specs *C.char, seed C.uint64_t, h *C.int64_t, errb *C.char, errcap C.int64_t) C.int {
 	return call(errb, errcap, func() error {
 		var list []string
-		if err := json.Unmarshal([]byte(str(specs)), &list); err != nil {
+		if err := strictjson.Decode([]byte(str(specs)), &list); err != nil {
 			return fmt.Errorf("%w: bot specs: want a JSON list of strings: %v", bridge.ErrInvalid, err)
 		}
 		id, err := bridge.NewTable(int64(vh), list, uint64(seed))
@@ -394,7 +394,7 @@ func ctr_bench_vec(n, workers, iters C.int64_t, seed C.uint64_t, out *C.double, 
 func ctr_env_opponents(h C.int64_t, specs *C.char, errb *C.char, errcap C.int64_t) C.int {
 	return call(errb, errcap, func() error {
 		var list []string
-		if err := json.Unmarshal([]byte(str(specs)), &list); err != nil {
+		if err := strictjson.Decode([]byte(str(specs)), &list); err != nil {
 			return fmt.Errorf("%w: bot specs: want a JSON list of strings: %v", bridge.ErrInvalid, err)
 		}
 		return bridge.EnvSetOpponents(int64(h), list)
@@ -447,7 +447,7 @@ func ctr_solo_new(n C.int64_t, opts, opponents *C.char, seat C.int64_t, seed C.u
 			return fmt.Errorf("%w: buffers sized for D=%d A=%d; these options need D=%d A=%d", bridge.ErrInvalid, d, a, s.Obs, s.Actions)
 		}
 		var list []string
-		if err := json.Unmarshal([]byte(str(opponents)), &list); err != nil {
+		if err := strictjson.Decode([]byte(str(opponents)), &list); err != nil {
 			return fmt.Errorf("%w: opponents: want a JSON list of strings: %v", bridge.ErrInvalid, err)
 		}
 		var b bridge.SoloBuffers

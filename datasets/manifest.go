@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/container-rl/container/internal/atomicfile"
+	"github.com/container-rl/container/internal/strictjson"
 )
 
 // ManifestName is the manifest's file name inside a dataset directory.
@@ -201,8 +202,8 @@ func ReadManifest(dir string) (*Manifest, error) {
 		return nil, fmt.Errorf("datasets: %w", err)
 	}
 	m := &Manifest{}
-	if err := json.Unmarshal(b, m); err != nil {
-		return nil, fmt.Errorf("%w: %s: %v", ErrCorrupt, ManifestName, err)
+	if err := strictjson.Decode(b, m); err != nil {
+		return nil, fmt.Errorf("%w: %s: %v", ErrCorrupt, filepath.Join(dir, ManifestName), err)
 	}
 	if m.Checksum != "" && m.Version == ManifestVersion { // another version: Validate says so
 		sum, err := manifestSum(m)

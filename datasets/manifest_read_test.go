@@ -68,3 +68,38 @@ func TestEditedManifestFailsItsChecksum(t *testing.T) {
 		t.Fatalf("edited manifest: %v, want a checksum mismatch", err)
 	}
 }
+
+// Manifest keys are matched exactly and never given twice: a key in another case or a second
+// "seed" is refused in one line naming it (encoding/json alone would take "Seed" for "seed",
+// and the last of two keys).
+func TestManifestKeysAreMatchedExactly(t *testing.T) {
+	for _, c := range []struct{ name, from, to, says string }{
+		{"Seed", `"seed": 7,`, `"Seed": 7,`, `unknown key "Seed" at the top level (did you mean "seed"?)`},
+		{"GAMES", `"games": 2,`, `"GAMES": 2,`, `unknown key "GAMES"`},
+		{"seed twice", `"seed": 7,`, `"seed": 7, "seed": 7,`, `duplicate key "seed"`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			m := &Manifest{Version: ManifestVersion, Format: Arrow, Seed: 7, Games: 2, GamesPerShard: 2, Meta: *testMeta(false, false)}
+			if err := WriteManifest(dir, m); err != nil {
+				t.Fatal(err)
+			}
+			name := filepath.Join(dir, ManifestName)
+			b, err := os.ReadFile(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			edited := strings.Replace(string(b), c.from, c.to, 1)
+			if edited == string(b) {
+				t.Fatalf("no %s in %s", c.from, b)
+			}
+			if err := os.WriteFile(name, []byte(edited), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, err = ReadManifest(dir)
+			if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), c.says) || strings.Contains(err.Error(), "\n") {
+				t.Fatalf("error %v; want one line saying %s", err, c.says)
+			}
+		})
+	}
+}

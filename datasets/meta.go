@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/container-rl/container/env/rules"
+	"github.com/container-rl/container/internal/strictjson"
 )
 
 // FormatVersion is the version of the table layout this package writes. Version 2 stores
@@ -226,7 +227,7 @@ func metaFromSchema(md arrow.Metadata, table string) (*Meta, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := json.Unmarshal([]byte(s), j.dst); err != nil {
+		if err := strictjson.Decode([]byte(s), j.dst); err != nil {
 			return nil, fmt.Errorf("%w: schema metadata %s: %v", ErrCorrupt, j.key, err)
 		}
 	}

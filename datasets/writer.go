@@ -2,9 +2,9 @@ package datasets
 
 import (
 	"bufio"
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"hash"
 	"io"
@@ -596,7 +596,8 @@ func (w *ShardWriter) Close() (ShardInfo, error) {
 	if w.closed {
 		return w.info, fmt.Errorf("%w: shard %d closed twice", ErrInvalid, w.index)
 	}
-	err := errors.Join(w.flushSteps(), w.flushGames())
+	// Both files fail together when the disk is full: one error (the first) says it once.
+	err := cmp.Or(w.flushSteps(), w.flushGames())
 	w.release()
 	if err != nil {
 		w.stepsFile.abort()
@@ -607,7 +608,7 @@ func (w *ShardWriter) Close() (ShardInfo, error) {
 	w.info.StepsBytes, e1 = w.stepsFile.finish()
 	w.info.GamesBytes, e2 = w.gamesFile.finish()
 	w.info.StepsSHA256, w.info.GamesSHA256 = w.stepsFile.sum(), w.gamesFile.sum()
-	if err := errors.Join(e1, e2); err != nil {
+	if err := cmp.Or(e1, e2); err != nil {
 		os.Remove(w.stepsFile.tmp)
 		os.Remove(w.gamesFile.tmp)
 		return w.info, fmt.Errorf("datasets: shard %d: %w", w.index, err)

@@ -402,15 +402,36 @@ func (e *exitRun) searchSpec(net string) (string, error) {
 		}
 		return search.Name + ":" + cfg.String(), nil
 	}
-	p, err := filepath.Abs(filepath.Join(e.opts.Out, net))
-	if err != nil {
-		return "", fmt.Errorf("training: %w", err)
-	}
 	spec := fmt.Sprintf("%s:sims=%d,workers=1,c=%g,explore=%d", search.Name, o.Sims, o.C, o.Explore)
 	if o.Rollout != "" {
 		spec += ",rollout=" + o.Rollout
 	}
-	return spec + ",net=" + p, nil
+	return spec + ",net=" + net, nil
+}
+
+// bufferAgent is the agent a generation's buffer records and how to make its bots: the search
+// spec with the network named relative to the run directory (nets/gen-NNNNNN.bot), so the
+// run directory can be moved or copied and still resume, and its bots made from the file
+// where it is now. A buffer begun by an earlier build, which recorded the network's absolute
+// path, keeps that name (resuming compares it) while its bots are made from the network in
+// this run directory.
+func (e *exitRun) bufferAgent(old *datasets.Manifest) (agent string, botSpec func(string) string, err error) {
+	agent, err = e.searchSpec(e.st.Best)
+	if err != nil || e.opts.Expert != "" {
+		return agent, nil, err
+	}
+	abs, err := filepath.Abs(filepath.Join(e.opts.Out, e.st.Best))
+	if err != nil {
+		return "", nil, fmt.Errorf("training: %w", err)
+	}
+	recorded := e.st.Best
+	if old != nil && len(old.Agents) > 0 {
+		base := strings.TrimSuffix(agent, e.st.Best)
+		if p, ok := strings.CutPrefix(old.Agents[0], base); ok && filepath.IsAbs(p) && filepath.Base(p) == filepath.Base(e.st.Best) {
+			agent, recorded = old.Agents[0], p
+		}
+	}
+	return agent, func(a string) string { return strings.Replace(a, ",net="+recorded, ",net="+abs, 1) }, nil
 }
 
 // generation plays, trains and gates generation g and returns its metrics row.
@@ -533,20 +554,23 @@ func (e *exitRun) generation(ctx context.Context, tr *Trainer, stepper *exitStep
 // selfplay plays (or completes) generation g's buffer dataset with the best network.
 func (e *exitRun) selfplay(ctx context.Context, g int64) error {
 	o := e.opts
-	spec, err := e.searchSpec(e.st.Best)
+	ro := o.Rules
+	ro.TurnLimit = o.SelfplayTurnLimit
+	out := filepath.Join(o.Out, "buffer", genName(g))
+	done := 0
+	old, err := datasets.ReadManifest(out)
+	if err == nil {
+		done, _ = old.GamesDone()
+	} else {
+		old = nil
+	}
+	spec, botSpec, err := e.bufferAgent(old)
 	if err != nil {
 		return err
 	}
 	agents := make([]string, o.Rules.Players)
 	for i := range agents {
 		agents[i] = spec
-	}
-	ro := o.Rules
-	ro.TurnLimit = o.SelfplayTurnLimit
-	out := filepath.Join(o.Out, "buffer", genName(g))
-	done := 0
-	if m, err := datasets.ReadManifest(out); err == nil {
-		done, _ = m.GamesDone()
 	}
 	e.describe(fmt.Sprintf("exit gen %d/%d self-play", g, o.Generations))
 	if e.bar != nil {
@@ -555,7 +579,7 @@ func (e *exitRun) selfplay(ctx context.Context, g int64) error {
 	var finished atomic.Int64
 	cfg := selfplay.Config{Agents: agents, Env: env.Options{Rules: ro, Reward: env.Rank}, Games: o.Games,
 		Seed: env.GameSeed(o.Seed, int(g), 2), Out: out, Workers: max(o.Workers, 1), GamesPerShard: o.ShardGames,
-		Resume: true, ToolVersion: "container train exit", RecordPolicy: true,
+		Resume: true, ToolVersion: "container train exit", RecordPolicy: true, BotSpec: botSpec,
 		OnGame: func(int) {
 			n := int(finished.Add(1))
 			if e.bar != nil {

@@ -12,7 +12,13 @@ import (
 // view; trained bots (bots.Advisor) add their most likely moves with probabilities and their
 // value estimate.
 
-// AskRequest names the bot to ask; Step and Viewer apply to replays only.
+// GameAskRequest names the bot to ask about the human's decision in a game.
+type GameAskRequest struct {
+	Bot string `json:"bot"`
+}
+
+// AskRequest names the bot to ask about step Step of a replay, seen by seat Viewer (-1: the
+// whole game).
 type AskRequest struct {
 	Bot    string `json:"bot"`
 	Step   int    `json:"step"`
@@ -80,7 +86,7 @@ func (s *Server) ask(spec string, st *rules.State) (AskAnswer, error) {
 }
 
 func (s *Server) handleGameAsk(w http.ResponseWriter, r *http.Request, p *playSession) {
-	var req AskRequest
+	var req GameAskRequest
 	if err := decodeBody(w, r, maxBody, &req); err != nil {
 		reply(w, nil, err)
 		return

@@ -151,6 +151,7 @@ func serve(s *Server, method, path, token string, body any) (int, []byte) {
 		r = bytes.NewReader(nil)
 	}
 	req := httptest.NewRequest(method, path, r)
+	req.Host = "127.0.0.1:8080"
 	req.Header.Set("Content-Type", "application/json")
 	if token != "" {
 		req.Header.Set(TokenHeader, token)

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/container-rl/container/env/bots"
@@ -484,14 +485,25 @@ func describeOptions(o rules.Options) string {
 	return t
 }
 
-func sinceParam(r *http.Request) int {
-	var n int
-	if v := r.URL.Query().Get("since"); v != "" {
-		if _, err := fmt.Sscanf(v, "%d", &n); err != nil || n < 0 {
-			return 0
-		}
+// sinceParam reads ?since=N, the log lines the client already has: 0 to the log's length.
+func (p *playSession) sinceParam(r *http.Request) (int, error) {
+	v := r.URL.Query().Get("since")
+	if v == "" {
+		return 0, nil
 	}
-	return n
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		return 0, errorf(http.StatusBadRequest, "since %s is not a whole number", rules.Quote(v))
+	}
+	return n, p.checkSince(n)
+}
+
+// checkSince refuses a log position outside 0..the log's length.
+func (p *playSession) checkSince(n int) error {
+	if n < 0 || n > len(p.lines) {
+		return errorf(http.StatusBadRequest, "since %d is outside 0..%d (the log has %d lines)", n, len(p.lines), len(p.lines))
+	}
+	return nil
 }
 
 func (s *Server) handleNewGame(w http.ResponseWriter, r *http.Request) {
@@ -519,7 +531,12 @@ func (s *Server) handleNewGame(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) handleGameState(w http.ResponseWriter, r *http.Request, p *playSession) {
-	reply(w, p.stateFor(sinceParam(r)), nil)
+	since, err := p.sinceParam(r)
+	if err != nil {
+		reply(w, nil, err)
+		return
+	}
+	reply(w, p.stateFor(since), nil)
 }
 
 // MoveRequest plays one move in the notation (as the legal moves list it).
@@ -531,6 +548,10 @@ type MoveRequest struct {
 func (s *Server) handleMove(w http.ResponseWriter, r *http.Request, p *playSession) {
 	var req MoveRequest
 	if err := decodeBody(w, r, maxBody, &req); err != nil {
+		reply(w, nil, err)
+		return
+	}
+	if err := p.checkSince(req.Since); err != nil {
 		reply(w, nil, err)
 		return
 	}
@@ -559,6 +580,10 @@ func (s *Server) handleMove(w http.ResponseWriter, r *http.Request, p *playSessi
 }
 
 func (s *Server) handleUndo(w http.ResponseWriter, r *http.Request, p *playSession) {
+	if err := decodeEmptyBody(w, r); err != nil {
+		reply(w, nil, err)
+		return
+	}
 	if err := p.undo(); err != nil {
 		reply(w, nil, err)
 		return

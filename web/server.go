@@ -35,6 +35,12 @@ type Config struct {
 	MaxUpload int64
 	// Now returns the time (nil: time.Now); tests move it forward to expire sessions.
 	Now func() time.Time
+	// Addr is the address the server listens on (host:port). A request's Host header must
+	// name its host or a loopback name (localhost, 127.0.0.1, ::1), so that a page whose own
+	// name was made to resolve to this machine (DNS rebinding) is refused. When Addr's host
+	// is unspecified (0.0.0.0, ::) any IP address and the machine's host name are accepted
+	// too (an address cannot be rebound); "" accepts loopback names only.
+	Addr string
 }
 
 // maxBody bounds every request body except record uploads.
@@ -43,6 +49,7 @@ const maxBody = 64 << 10
 // Server serves the web app. Make one with New; it is an http.Handler.
 type Server struct {
 	cfg     Config
+	hosts   hostCheck
 	mux     *http.ServeMux
 	data    *dataDir
 	mu      sync.Mutex
@@ -72,7 +79,11 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	s := &Server{cfg: cfg, games: map[string]*playSession{}, replays: map[string]*replaySession{}, stop: make(chan struct{})}
+	hosts, err := newHostCheck(cfg.Addr)
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{cfg: cfg, hosts: hosts, games: map[string]*playSession{}, replays: map[string]*replaySession{}, stop: make(chan struct{})}
 	if cfg.DataDir != "" {
 		d, err := openDataDir(cfg.DataDir)
 		if err != nil {
@@ -157,7 +168,8 @@ func (s *Server) routes() {
 }
 
 // ServeHTTP implements http.Handler: security headers, a recovered panic answered with a
-// message instead of a dropped connection, then the routes.
+// message instead of a dropped connection, the checks every request passes (checkRequest),
+// then the routes.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("X-Content-Type-Options", "nosniff")
@@ -172,6 +184,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			httpError(w, http.StatusInternalServerError, "internal error: %v", v)
 		}
 	}()
+	if err := s.checkRequest(r); err != nil {
+		reply(w, nil, err)
+		return
+	}
 	s.mux.ServeHTTP(w, r)
 }
 
@@ -221,28 +237,64 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	_, _ = w.Write(buf.Bytes())
 }
 
-// decodeBody reads a JSON body of at most limit bytes into v, refusing unknown fields and
-// trailing data.
+// decodeBody reads a JSON body of at most limit bytes into v with unmarshalStrict.
+// ServeHTTP has checked the Content-Type.
 func decodeBody(w http.ResponseWriter, r *http.Request, limit int64, v any) error {
-	if ct := r.Header.Get("Content-Type"); ct != "" && !strings.HasPrefix(ct, "application/json") {
-		return errorf(http.StatusUnsupportedMediaType, "request body must be JSON (Content-Type application/json), not %s", rules.Quote(ct))
+	b, err := readBody(w, r, limit)
+	if err != nil {
+		return err
 	}
-	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, limit))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		var mbe *http.MaxBytesError
-		switch {
-		case errors.As(err, &mbe):
-			return errorf(http.StatusRequestEntityTooLarge, "request body is larger than %d bytes", limit)
-		case errors.Is(err, io.EOF):
-			return errorf(http.StatusBadRequest, "request body is empty; a JSON object is expected")
-		}
-		return errorf(http.StatusBadRequest, "request body is not valid JSON for this request: %v", err)
+	if len(bytes.TrimSpace(b)) == 0 {
+		return errorf(http.StatusBadRequest, "request body is empty; a JSON object is expected")
 	}
-	if dec.More() {
-		return errorf(http.StatusBadRequest, "request body has data after the JSON object")
+	if err := unmarshalStrict(b, v); err != nil {
+		return errorf(http.StatusBadRequest, "request body: %v", err)
 	}
 	return nil
+}
+
+// decodeEmptyBody accepts no body, or an empty JSON object, for a POST that takes no
+// arguments.
+func decodeEmptyBody(w http.ResponseWriter, r *http.Request) error {
+	b, err := readBody(w, r, maxBody)
+	if err != nil || len(bytes.TrimSpace(b)) == 0 {
+		return err
+	}
+	if err := unmarshalStrict(b, &struct{}{}); err != nil {
+		return errorf(http.StatusBadRequest, "this request takes no arguments: the body must be empty or {}: %v", err)
+	}
+	return nil
+}
+
+// readBody reads a request body of at most limit bytes; a larger one is answered 413.
+func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
+	if r.ContentLength > limit {
+		return nil, tooLarge(r, limit, false)
+	}
+	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return nil, tooLarge(r, limit, true)
+		}
+		return nil, errorf(http.StatusBadRequest, "reading the request body: %v", err)
+	}
+	return b, nil
+}
+
+// drainMax bounds what tooLarge reads of a refused body.
+const drainMax = 256 << 20
+
+// tooLarge is the 413 for a body over limit. It first reads and discards what the client
+// still sends (up to drainMax, within the server's read timeout): a client that writes its
+// whole body before reading the answer (most HTTP libraries) would otherwise see the
+// connection reset instead of the 413. A client that waits for "100 Continue" before sending
+// gets the answer at once, with nothing to drain.
+func tooLarge(r *http.Request, limit int64, started bool) error {
+	if started || !strings.EqualFold(r.Header.Get("Expect"), "100-continue") {
+		_, _ = io.CopyN(io.Discard, r.Body, drainMax)
+	}
+	return errorf(http.StatusRequestEntityTooLarge, "request body is larger than %d bytes", limit)
 }
 
 // newToken returns 128 random bits in hex.

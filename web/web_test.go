@@ -57,7 +57,8 @@ func (c *client) do(method, path, token string, body any) (int, []byte) {
 		r = bytes.NewReader(j)
 	}
 	req := httptest.NewRequest(method, path, r)
-	if body != nil {
+	req.Host = "127.0.0.1:8080" // the served address (httptest's is example.com)
+	if body != nil || method == http.MethodPost {
 		req.Header.Set("Content-Type", "application/json")
 	}
 	if token != "" {
@@ -300,8 +301,8 @@ func TestBadRequests(t *testing.T) {
 		want         string
 	}{
 		{413, "POST", "/api/games", "", huge, "larger than"},
-		{400, "POST", "/api/games", "", `{"players": 3`, "not valid JSON"},
-		{400, "POST", "/api/games", "", `{"players": 3, "colour": "red"}`, "unknown field"},
+		{400, "POST", "/api/games", "", `{"players": 3`, "truncated JSON"},
+		{400, "POST", "/api/games", "", `{"players": 3, "colour": "red"}`, "unknown key"},
 		{400, "POST", "/api/games", "", `{"players": 3} {"players": 4}`, "after the JSON"},
 		{400, "POST", "/api/games", "", ``, "empty"},
 		{400, "POST", "/api/games", "", NewGameRequest{Players: 9}, "players"},
@@ -316,7 +317,7 @@ func TestBadRequests(t *testing.T) {
 		{400, "POST", "/api/games/" + st.ID + "/move", tok, MoveRequest{Move: "$5"}, "not a legal move"},
 		{409, "POST", "/api/games/" + st.ID + "/undo", tok, nil, "nothing to undo"},
 		{409, "GET", "/api/games/" + st.ID + "/record", tok, nil, "once the game is over"},
-		{400, "POST", "/api/games/" + st.ID + "/ask", tok, AskRequest{Bot: "nobody"}, "unknown bot"},
+		{400, "POST", "/api/games/" + st.ID + "/ask", tok, GameAskRequest{Bot: "nobody"}, "unknown bot"},
 		{404, "GET", "/api/nothing", "", nil, "no API endpoint"},
 		{405, "POST", "/index.html", "", nil, "not allowed"},
 		{404, "GET", "/api/replays/abc/step/1", "x", nil, "no replay"},
@@ -332,6 +333,7 @@ func TestBadRequests(t *testing.T) {
 		}
 	}
 	req := httptest.NewRequest("POST", "/api/games", strings.NewReader(`players=3`))
+	req.Host = "localhost"
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	w := httptest.NewRecorder()
 	c.srv.ServeHTTP(w, req)
@@ -673,6 +675,7 @@ func TestStaticAssets(t *testing.T) {
 	c := newTestServer(t, Config{})
 	for _, p := range []string{"/", "/app.js", "/style.css"} {
 		req := httptest.NewRequest("GET", p, nil)
+		req.Host = "localhost:8080"
 		w := httptest.NewRecorder()
 		c.srv.ServeHTTP(w, req)
 		if w.Code != 200 || w.Body.Len() < 100 {

@@ -41,18 +41,7 @@ func SpecJSON(optsJSON string) (string, error) {
 // ScoreJSON scores a position (container-position/1 JSON) or a game record's final
 // position (container-game/1 JSON) as if the game ended now: every seat's breakdown.
 func ScoreJSON(text string) (string, error) {
-	data := []byte(text)
-	var head struct {
-		Format string `json:"format"`
-	}
-	_ = json.Unmarshal(data, &head)
-	var s *rules.State
-	var err error
-	if head.Format == rules.RecordFormat {
-		_, s, err = rules.LoadRecord(data)
-	} else {
-		s, err = rules.LoadPosition(data)
-	}
+	s, _, err := rules.Load([]byte(text))
 	if err != nil {
 		return "", fmt.Errorf("%w: %w", ErrInvalid, err)
 	}

@@ -3,6 +3,7 @@ package bridge
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/container-rl/container/env"
 	"github.com/container-rl/container/env/rules"
+	"github.com/container-rl/container/internal/strictjson"
 )
 
 // optionKeys are the keys an options JSON object may hold (the Python keyword arguments).
@@ -42,8 +44,12 @@ func ParseOptions(text string, base env.Options) (env.Options, error) {
 	if strings.TrimSpace(text) == "" {
 		return o, o.Validate()
 	}
+	// Keys are compared exactly ("PLAYERS" is unknown), and a key given twice is refused.
 	var raw map[string]json.RawMessage
-	if err := json.Unmarshal([]byte(text), &raw); err != nil {
+	if err := strictjson.Decode([]byte(text), &raw); err != nil {
+		if errors.Is(err, strictjson.ErrDuplicateKey) {
+			return o, fmt.Errorf("%w: options: %v", env.ErrInvalidOptions, err)
+		}
 		return o, fmt.Errorf("%w: options: not a JSON object: %v", env.ErrInvalidOptions, err)
 	}
 	var unknown []string

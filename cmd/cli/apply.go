@@ -3,7 +3,6 @@ package cli
 import (
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 
@@ -45,18 +44,7 @@ is the resulting position's hash).`,
 func init() { register(newApplyCmd) }
 
 func runApply(path string, moves []string, o applyOptions, in io.Reader, out io.Writer) error {
-	var data []byte
-	var err error
-	name := path
-	if path == "-" {
-		name = "standard input"
-		data, err = io.ReadAll(io.LimitReader(in, maxInput+1))
-		if err == nil && len(data) > maxInput {
-			err = fmt.Errorf("standard input is larger than %d MiB", maxInput>>20)
-		}
-	} else {
-		data, err = os.ReadFile(path)
-	}
+	name, data, err := readInput(path, in, rules.MaxRecordBytes)
 	if err != nil {
 		return fmt.Errorf("apply: %w", err)
 	}
@@ -137,6 +125,3 @@ func amountsWithoutID(s *rules.State) (lo, hi, n int) {
 	lo = max(d.MinAmount, rules.MaxAmountID+1)
 	return lo, d.MaxAmount, d.MaxAmount - lo + 1
 }
-
-// maxInput bounds what apply reads from standard input.
-const maxInput = 64 << 20

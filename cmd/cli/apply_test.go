@@ -40,7 +40,7 @@ func TestApplyPrintsResultingPositionAndRecord(t *testing.T) {
 		t.Fatal(err)
 	}
 	out.Reset()
-	if err := runReplay(rec, replayOptions{viewer: -1, json: true}, &out); err != nil {
+	if err := runReplay(rec, replayOptions{viewer: -1, json: true}, nil, &out); err != nil {
 		t.Fatal(err)
 	}
 	var j replayJSON
@@ -75,7 +75,7 @@ func TestApplyIllegalMoveNamesItAndListsLegalMoves(t *testing.T) {
 // container legal --json lists the decision and every legal action with id and notation.
 func TestLegalJSON(t *testing.T) {
 	var out bytes.Buffer
-	if err := runLegalJSON(filepath.Join(positionsDir, "opening-4p.json"), &out); err != nil {
+	if err := runLegalJSON(filepath.Join(positionsDir, "opening-4p.json"), nil, &out); err != nil {
 		t.Fatal(err)
 	}
 	var j legalJSON

@@ -146,9 +146,12 @@ the games ended. Ctrl-C stops early, prints (and saves) the results so far and e
 status 130.
 
 --save DIR writes every game as a game record (container-game/1 JSON, naming the agent of
-each seat) that container replay reads; DIR must be new, empty or an earlier eval --save directory, whose game files are
-replaced (with --shard, those of the shard's games). --csv FILE writes the per-agent table as CSV; an existing FILE is replaced only when
-it is an eval CSV (or with --force). Both are checked before the first game is played, and
+each seat) that container replay reads; DIR must be new, empty or an earlier eval --save
+directory, whose game files are replaced (with --shard, those of the shard's games). --csv
+FILE writes the per-agent table as CSV ("-": to standard output, the table then going to
+standard error); an existing regular FILE is replaced only when it is an eval CSV (or with
+--force); a device or named pipe (/dev/stdout) is written through, a symbolic link followed,
+and nothing else is ever replaced (docs/FILES.md). Both are checked before the first game is played, and
 the table is printed even when writing them fails.
 
 On a cluster, --shard I/N --out DIR plays only shard I of N of the games (auto/N: I from
@@ -169,7 +172,7 @@ JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID) and writes DIR/results-shard-I-of-N
 	addTourneyFlags(cmd, &o.tourneyOptions)
 	cmd.Flags().StringVar(&o.save, "save", "", "directory to write every game's record to (created)")
 	cmd.Flags().StringVar(&o.csv, "csv", "", "file to write the per-agent results to as CSV")
-	cmd.Flags().BoolVar(&o.force, "force", false, "with --csv: overwrite FILE even if it is not an eval CSV")
+	cmd.Flags().BoolVar(&o.force, "force", false, "with --csv: replace a regular FILE even if it is not an eval CSV")
 	return cmd
 }
 
@@ -195,6 +198,14 @@ func runEval(ctx context.Context, o evalOptions, out io.Writer) error {
 		fmt.Fprintln(o.progress) // end the progress bar's line
 	}
 	sum := eval.Summarize(res)
+	// With --csv - the CSV alone goes to standard output, the table to standard error.
+	csvOut := out
+	if o.csv == "-" {
+		out = o.progress
+		if out == nil {
+			out = io.Discard
+		}
+	}
 	// The results are printed first, so a failing output file loses nothing on screen.
 	if o.json {
 		if err := writeJSON(out, struct {
@@ -221,7 +232,7 @@ func runEval(ctx context.Context, o evalOptions, out io.Writer) error {
 		}
 	}
 	if o.csv != "" {
-		if err := writeEvalCSV(o.csv, sum); err != nil {
+		if err := writeEvalCSV(o.csv, sum, csvOut); err != nil {
 			errs = append(errs, err)
 		}
 	}
@@ -296,7 +307,7 @@ func writeEvalTable(out io.Writer, sum *eval.Summary) {
 // evalCSVHeader is the first line of an eval CSV (how an existing one is recognised).
 const evalCSVHeader = "agent,games,wins,win_rate,ci_lo,ci_hi,mean_total,median_total,mean_rank,mean_cash,mean_island,mean_leftover,mean_loans\n"
 
-func writeEvalCSV(path string, sum *eval.Summary) error {
+func writeEvalCSV(path string, sum *eval.Summary, stdout io.Writer) error {
 	var b bytes.Buffer
 	b.WriteString(evalCSVHeader)
 	w := csv.NewWriter(&b)
@@ -309,7 +320,7 @@ func writeEvalCSV(path string, sum *eval.Summary) error {
 	if err := w.Error(); err != nil {
 		return fmt.Errorf("eval: writing %s: %w", path, err)
 	}
-	if err := atomicfile.Write(path, b.Bytes()); err != nil {
+	if err := writeOutputFile(path, b.Bytes(), stdout); err != nil {
 		return fmt.Errorf("eval: writing %s: %w", path, err)
 	}
 	return nil

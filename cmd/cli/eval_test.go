@@ -86,7 +86,7 @@ func TestEval_SaveWritesReplayableRecordsAndCSV(t *testing.T) {
 	}
 	assert.Len(t, valuerSeats, 3, "three games rotate the valuer through the three seats")
 	var rep bytes.Buffer
-	require.NoError(t, runReplay(files[0], replayOptions{viewer: -1}, &rep))
+	require.NoError(t, runReplay(files[0], replayOptions{viewer: -1}, nil, &rep))
 	assert.Regexp(t, `\nAgents: p1 \w+, p2 \w+, p3 \w+\n`, rep.String(), "replay names the agents")
 	csv, err := os.ReadFile(o.csv)
 	require.NoError(t, err)

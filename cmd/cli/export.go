@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -22,6 +23,8 @@ type exportOptions struct {
 	run, out, name, notes string
 	upgrade               string
 	force                 bool
+	// stderr takes the "wrote" line when the bot file goes to standard output (--out -).
+	stderr io.Writer
 }
 
 func newExportCmd() *cobra.Command {
@@ -37,21 +40,28 @@ file's path; loading it for another encoding or other options fails with a clear
 --upgrade OLD.bot writes OLD.bot's network mapped, without training, onto this build's
 observation and action layout: a bot of obs-v1 / actions-v1 (240 ids) becomes obs-v2 /
 actions-v2 (241 ids) with the same play wherever the old layout could see the position
-(docs/TRAINING.md, "Upgrading a bot file"). Loaders never upgrade silently.`,
+(docs/TRAINING.md, "Upgrading a bot file"). Loaders never upgrade silently.
+
+--out - writes the bot file to standard output. An existing regular --out file is replaced
+only when it is a bot file (or with --force); a device or named pipe is written through, a
+symbolic link followed, and nothing else is ever replaced (docs/FILES.md).`,
 		Example: `  container export --run runs/bc --out runs/bc.bot
   container export --run runs/ppo/pool/iter-000070.bot --out default.bot --name default --notes "PPO iteration 70"
   container eval --agents runs/bc.bot,valuer --games 400
   container export --upgrade old/default.bot --out default.bot`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return runExport(o, cmd.OutOrStdout()) },
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			o.stderr = cmd.ErrOrStderr()
+			return runExport(o, cmd.OutOrStdout())
+		},
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.run, "run", "", "training run directory (train bc/ppo --out), or a .bot file to re-label (e.g. RUN/pool/iter-000070.bot); required")
-	f.StringVar(&o.out, "out", "", "bot file to write, ending in .bot; required")
+	f.StringVar(&o.out, "out", "", "bot file to write, ending in .bot (- for standard output); required")
 	f.StringVar(&o.name, "name", "", "bot name stored in the file (default: the file name)")
 	f.StringVar(&o.upgrade, "upgrade", "", "an obs-v1 / actions-v1 .bot file to upgrade to this build's layout (instead of --run)")
 	f.StringVar(&o.notes, "notes", "", "free text stored in the file (how it was made)")
-	f.BoolVar(&o.force, "force", false, "overwrite --out even if it is not a bot file")
+	f.BoolVar(&o.force, "force", false, "replace a regular --out file even if it is not a bot file")
 	return cmd
 }
 
@@ -67,8 +77,8 @@ func runExport(o exportOptions, out io.Writer) error {
 	if o.run == "" || o.out == "" {
 		return fmt.Errorf("%w: --run and --out are required", ErrExportOptions)
 	}
-	if !strings.HasSuffix(o.out, ".bot") {
-		return fmt.Errorf("%w: --out %s must end in .bot", ErrExportOptions, rules.Quote(o.out))
+	if !strings.HasSuffix(o.out, ".bot") && o.out != "-" {
+		return fmt.Errorf("%w: --out %s must end in .bot (or be - for standard output)", ErrExportOptions, rules.Quote(o.out))
 	}
 	// An existing --out is replaced only when it is a bot file (or with --force).
 	if err := rundir.CheckFile(o.out, "a bot file", rundir.HasPrefix(rundir.BotMagic), o.force); err != nil {
@@ -76,17 +86,21 @@ func runExport(o exportOptions, out io.Writer) error {
 	}
 	name := o.name
 	if name == "" {
-		name = strings.TrimSuffix(filepath.Base(o.out), ".bot")
+		from := o.out
+		if from == "-" {
+			from = o.run
+		}
+		name = strings.TrimSuffix(filepath.Base(from), ".bot")
 	}
 	b, err := training.ExportRun(o.run, name, o.notes)
 	if err != nil {
 		return err
 	}
-	if err := b.WriteFile(o.out); err != nil {
+	if err := writeBot(b, o, out); err != nil {
 		return err
 	}
 	h := b.Header
-	fmt.Fprintf(out, "wrote %s: %s network (%d features -> %d actions, width %d, depth %d, norm %s, %d weights), encoding %s, %d players %s, %s run at step %d\n",
+	fmt.Fprintf(o.note(out), "wrote %s: %s network (%d features -> %d actions, width %d, depth %d, norm %s, %d weights), encoding %s, %d players %s, %s run at step %d\n",
 		o.out, name, h.Net.ObsDim, h.Net.NumActions, h.Net.Width, h.Net.Depth, h.Net.Norm, h.Net.NumParams(),
 		h.EncodingVersion, h.Rules.Players, h.Rules.Variant, h.Training.Method, h.Training.Steps)
 	return nil
@@ -94,8 +108,8 @@ func runExport(o exportOptions, out io.Writer) error {
 
 // runUpgrade writes --upgrade's bot file mapped onto this build's layout to --out.
 func runUpgrade(o exportOptions, out io.Writer) error {
-	if o.out == "" || !strings.HasSuffix(o.out, ".bot") {
-		return fmt.Errorf("%w: --out must name a .bot file to write", ErrExportOptions)
+	if o.out == "" || (!strings.HasSuffix(o.out, ".bot") && o.out != "-") {
+		return fmt.Errorf("%w: --out must name a .bot file to write (or be - for standard output)", ErrExportOptions)
 	}
 	st, err := os.Stat(o.upgrade)
 	if err != nil {
@@ -104,7 +118,7 @@ func runUpgrade(o exportOptions, out io.Writer) error {
 	if !st.Mode().IsRegular() {
 		return fmt.Errorf("%w: --upgrade %s is not a regular file", ErrExportOptions, rules.Quote(o.upgrade))
 	}
-	if ost, err := os.Stat(o.out); err == nil && os.SameFile(st, ost) {
+	if ost, err := os.Stat(o.out); o.out != "-" && err == nil && os.SameFile(st, ost) {
 		return fmt.Errorf("%w: --out %s is the file being upgraded; write the upgrade beside it", ErrExportOptions, rules.Quote(o.out))
 	}
 	if err := rundir.CheckFile(o.out, "a bot file", rundir.HasPrefix(rundir.BotMagic), o.force); err != nil {
@@ -124,11 +138,35 @@ func runUpgrade(o exportOptions, out io.Writer) error {
 	if o.notes != "" {
 		b.Header.Training.Notes += " " + o.notes
 	}
-	if err := b.WriteFile(o.out); err != nil {
+	if err := writeBot(b, o, out); err != nil {
 		return err
 	}
 	h := b.Header
-	fmt.Fprintf(out, "wrote %s: %s network upgraded from %s (%d features -> %d actions, encoding %s, action layout %s)\n",
+	fmt.Fprintf(o.note(out), "wrote %s: %s network upgraded from %s (%d features -> %d actions, encoding %s, action layout %s)\n",
 		o.out, h.Name, o.upgrade, h.Net.ObsDim, h.Net.NumActions, h.EncodingVersion, h.Actions.Version)
 	return nil
+}
+
+// writeBot writes the bot file to --out (checked before with rundir.CheckFile).
+func writeBot(b *training.BotFile, o exportOptions, stdout io.Writer) error {
+	var buf bytes.Buffer
+	if err := b.Write(&buf); err != nil {
+		return err
+	}
+	if err := writeOutputFile(o.out, buf.Bytes(), stdout); err != nil {
+		return fmt.Errorf("export: --out: %w", err)
+	}
+	return nil
+}
+
+// note is where the "wrote" line goes: standard output, or standard error when the bot file
+// itself went to standard output.
+func (o exportOptions) note(out io.Writer) io.Writer {
+	if o.out != "-" {
+		return out
+	}
+	if o.stderr == nil {
+		return io.Discard
+	}
+	return o.stderr
 }

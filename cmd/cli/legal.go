@@ -14,7 +14,8 @@ func newLegalCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "legal FILE",
 		Short: "List the legal moves of a position's decider with action ids and notation",
-		Long: `Read a position file (docs/POSITION.md) or a game record (its final position) and list the
+		Long: `Read a position file (docs/POSITION.md) or a game record (its final position), from a file
+or from standard input ("-"), and list the
 pending decision and every legal move: its action id (as the decider sees it: seats in ids
 are relative to the decider) and its notation. Legal amounts above the action-id cap have no
 id and are summarised on one line. With --json one JSON object is printed instead: the
@@ -22,16 +23,17 @@ decider, active seat and phase, whether the game is over, every legal action as
 {"id", "move"}, and the amounts without an id.`,
 		Example: `  container legal env/rules/testdata/positions/opening-4p.json
   container legal game.json --board
-  container legal position.json --json`,
+  container legal position.json --json
+  container apply opening.json produce | container legal -`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if asJSON {
 				if board {
 					return errors.New("legal: --board and --json cannot be combined")
 				}
-				return runLegalJSON(args[0], cmd.OutOrStdout())
+				return runLegalJSON(args[0], cmd.InOrStdin(), cmd.OutOrStdout())
 			}
-			return runLegal(args[0], board, cmd.OutOrStdout())
+			return runLegal(args[0], board, cmd.InOrStdin(), cmd.OutOrStdout())
 		},
 	}
 	cmd.Flags().BoolVar(&board, "board", false, "print the board (the decider's view) first")
@@ -41,8 +43,8 @@ decider, active seat and phase, whether the game is over, every legal action as
 
 func init() { register(newLegalCmd) }
 
-func runLegal(path string, board bool, out io.Writer) error {
-	s, _, err := loadStateFile(path)
+func runLegal(path string, board bool, in io.Reader, out io.Writer) error {
+	s, _, err := loadStateFile(path, in)
 	if err != nil {
 		return err
 	}
@@ -89,8 +91,8 @@ type amountRangeJSON struct {
 	Count int `json:"count"`
 }
 
-func runLegalJSON(path string, out io.Writer) error {
-	s, _, err := loadStateFile(path)
+func runLegalJSON(path string, in io.Reader, out io.Writer) error {
+	s, _, err := loadStateFile(path, in)
 	if err != nil {
 		return err
 	}

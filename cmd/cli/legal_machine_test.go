@@ -36,7 +36,7 @@ func writePosition(t *testing.T, cash0 int, auctions, machine string) string {
 func TestLegalRefusesImpossibleMachine(t *testing.T) {
 	path := writePosition(t, 20, `[]`, `{"phase": 5, "decider": 0, "action": 7, "actions_used": 1, "district": 1, "counterpart": 9}`)
 	var out bytes.Buffer
-	err := runLegal(path, true, &out)
+	err := runLegal(path, true, nil, &out)
 	if err == nil || !strings.Contains(err.Error(), "machine: counterpart") || strings.Contains(err.Error(), "\n") {
 		t.Fatalf("legal: %v, want a one-line machine: counterpart error", err)
 	}
@@ -49,7 +49,7 @@ func TestLegalSummarisesLargeAmountRanges(t *testing.T) {
 	path := writePosition(t, 500000, `[{"kind": "container-lot", "target": 0, "bidder": 0}]`,
 		`{"phase": 12, "decider": 0, "actions_used": 1, "called_bank": true, "bid_kind": 0, "to_beat": 0}`)
 	var out bytes.Buffer
-	if err := runLegal(path, false, &out); err != nil {
+	if err := runLegal(path, false, nil, &out); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out.String(), "$100..$500000 (499901 amounts without an action id)") {

@@ -9,10 +9,10 @@ import (
 
 func TestLegalListsIdsAndNotation(t *testing.T) {
 	var out bytes.Buffer
-	if err := runLegal(filepath.Join(positionsDir, "opening-4p.json"), true, &out); err != nil {
+	if err := runLegal(filepath.Join(positionsDir, "opening-4p.json"), true, nil, &out); err != nil {
 		t.Fatal(err)
 	}
-	s, _, err := loadStateFile(filepath.Join(positionsDir, "opening-4p.json"))
+	s, _, err := loadStateFile(filepath.Join(positionsDir, "opening-4p.json"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,7 +22,8 @@ func newReplayCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "replay FILE",
 		Short: "Print a saved game turn by turn, then the final score breakdown",
-		Long: `Read a game record (JSON container-game/1 or the binary form), replay it with every move
+		Long: `Read a game record (JSON container-game/1 or the binary form) from a file or from standard
+input ("-"), replay it with every move
 checked, verify its checksum, and print it turn by turn: each decision's seat, phase and move.
 With --boards the board is drawn at the start of every turn (from --viewer's view; -1 shows
 everything). The final board and score breakdown follow. With --json one JSON object is
@@ -31,10 +32,11 @@ active seat, decider, phase, notation and action id (-1 for an amount without on
 game ended and the scores.`,
 		Example: `  container replay game.json
   container replay game.ctnr --boards --viewer 0
-  container replay game.json --json`,
+  container replay game.json --json
+  container apply opening.json produce --record | container replay -`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runReplay(args[0], o, cmd.OutOrStdout())
+			return runReplay(args[0], o, cmd.InOrStdin(), cmd.OutOrStdout())
 		},
 	}
 	cmd.Flags().BoolVar(&o.boards, "boards", false, "draw the board at the start of every turn")
@@ -45,8 +47,8 @@ game ended and the scores.`,
 
 func init() { register(newReplayCmd) }
 
-func runReplay(path string, o replayOptions, out io.Writer) error {
-	_, rec, err := loadStateFile(path)
+func runReplay(path string, o replayOptions, in io.Reader, out io.Writer) error {
+	_, rec, err := loadStateFile(path, in)
 	if err != nil {
 		return err
 	}

@@ -47,7 +47,7 @@ func TestReplayJSONAndBinary(t *testing.T) {
 	js, bin, final := writeTestRecord(t)
 	for _, path := range []string{js, bin} {
 		var out bytes.Buffer
-		if err := runReplay(path, replayOptions{viewer: -1, boards: true}, &out); err != nil {
+		if err := runReplay(path, replayOptions{viewer: -1, boards: true}, nil, &out); err != nil {
 			t.Fatal(err)
 		}
 		text := out.String()
@@ -62,13 +62,13 @@ func TestReplayJSONAndBinary(t *testing.T) {
 	data, _ := os.ReadFile(js)
 	bad := filepath.Join(t.TempDir(), "bad.json")
 	os.WriteFile(bad, bytes.Replace(data, []byte(`"checksum": "`), []byte(`"checksum": "f`), 1), 0o644)
-	if err := runReplay(bad, replayOptions{viewer: -1}, &bytes.Buffer{}); !errors.Is(err, rules.ErrBadRecord) {
+	if err := runReplay(bad, replayOptions{viewer: -1}, nil, &bytes.Buffer{}); !errors.Is(err, rules.ErrBadRecord) {
 		t.Errorf("bad checksum: %v", err)
 	}
-	if err := runReplay(filepath.Join(positionsDir, "opening-4p.json"), replayOptions{viewer: -1}, &bytes.Buffer{}); err == nil {
+	if err := runReplay(filepath.Join(positionsDir, "opening-4p.json"), replayOptions{viewer: -1}, nil, &bytes.Buffer{}); err == nil {
 		t.Error("replay accepted a position")
 	}
-	if err := runReplay(js, replayOptions{viewer: 7}, &bytes.Buffer{}); err == nil {
+	if err := runReplay(js, replayOptions{viewer: 7}, nil, &bytes.Buffer{}); err == nil {
 		t.Error("replay accepted --viewer 7")
 	}
 }

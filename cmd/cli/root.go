@@ -7,7 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"sort"
+	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -51,7 +54,55 @@ func NewRoot() *cobra.Command {
 	}
 	sort.Slice(cmds, func(i, j int) bool { return cmds[i].Name() < cmds[j].Name() })
 	root.AddCommand(cmds...)
+	// An unknown command is one line (Main adds the suggestion): cobra's own suggestion block
+	// spans several lines, and a command that only groups others (train) would print its help
+	// and succeed for "container train bcc".
+	root.DisableSuggestions = true
+	for _, c := range root.Commands() {
+		if c.HasSubCommands() && !c.Runnable() {
+			c.Args = cobra.NoArgs
+			c.RunE = func(cmd *cobra.Command, _ []string) error { return cmd.Help() }
+		}
+	}
 	return root
+}
+
+// unknownCommand matches cobra's error for an unknown command (from the root or from a
+// command that takes no arguments).
+var unknownCommand = regexp.MustCompile(`^unknown command ("(?:[^"\\]|\\.)*") for ("(?:[^"\\]|\\.)*")$`)
+
+// unknownCommandLine rewrites cobra's unknown-command error as one line with the
+// suggestion folded in: unknown command "evall"; did you mean "eval"?
+func unknownCommandLine(root *cobra.Command, msg string) string {
+	m := unknownCommand.FindStringSubmatch(msg)
+	if m == nil {
+		return msg
+	}
+	name, err1 := strconv.Unquote(m[1])
+	path, err2 := strconv.Unquote(m[2])
+	if err1 != nil || err2 != nil {
+		return msg
+	}
+	parent, _, err := root.Find(strings.Fields(path)[1:])
+	if err != nil || parent.CommandPath() != path {
+		parent = root
+	}
+	line := "unknown command " + rules.Quote(name)
+	if parent != root {
+		line += " for " + rules.Quote(path)
+	}
+	parent.SuggestionsMinimumDistance = 2
+	var sug []string
+	for _, s := range parent.SuggestionsFor(name) {
+		sug = append(sug, strconv.Quote(s))
+	}
+	switch {
+	case len(sug) > 0:
+		line += "; did you mean " + strings.Join(sug, " or ") + "?"
+	default:
+		line += "; see " + path + " --help"
+	}
+	return line
 }
 
 // strictCompletion adds cobra's completion command now (it captures the output stream, so
@@ -90,9 +141,15 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	strictCompletion(root)
 	err := root.Execute()
 	if err != nil {
-		fmt.Fprintf(stderr, "container: %s\n", shortError(err.Error()))
+		fmt.Fprintf(stderr, "container: %s\n", shortError(oneLine(unknownCommandLine(root, err.Error()))))
 	}
 	return exitCode(err)
+}
+
+// oneLine joins the lines of an error message (errors.Join puts each error on a line of its
+// own) with "; ", so every error is one line.
+func oneLine(msg string) string {
+	return strings.Join(strings.FieldsFunc(msg, func(r rune) bool { return r == '\n' || r == '\r' }), "; ")
 }
 
 // exitCode is the exit status for a command's error: 0, ExitInterrupted, or 1.

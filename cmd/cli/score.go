@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -20,15 +19,17 @@ func newScoreCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "score FILE",
 		Short: "Score a position (or a game record's final position) as if the game ended now",
-		Long: `Read a position file (docs/POSITION.md) or a game record and print every seat's final-scoring
+		Long: `Read a position file (docs/POSITION.md) or a game record, from a file or from standard
+input ("-"), and print every seat's final-scoring
 breakdown as if the game ended now: open Bank auctions resolved, most common island colour
 discarded, island value by scoring card, leftovers ($3 ship and holding, $2 harbor), loans,
 total, rank and winners.`,
 		Example: `  container score env/rules/testdata/positions/rulebook-final-scoring.json
-  container score game.json --json`,
+  container score game.json --json
+  container apply opening.json produce --record | container score -`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runScore(args[0], o, cmd.OutOrStdout())
+			return runScore(args[0], o, cmd.InOrStdin(), cmd.OutOrStdout())
 		},
 	}
 	cmd.Flags().BoolVar(&o.json, "json", false, "print the breakdown as JSON")
@@ -37,8 +38,8 @@ total, rank and winners.`,
 
 func init() { register(newScoreCmd) }
 
-func runScore(path string, o scoreOptions, out io.Writer) error {
-	s, _, err := loadStateFile(path)
+func runScore(path string, o scoreOptions, in io.Reader, out io.Writer) error {
+	s, _, err := loadStateFile(path, in)
 	if err != nil {
 		return err
 	}
@@ -86,43 +87,22 @@ func dollars(v int) string {
 }
 
 // loadStateFile reads a position (container-position/1 JSON), a JSON game record
-// (container-game/1) or a binary game record, and returns the position it describes (a
-// record's final position) and the record (nil for a position).
-func loadStateFile(path string) (*rules.State, *rules.Record, error) {
-	data, err := readFileLimited(path, rules.MaxRecordBytes)
+// (container-game/1) or a binary game record from the file path, or from in when path is
+// "-", and returns the position it describes (a record's final position) and the record
+// (nil for a position).
+func loadStateFile(path string, in io.Reader) (*rules.State, *rules.Record, error) {
+	name, data, err := readInput(path, in, rules.MaxRecordBytes)
 	if err != nil {
 		return nil, nil, err
 	}
-	return loadStateData(path, data)
+	return loadStateData(name, data)
 }
 
 // loadStateData is loadStateFile for data already read (path names it in errors).
 func loadStateData(path string, data []byte) (*rules.State, *rules.Record, error) {
-	if bytes.HasPrefix(data, []byte("CTNR")) {
-		var r rules.Record
-		if err := r.UnmarshalBinary(data); err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", path, err)
-		}
-		s, err := r.Replay(nil)
-		if err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", path, err)
-		}
-		return s, &r, nil
-	}
-	var head struct {
-		Format string `json:"format"`
-	}
-	_ = json.Unmarshal(data, &head)
-	if head.Format == rules.RecordFormat {
-		r, s, err := rules.LoadRecord(data)
-		if err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", path, err)
-		}
-		return s, r, nil
-	}
-	s, err := rules.LoadPosition(data)
+	s, r, err := rules.Load(data)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
-	return s, nil, nil
+	return s, r, nil
 }

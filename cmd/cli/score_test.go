@@ -16,7 +16,7 @@ const positionsDir = "../../env/rules/testdata/positions"
 
 func TestScoreRulebookExample(t *testing.T) {
 	var out bytes.Buffer
-	if err := runScore(filepath.Join(positionsDir, "rulebook-final-scoring.json"), scoreOptions{}, &out); err != nil {
+	if err := runScore(filepath.Join(positionsDir, "rulebook-final-scoring.json"), scoreOptions{}, nil, &out); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"$55", "$62", "$71", "1 WINNER", "-$11", "3 blue"} {
@@ -25,7 +25,7 @@ func TestScoreRulebookExample(t *testing.T) {
 		}
 	}
 	out.Reset()
-	if err := runScore(filepath.Join(positionsDir, "rulebook-final-scoring.json"), scoreOptions{json: true}, &out); err != nil {
+	if err := runScore(filepath.Join(positionsDir, "rulebook-final-scoring.json"), scoreOptions{json: true}, nil, &out); err != nil {
 		t.Fatal(err)
 	}
 	var scores []rules.Score
@@ -37,11 +37,11 @@ func TestScoreRulebookExample(t *testing.T) {
 func TestScoreBadFile(t *testing.T) {
 	bad := filepath.Join(t.TempDir(), "bad.json")
 	os.WriteFile(bad, []byte(`{"options": {"players": 3}, "players": [{"factories": "w", "ship": "wwwwww"}, {"factories": "g"}, {"factories": "r"}]}`), 0o644)
-	err := runScore(bad, scoreOptions{}, &bytes.Buffer{})
+	err := runScore(bad, scoreOptions{}, nil, &bytes.Buffer{})
 	if !errors.Is(err, rules.ErrBadPosition) || !strings.Contains(err.Error(), "6 containers on the ship") {
 		t.Errorf("error %v", err)
 	}
-	if err := runScore(filepath.Join(t.TempDir(), "missing.json"), scoreOptions{}, &bytes.Buffer{}); err == nil {
+	if err := runScore(filepath.Join(t.TempDir(), "missing.json"), scoreOptions{}, nil, &bytes.Buffer{}); err == nil {
 		t.Error("missing file accepted")
 	}
 }

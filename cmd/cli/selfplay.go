@@ -36,10 +36,13 @@ type selfplayOptions struct {
 	resume      bool
 	reward      string
 	shardGames  int
-	policy      bool
-	hideCash    bool
-	shard       string
-	progress    io.Writer // progress bar destination (stderr); nil for none
+	// evenShards: --shard-games was not given, so with --shard the shard size is chosen for
+	// the parts to share the games evenly (evenShardGames).
+	evenShards bool
+	policy     bool
+	hideCash   bool
+	shard      string
+	progress   io.Writer // progress bar destination (stderr); nil for none
 }
 
 func newSelfplayCmd() *cobra.Command {
@@ -61,8 +64,12 @@ an interruption, --resume plays exactly the shards the manifest does not list ye
 With fewer agents than players, the agents fill the seats in turn (a,b -> a,b,a,b).
 
 --shard I/N plays only part I of N of the run (a contiguous block of its shards, with the same
-seeds) into --out/shard-IIIII-of-NNNNN; auto/N takes I from JOB_COMPLETION_INDEX (Kubernetes)
-or SLURM_ARRAY_TASK_ID (Slurm). container dataset merge joins the parts (docs/SCALE.md).
+seeds) into --out/shard-IIIII-of-NNNNN. Without --shard-games the shards are then sized so
+that the N parts share the games evenly, part I holding the I-th range: the games are cut into
+N times k shards of at most 256 games (k as small as that allows), so --games 30 --shard I/3
+gives every part 10 games; every part computes the same plan from --games and N. Give
+--shard-games to fix the shard size yourself. auto/N takes I from JOB_COMPLETION_INDEX
+(Kubernetes) or SLURM_ARRAY_TASK_ID (Slurm). container dataset merge joins the parts (docs/SCALE.md).
 
 --out must be a new or empty directory or a dataset; it is locked while the run writes, and
 only the dataset's own files are ever replaced or removed. --resume checks every shard already
@@ -84,6 +91,7 @@ obs-v2-hidden-cash, for imperfect-recall studies); the bots still play from the 
 			if !quiet {
 				o.progress = cmd.ErrOrStderr()
 			}
+			o.evenShards = !cmd.Flags().Changed("shard-games")
 			ctx, stop := interruptible(cmd)
 			defer stop()
 			return runSelfplay(ctx, o, cmd.OutOrStdout())
@@ -101,7 +109,7 @@ obs-v2-hidden-cash, for imperfect-recall studies); the bots still play from the 
 	f.BoolVar(&o.resume, "resume", false, "continue the dataset in --out, playing only the shards its manifest lacks")
 	addGameFlags(cmd, &o.gameFlags, gameFlagSet{playersFromAgents: true, turnLimit: true})
 	f.StringVar(&o.reward, "reward", "win-loss", "reward scheme for rewards and returns: win-loss, rank or cash-margin")
-	f.IntVar(&o.shardGames, "shard-games", selfplay.DefaultGamesPerShard, "games per shard")
+	f.IntVar(&o.shardGames, "shard-games", selfplay.DefaultGamesPerShard, "games per shard (with --shard and this flag left out: sized so the parts share the games evenly)")
 	f.BoolVar(&o.policy, "record-policy", false, "record each decision's behaviour probabilities and value estimate (bots that report them, e.g. trained bots)")
 	f.BoolVar(&o.hideCash, "hide-opponent-cash", false, "observations leave out the other players' cash (encoding obs-v2-hidden-cash)")
 	f.StringVar(&o.shard, "shard", "", "play only part I of N of the games (I/N, I from 0; auto/N reads I from JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID) into --out/shard-I-of-N; join the parts with container dataset merge")
@@ -118,6 +126,11 @@ func selfplayConfig(o selfplayOptions) (selfplay.Config, error) {
 		return fmt.Errorf("%w: %s", ErrSelfplayOptions, fmt.Sprintf(format, args...))
 	}
 	agents := bots.SplitAgents(o.agents)
+	if o.evenShards && o.shard != "" && o.games > 0 {
+		if _, n, err := parseShard(o.shard); err == nil { // a bad --shard is reported below
+			o.shardGames = evenShardGames(o.games, n, selfplay.DefaultGamesPerShard)
+		}
+	}
 	shards := 0
 	if o.shardGames > 0 {
 		shards = (o.games + o.shardGames - 1) / o.shardGames
@@ -182,6 +195,20 @@ func selfplayConfig(o selfplayOptions) (selfplay.Config, error) {
 	c.ToolVersion = Version
 	c.RecordPolicy = o.policy
 	return c, nil
+}
+
+// evenShardGames is the shard size for games split into parts parts when --shard-games is not
+// given: parts*k shards of at most maxSize games, k as small as that allows, so that every
+// part holds k shards (the last part's last shard may be shorter). With fewer games than
+// would fill one shard per part the shards shrink (down to one game) so that no part is
+// left empty while there are games for it.
+func evenShardGames(games, parts, maxSize int) int {
+	k := (games + parts*maxSize - 1) / (parts * maxSize) // shards per part
+	size := max(1, (games+parts*k-1)/(parts*k))
+	if (games+size-1)/size < parts {
+		size = max(1, games/parts)
+	}
+	return size
 }
 
 func runSelfplay(ctx context.Context, o selfplayOptions, out io.Writer) error {

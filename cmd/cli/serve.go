@@ -36,6 +36,10 @@ the whole game) and, in both, Ask a bot (what a chosen bot would play; trained b
 moves with probabilities and their value estimate).
 
 --data DIR exposes the game records, datasets and .bot files under DIR, and nothing outside it.
+The server has no accounts: an --addr other than a loopback address (0.0.0.0, a LAN address)
+makes it reachable from the network, and it says so when it starts. Requests must name the
+served address or a loopback name as their Host, come from the app's own page (Origin), and
+POST JSON (docs/WEB.md).
 Ctrl-C stops the server gracefully (requests in progress finish).`,
 		Example: `  container serve
   container serve --data runs --addr 127.0.0.1:8080`,
@@ -64,18 +68,22 @@ func runServe(ctx context.Context, o serveOptions, out io.Writer) error {
 	if o.expire < time.Second {
 		return fmt.Errorf("serve: --expire %v is shorter than a second", o.expire)
 	}
-	srv, err := web.New(web.Config{DataDir: o.data, MaxSessions: o.maxGames, Expiry: o.expire})
-	if err != nil {
-		return fmt.Errorf("serve: %w", err)
-	}
-	defer srv.Close()
 	ln, err := net.Listen("tcp", o.addr)
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
+	srv, err := web.New(web.Config{DataDir: o.data, MaxSessions: o.maxGames, Expiry: o.expire, Addr: ln.Addr().String()})
+	if err != nil {
+		ln.Close()
+		return fmt.Errorf("serve: %w", err)
+	}
+	defer srv.Close()
 	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: time.Minute,
 		WriteTimeout: time.Minute, IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 64 << 10}
 	fmt.Fprintf(out, "container serve: http://%s/ (Ctrl-C to stop)\n", ln.Addr())
+	if ip := ln.Addr().(*net.TCPAddr).IP; !ip.IsLoopback() {
+		fmt.Fprintf(out, "container serve: warning: %s is reachable from the network and the server has no accounts: anyone who reaches it can open games and replays and read what --data exposes\n", ln.Addr())
+	}
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	select {

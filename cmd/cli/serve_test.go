@@ -89,3 +89,38 @@ func TestServeBadFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestServeSaysWhenReachableFromTheNetwork checks a non-loopback --addr prints one warning
+// line (the server has no accounts) and a loopback one prints none.
+func TestServeSaysWhenReachableFromTheNetwork(t *testing.T) {
+	for _, tc := range []struct {
+		addr string
+		warn bool
+	}{{"127.0.0.1:0", false}, {"0.0.0.0:0", true}} {
+		ctx, cancel := context.WithCancel(context.Background())
+		out := &syncBuffer{}
+		done := make(chan error, 1)
+		go func() {
+			done <- runServe(ctx, serveOptions{addr: tc.addr, maxGames: 10, expire: time.Hour}, out)
+		}()
+		for i := 0; i < 200 && !strings.Contains(out.String(), "Ctrl-C"); i++ {
+			time.Sleep(10 * time.Millisecond)
+		}
+		cancel()
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+		warned := strings.Contains(out.String(), "reachable from the network") && strings.Contains(out.String(), "no accounts")
+		if warned != tc.warn || len(lines) != 2+btoi(tc.warn) {
+			t.Errorf("--addr %s: output %q, want a warning line: %v", tc.addr, out.String(), tc.warn)
+		}
+	}
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -38,8 +37,8 @@ func parseShard(s string) (index, count int, err error) {
 	if count < 1 {
 		return 0, 0, bad("the shard count must be at least 1")
 	}
-	if count > datasets.MaxParts {
-		return 0, 0, bad("at most %d shards", datasets.MaxParts)
+	if count > maxFlagShards {
+		return 0, 0, bad("%d shards is above the maximum; at most %d", count, maxFlagShards)
 	}
 	if i == "auto" {
 		var from string
@@ -117,6 +116,7 @@ type shardOptions struct {
 	out       string
 	merge     bool
 	mergeFrom []string // the arguments of --merge
+	upgrade   bool     // --upgrade-results
 }
 
 func addShardFlags(cmd *cobra.Command, o *shardOptions) {
@@ -124,12 +124,16 @@ func addShardFlags(cmd *cobra.Command, o *shardOptions) {
 	f.StringVar(&o.shard, "shard", "", "play only shard I of N of the games (I/N, I from 0; auto/N reads I from JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID); needs --out")
 	f.StringVar(&o.out, "out", "", "directory to write this run's results file to (results-shard-I-of-N.json, every game's result), for --merge")
 	f.BoolVar(&o.merge, "merge", false, "combine results files (the arguments: files, or directories holding results-shard-*.json) instead of playing")
+	f.BoolVar(&o.upgrade, "upgrade-results", false, "with --merge: give results files written before they carried a checksum (container-eval-results/1) one, in place, once every check passes")
 }
 
 // tourneyArgs accepts no arguments, or with --merge one or more results files and none of
 // the flags that describe the tournament (the files do).
 func tourneyArgs(o *shardOptions) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
+		if o.upgrade && !o.merge {
+			return fmt.Errorf("%w: --upgrade-results goes with --merge (it upgrades the files being merged)", ErrEvalOptions)
+		}
 		if !o.merge {
 			return cobra.NoArgs(cmd, args)
 		}
@@ -178,7 +182,7 @@ func (o *shardOptions) resultsPath(cfg eval.Config) string {
 // writes the results file. note receives one-line remarks (stderr); nil for none.
 func playTourney(ctx context.Context, o tourneyOptions, keepRecords bool, note io.Writer) (*eval.Result, error) {
 	if o.merge {
-		return mergeResults(o.mergeFrom)
+		return mergeResults(o.mergeFrom, o.upgrade, note)
 	}
 	cfg, err := tourneyConfig(o)
 	if err != nil {
@@ -216,10 +220,10 @@ func playTourney(ctx context.Context, o tourneyOptions, keepRecords bool, note i
 			return res, nil
 		}
 	}
-	b, err := json.Marshal(f)
+	b, err := f.Marshal()
 	if err == nil {
 		if err = os.MkdirAll(o.out, 0o755); err == nil {
-			err = atomicfile.Write(path, append(b, '\n'))
+			err = atomicfile.Write(path, b)
 		}
 	}
 	if err != nil {
@@ -255,8 +259,10 @@ func checkResultsTarget(path string, want *eval.ResultsFile) error {
 }
 
 // mergeResults reads the named results files (a directory stands for its
-// results-shard-*.json files) and merges them.
-func mergeResults(args []string) (*eval.Result, error) {
+// results-shard-*.json files) and merges them. With upgrade, files of the format without a
+// checksum are checked like any other and, once every named file has passed, written again
+// with their checksum (nothing is written if one fails); note hears of each.
+func mergeResults(args []string, upgrade bool, note io.Writer) (*eval.Result, error) {
 	var paths []string
 	for _, a := range args {
 		st, err := os.Stat(a)
@@ -275,11 +281,53 @@ func mergeResults(args []string) (*eval.Result, error) {
 		paths = append(paths, found...)
 	}
 	files := make([]*eval.ResultsFile, len(paths))
+	var stale []int
 	for i, p := range paths {
 		var err error
-		if files[i], err = eval.ReadResultsFile(p); err != nil {
+		if !upgrade {
+			files[i], err = eval.ReadResultsFile(p)
+		} else {
+			var old bool
+			files[i], old, err = eval.ReadResultsFileForUpgrade(p)
+			if old {
+				stale = append(stale, i)
+			}
+		}
+		if err != nil {
 			return nil, err
 		}
 	}
-	return eval.Merge(files, paths)
+	res, err := eval.Merge(files, paths)
+	if err != nil {
+		return nil, err
+	}
+	for _, i := range stale { // every file replaceable before the first is replaced
+		if st, err := os.Lstat(paths[i]); err != nil || !st.Mode().IsRegular() {
+			return nil, fmt.Errorf("%w: --upgrade-results: %s is not a regular file (a link is not followed); not upgrading any file", ErrEvalOptions, paths[i])
+		}
+	}
+	for _, i := range stale {
+		if err := upgradeResultsFile(paths[i], files[i]); err != nil {
+			return nil, err
+		}
+		if note != nil {
+			fmt.Fprintf(note, "upgraded %s: every check passed; checksum added (format %s)\n", paths[i], eval.ResultsFormat)
+		}
+	}
+	return res, nil
+}
+
+// upgradeResultsFile writes f over path, a regular file (not a link) it was read from.
+func upgradeResultsFile(path string, f *eval.ResultsFile) error {
+	if st, err := os.Lstat(path); err != nil || !st.Mode().IsRegular() {
+		return fmt.Errorf("%w: --upgrade-results: %s is not a regular file; not replacing it", ErrEvalOptions, path)
+	}
+	b, err := f.Marshal()
+	if err == nil {
+		err = atomicfile.Write(path, b)
+	}
+	if err != nil {
+		return fmt.Errorf("eval: --upgrade-results: %s: %w", path, err)
+	}
+	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/container-rl/container/internal/rundir"
 	"github.com/container-rl/container/training"
 )
 
@@ -77,5 +78,46 @@ func TestTrainExItWritesABufferThatDatasetStatsReads(t *testing.T) {
 		if !strings.Contains(stdout.String(), want) {
 			t.Errorf("dataset stats lacks %q:\n%s", want, stdout.String())
 		}
+	}
+}
+
+// Disk full during train exit's self-play (the next generation's shard files lead to
+// /dev/full, which fails every write with ENOSPC) is one line, naming the disk-full write once.
+func TestTrainExItSelfplayOnAFullDiskIsOneLine(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays search games")
+	}
+	if _, err := os.Stat("/dev/full"); err != nil {
+		t.Skip("no /dev/full here")
+	}
+	out := filepath.Join(t.TempDir(), "run")
+	args := []string{"train", "exit", "--out", out, "--games", "2", "--shard-games", "2", "--sims", "3",
+		"--width", "8", "--depth", "1", "--steps", "2", "--batch", "16", "--gate-every", "0", "--selfplay-turn-limit", "10"}
+	var stdout, stderr bytes.Buffer
+	if code := Main(append(args, "--generations", "1"), strings.NewReader(""), &stdout, &stderr); code != 0 {
+		t.Fatalf("train exit: exit %d: %s", code, stderr.String())
+	}
+	gen1, gen2 := filepath.Join(out, "buffer", "gen-000001"), filepath.Join(out, "buffer", "gen-000002")
+	if err := os.Mkdir(gen2, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	marker, err := os.ReadFile(filepath.Join(gen1, rundir.MarkerName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(gen2, rundir.MarkerName), marker, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"steps-00000.arrow.tmp", "games-00000.arrow.tmp"} {
+		if err := os.Symlink("/dev/full", filepath.Join(gen2, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stderr.Reset()
+	code := Main(append(args, "--generations", "2"), strings.NewReader(""), &stdout, &stderr)
+	msg := stderr.String() // the progress bar, then the error
+	_, last, _ := strings.Cut(msg, "container: ")
+	if code != 1 || strings.Count(last, "\n") != 1 || !strings.HasSuffix(last, "\n") || strings.Count(msg, "no space left on device") != 1 {
+		t.Fatalf("exit %d, stderr %q; want one line naming the full disk once", code, msg)
 	}
 }

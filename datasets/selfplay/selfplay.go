@@ -73,6 +73,19 @@ type Config struct {
 	// OnGame, if set, is called after every finished game with its number of steps. It is
 	// called from worker goroutines.
 	OnGame func(steps int)
+	// BotSpec, if set, maps an agent as recorded (in the manifest and the games table) to the
+	// spec its bots are made from. A run whose agents name files by where they lie now can
+	// record names that do not depend on it: train exit records its network relative to the
+	// run directory, so the run can be moved and still resume.
+	BotSpec func(agent string) string
+}
+
+// spec is the spec agent's bots are made from (Config.BotSpec).
+func (c *Config) spec(agent string) string {
+	if c.BotSpec == nil {
+		return agent
+	}
+	return c.BotSpec(agent)
 }
 
 // Result summarises a run.
@@ -139,12 +152,12 @@ func (c *Config) check() error {
 		return bad("%d agents for %d players", len(c.Agents), c.Env.Rules.Players)
 	}
 	for _, a := range c.Agents {
-		if err := bots.Resolve(a); err != nil {
+		if err := bots.Resolve(c.spec(a)); err != nil {
 			return err
 		}
 		// Make each agent once so a bot that cannot play these options (a trained network made
 		// for others) fails here, before any shard is written.
-		b, err := bots.New(a, c.Env.Rules, 0)
+		b, err := bots.New(c.spec(a), c.Env.Rules, 0)
 		if err != nil {
 			return fmt.Errorf("selfplay: %w", err)
 		}
@@ -174,7 +187,7 @@ func (c *Config) check() error {
 
 // planFor returns the manifest a fresh run would start with.
 func (c *Config) planFor(meta *datasets.Meta) (*datasets.Manifest, error) {
-	files, err := agentFiles(c.Agents, c.Env.Rules)
+	files, err := agentFiles(c.Agents, c.spec, c.Env.Rules)
 	if err != nil {
 		return nil, err
 	}
@@ -187,8 +200,9 @@ func (c *Config) planFor(meta *datasets.Meta) (*datasets.Manifest, error) {
 
 // agentFiles records a content hash of every agent whose play depends on more than its
 // name: a bot file (the SHA-256 of the file, as sha256sum prints it) or a registered bot that
-// reports a fingerprint (the shipped trained network). Once each, in seat order.
-func agentFiles(agents []string, opts rules.Options) ([]datasets.AgentFile, error) {
+// reports a fingerprint (the shipped trained network). Once each, in seat order, under the
+// agent's recorded name; spec gives what to read or make.
+func agentFiles(agents []string, spec func(string) string, opts rules.Options) ([]datasets.AgentFile, error) {
 	var out []datasets.AgentFile
 	seen := map[string]bool{}
 	for _, a := range agents {
@@ -198,7 +212,7 @@ func agentFiles(agents []string, opts rules.Options) ([]datasets.AgentFile, erro
 		}
 		seen[name] = true
 		if bots.IsFileName(name) && !bots.IsParamSpec(name) {
-			b, err := os.ReadFile(name)
+			b, err := os.ReadFile(spec(name))
 			if err != nil {
 				return nil, fmt.Errorf("selfplay: agent %s: %w", a, err)
 			}
@@ -206,7 +220,7 @@ func agentFiles(agents []string, opts rules.Options) ([]datasets.AgentFile, erro
 			out = append(out, datasets.AgentFile{Agent: name, SHA256: hex.EncodeToString(h[:])})
 			continue
 		}
-		b, err := bots.New(name, opts, 0)
+		b, err := bots.New(spec(name), opts, 0)
 		if err != nil {
 			return nil, fmt.Errorf("selfplay: %w", err)
 		}
@@ -474,7 +488,7 @@ func (p *player) playGame(id, seed uint64) (*datasets.Game, []datasets.Step, err
 			sd.Seed(botSeed(seed, s))
 			continue
 		}
-		b, err := bots.New(name, p.cfg.Env.Rules, botSeed(seed, s))
+		b, err := bots.New(p.cfg.spec(name), p.cfg.Env.Rules, botSeed(seed, s))
 		if err != nil {
 			return nil, nil, err
 		}

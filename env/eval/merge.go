@@ -1,11 +1,9 @@
 package eval
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math/bits"
-	"os"
 	"slices"
 	"sort"
 	"strings"
@@ -57,8 +55,12 @@ func mulDiv(a, b, c int) int {
 	return int(q)
 }
 
-// ResultsFormat names the results file layout (ResultsFile.Format).
-const ResultsFormat = "container-eval-results/1"
+// ResultsFormat names the results file layout (ResultsFile.Format): /2 carries a checksum;
+// /1 (written before there was one) is read only by UpgradeResultsFile.
+const (
+	ResultsFormat   = "container-eval-results/2"
+	ResultsFormatV1 = "container-eval-results/1"
+)
 
 // ResultsFile is what a tournament shard writes (container eval/rate --shard): the
 // tournament's settings, the shard's game range and every finished game's result. Merge joins
@@ -80,6 +82,9 @@ type ResultsFile struct {
 	// written before there was a choice).
 	Schedule Schedule     `json:"schedule,omitempty"`
 	Results  []GameResult `json:"results"`
+	// Checksum is the SHA-256 of the file's canonical JSON without this member (see
+	// resultsSum); ReadResultsFile refuses a file that does not match it.
+	Checksum string `json:"checksum,omitempty"`
 }
 
 // NewResultsFile records res, the result of running cfg (whose Shard may be nil: the whole
@@ -103,7 +108,7 @@ func (f *ResultsFile) Validate() error {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("%w: %s", ErrMerge, fmt.Sprintf(format, args...))
 	}
-	if f.Format != ResultsFormat {
+	if f.Format != ResultsFormat && f.Format != ResultsFormatV1 {
 		return bad("format %q, this build reads %q", f.Format, ResultsFormat)
 	}
 	if len(f.Agents) == 0 || f.Games < 1 || f.Batch < 0 {
@@ -135,27 +140,14 @@ func (f *ResultsFile) Validate() error {
 		if !slices.Equal(seats, g.Agents) {
 			return bad("game %d seats agents %v; the %s schedule gives %v", g.Index, g.Agents, f.Schedule.orNone(), seats)
 		}
+		if err := checkScores(g); err != nil {
+			return bad("game %d: %v", g.Index, err)
+		}
 	}
 	if !f.Interrupted && len(f.Results) != f.EndGame-f.FirstGame {
 		return bad("%d games for the shard's %d, and not marked interrupted", len(f.Results), f.EndGame-f.FirstGame)
 	}
 	return nil
-}
-
-// ReadResultsFile reads and validates a results file.
-func ReadResultsFile(path string) (*ResultsFile, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("eval: %w", err)
-	}
-	f := &ResultsFile{}
-	if err := json.Unmarshal(b, f); err != nil {
-		return nil, fmt.Errorf("%w: %s: not a results file: %v", ErrMerge, path, err)
-	}
-	if err := f.Validate(); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return f, nil
 }
 
 // seatedBy is the schedule that decided the seats (SeatedBy: none for no more agents than

@@ -16,7 +16,7 @@ func TestPositionTrailingDataIsRefused(t *testing.T) {
 	}
 	for _, tail := range []string{"x", "{}", minimalPosition, "]", "1"} {
 		_, err := LoadPosition([]byte(minimalPosition + "\n" + tail))
-		if !errors.Is(err, ErrBadPosition) || !strings.Contains(err.Error(), "data after the position") {
+		if !errors.Is(err, ErrBadPosition) || !strings.Contains(err.Error(), "data after the JSON value") {
 			t.Errorf("trailing %q: %v", tail, err)
 		}
 	}

@@ -5,10 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/container-rl/container/internal/strictjson"
 )
 
 // The JSON position format: a whole State (options, boards, Bank, machine) that a person can
@@ -42,15 +43,21 @@ func (c *countsJSON) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	var m map[string]int
-	if err := json.Unmarshal(data, &m); err != nil {
+	if err := strictjson.Decode(data, &m); err != nil {
 		return fmt.Errorf("%w: containers must be a letter string or an object of colour counts: %v", ErrBadPosition, err)
 	}
 	var v Counts
+	given := map[Colour]string{}
 	for name, n := range m {
 		col, err := ParseColour(name)
 		if err != nil {
 			return fmt.Errorf("%w: %v", ErrBadPosition, err)
 		}
+		if other, ok := given[col]; ok {
+			a, b := min(other, name), max(other, name)
+			return fmt.Errorf("%w: containers: %s and %s are the same colour", ErrBadPosition, Quote(a), Quote(b))
+		}
+		given[col] = name
 		if n < 0 || n > 255 {
 			return fmt.Errorf("%w: %d %s containers is outside 0..255", ErrBadPosition, n, name)
 		}
@@ -111,7 +118,7 @@ func (l *loansJSON) UnmarshalJSON(data []byte) error {
 		Lender *int8 `json:"lender"`
 		Amount int32 `json:"amount"`
 	}
-	if err := json.Unmarshal(data, &list); err != nil {
+	if err := strictjson.Decode(data, &list); err != nil {
 		return fmt.Errorf("%w: loans: %v", ErrBadPosition, err)
 	}
 	*l = make(loansJSON, len(list))
@@ -361,17 +368,15 @@ func LoadPosition(data []byte) (*State, error) {
 	if len(data) > MaxPositionBytes { // limits.go
 		return nil, fmt.Errorf("%w: %d bytes; a position is at most %d", ErrBadPosition, len(data), MaxPositionBytes)
 	}
-	var pj positionJSON
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&pj); err != nil {
-		return nil, badOnce(unwrapBad(err))
+	if f := formatOf(data); f != "" && f != PositionFormat {
+		return nil, fmt.Errorf("%w: %w", ErrBadPosition, formatError(f, PositionFormat))
 	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, fmt.Errorf("%w: data after the position's JSON object (offset %d)", ErrBadPosition, dec.InputOffset())
+	var pj positionJSON
+	if err := strictjson.Decode(data, &pj); err != nil {
+		return nil, badOnce(err)
 	}
 	if pj.Format != "" && pj.Format != PositionFormat {
-		return nil, fmt.Errorf("%w: format %s (want %s)", ErrBadPosition, Quote(pj.Format), Quote(PositionFormat))
+		return nil, fmt.Errorf("%w: %w", ErrBadPosition, formatError(pj.Format, PositionFormat))
 	}
 	o, err := pj.Options.options()
 	if err != nil {
@@ -557,10 +562,8 @@ func LoadPosition(data []byte) (*State, error) {
 	// The machine starts from the turn-menu defaults; fields given in "machine" override them.
 	s.resetMachineForPosition()
 	if len(pj.Machine) > 0 && !bytes.Equal(bytes.TrimSpace(pj.Machine), []byte("null")) {
-		md := json.NewDecoder(bytes.NewReader(pj.Machine))
-		md.DisallowUnknownFields()
-		if err := md.Decode(&s.machine); err != nil {
-			return nil, fmt.Errorf("%w: machine: %v", ErrBadPosition, unwrapBad(err))
+		if err := strictjson.Decode(pj.Machine, &s.machine); err != nil {
+			return nil, fmt.Errorf("%w: machine: %v", ErrBadPosition, err)
 		}
 	}
 	if err := s.Validate(); err != nil {
@@ -576,15 +579,6 @@ func badOnce(err error) error {
 		return err
 	}
 	return fmt.Errorf("%w: %v", ErrBadPosition, err)
-}
-
-// unwrapBad keeps a position error's own message when json wraps it.
-func unwrapBad(err error) error {
-	var se *json.SyntaxError
-	if errors.As(err, &se) {
-		return fmt.Errorf("json syntax error at byte %d: %v", se.Offset, se)
-	}
-	return err
 }
 
 func fillLots(lots []Counts, j lotsJSON, firstPrice int, field string, seat int) error {

@@ -146,7 +146,7 @@ func TestValidateRejectsImpossiblePositions(t *testing.T) {
 		{"two lot auctions with 3 players", "", `{"factories": "w"}`,
 			`, "bank": {"container_lots": ["w","",""], "cash_lots": [1,2,3]}, "auctions": [{"kind": "cash-lot", "target": 0, "bidder": 1, "from_factory": "g"}, {"kind": "container-lot", "target": 0, "bidder": 2, "cash": 1}]`, "one Bank lot auction"},
 		{"truck auction without module", "", `{"factories": "w"}`, `, "auctions": [{"kind": "truck", "target": 0, "bidder": 1, "cash": 1}]`, "trucks module"},
-		{"unknown field", "", `{"factories": "w", "hat": 1}`, "", "unknown field"},
+		{"unknown field", "", `{"factories": "w", "hat": 1}`, "", `unknown key "hat" at players[0]`},
 		{"bad option", `, "variant": "deluxe"`, `{"factories": "w"}`, "", "unknown rules variant"},
 		{"active seat", "", `{"factories": "w"}`, `, "active": 3`, "active seat 3"},
 	} {

@@ -4,9 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
+
+	"github.com/container-rl/container/internal/strictjson"
 )
 
 // recordHeaderJSON is a JSON record with its moves left undecoded: they are parsed one at a
@@ -31,30 +32,16 @@ func LoadRecord(data []byte) (*Record, *State, error) {
 		return nil, nil, fmt.Errorf("%w: %d bytes; a record is at most %d", ErrBadRecord, len(data), MaxRecordBytes)
 	}
 	// The format first, so a record of another version says so rather than failing on a
-	// field this version does not know.
-	var head struct {
-		Format string `json:"format"`
-	}
-	if err := json.Unmarshal(data, &head); err == nil && head.Format != RecordFormat {
-		if v, ok := strings.CutPrefix(head.Format, "container-game/"); ok {
-			if _, err := strconv.ParseUint(v, 10, 32); err != nil {
-				v = Quote(v)
-			}
-			return nil, nil, fmt.Errorf("%w: unsupported record format %s (this build reads %s)", ErrBadRecord, v, RecordFormat)
-		}
-		return nil, nil, fmt.Errorf("%w: format %s (want %s)", ErrBadRecord, Quote(head.Format), Quote(RecordFormat))
+	// field this version does not know (or, cut short, on the JSON).
+	if f := formatOf(data); f != "" && f != RecordFormat {
+		return nil, nil, fmt.Errorf("%w: %w", ErrBadRecord, formatError(f, RecordFormat))
 	}
 	var j recordHeaderJSON
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&j); err != nil {
-		return nil, nil, fmt.Errorf("%w: %v", ErrBadRecord, err)
+	if err := strictjson.Decode(data, &j); err != nil {
+		return nil, nil, fmt.Errorf("%w: %w", ErrBadRecord, err)
 	}
 	if j.Format != RecordFormat {
-		return nil, nil, fmt.Errorf("%w: format %s (want %s)", ErrBadRecord, Quote(j.Format), Quote(RecordFormat))
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, nil, fmt.Errorf("%w: data after the record's JSON object", ErrBadRecord)
+		return nil, nil, fmt.Errorf("%w: %w", ErrBadRecord, formatError(j.Format, RecordFormat))
 	}
 	r := &Record{NoChecksum: j.Checksum == ""}
 	if !r.NoChecksum {
@@ -159,4 +146,82 @@ func decodeAgents(raw json.RawMessage, players int) ([]string, error) {
 		return nil, err
 	}
 	return agents, nil
+}
+
+// Load reads what a position or game file may hold: a position (container-position/1 JSON),
+// a JSON game record (container-game/1) or a binary record, told apart by their first bytes
+// and "format" field. It returns the position the data describes (a record's final
+// position) and the record (nil for a position). A format of another version is named as
+// such ("unsupported record format version 9"), JSON cut short as truncated.
+func Load(data []byte) (*State, *Record, error) {
+	if bytes.HasPrefix(data, recordMagic) {
+		var r Record
+		if err := r.UnmarshalBinary(data); err != nil {
+			return nil, nil, err
+		}
+		s, err := r.Replay(nil)
+		if err != nil {
+			return nil, nil, err
+		}
+		return s, &r, nil
+	}
+	f := formatOf(data)
+	switch {
+	case strings.HasPrefix(f, recordFormatPrefix):
+		r, s, err := LoadRecord(data)
+		return s, r, err
+	case f == "" || strings.HasPrefix(f, positionFormatPrefix):
+		s, err := LoadPosition(data)
+		return s, nil, err
+	}
+	return nil, nil, fmt.Errorf("%w: format %s is neither a position (%s) nor a game record (%s)",
+		ErrBadPosition, Quote(f), PositionFormat, RecordFormat)
+}
+
+const (
+	recordFormatPrefix   = "container-game/"
+	positionFormatPrefix = "container-position/"
+)
+
+// formatOf returns the top-level "format" string of JSON data, reading no further than that
+// key (so it works on data cut short after it); "" when there is none or it cannot be read.
+func formatOf(data []byte) string {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return ""
+	}
+	for dec.More() {
+		tok, err := dec.Token()
+		key, ok := tok.(string)
+		if err != nil || !ok {
+			return ""
+		}
+		if key == "format" {
+			tok, _ := dec.Token()
+			s, _ := tok.(string)
+			return s
+		}
+		var skip json.RawMessage
+		if dec.Decode(&skip) != nil {
+			return ""
+		}
+	}
+	return ""
+}
+
+// formatError describes a "format" other than want (container-game/1 or
+// container-position/1): another version of the same format, or something else.
+func formatError(got, want string) error {
+	prefix := want[:strings.LastIndexByte(want, '/')+1]
+	if v, ok := strings.CutPrefix(got, prefix); ok {
+		if _, err := strconv.ParseUint(v, 10, 32); err != nil {
+			v = Quote(v)
+		}
+		kind := "record"
+		if prefix == positionFormatPrefix {
+			kind = "position"
+		}
+		return fmt.Errorf("unsupported %s format version %s (%s); this build reads %s", kind, v, Quote(got), want)
+	}
+	return fmt.Errorf("format %s (want %s)", Quote(got), Quote(want))
 }

@@ -199,7 +199,7 @@ func BenchmarkRecordReplay(b *testing.B) {
 func TestRecordOfAnotherFormatVersionSaysSo(t *testing.T) {
 	rec := []byte(`{"format": "container-game/2", "options": {"players": 4}, "seed": 7, "moves": [], "start": {}, "checksum": "0"}`)
 	_, _, err := LoadRecord(rec)
-	if !errors.Is(err, ErrBadRecord) || !strings.Contains(err.Error(), "unsupported record format 2") {
+	if !errors.Is(err, ErrBadRecord) || !strings.Contains(err.Error(), "unsupported record format version 2") {
 		t.Fatalf("LoadRecord(container-game/2) = %v, want ErrBadRecord saying unsupported record format 2", err)
 	}
 }

@@ -415,12 +415,26 @@ func Removable(dir string, k *Kind) error {
 	return nil
 }
 
-// CheckFile checks that a command may write the single file path: its directory exists,
-// path is not a directory, and an existing file is one the command wrote (ours reports that
-// from the file's first bytes) unless force is set. what names the command's output for
-// messages ("a bot file").
+// CheckFile checks that a command may write the single output file p (written later with
+// atomicfile.WriteOutput): "-" (standard output), a character device, a named pipe or the
+// file standard output already is are written through and always accepted; a symbolic link
+// is judged by the file it leads to; a missing file needs a writable directory; an existing
+// regular file is replaced only when it is one the command wrote (ours reports that from the
+// file's first bytes) or with force. Anything else (a directory, a socket, a block device, a
+// link to nothing) is refused, force or not. what names the command's output for messages
+// ("a bot file").
 func CheckFile(p string, what string, ours func(head []byte) bool, force bool) error {
-	dir := filepath.Dir(p)
+	if p == "-" {
+		return nil
+	}
+	t, err := atomicfile.Resolve(p)
+	if err != nil {
+		return err
+	}
+	if t.Stream {
+		return nil
+	}
+	dir := filepath.Dir(t.Path)
 	st, err := os.Stat(dir)
 	if err != nil {
 		return fmt.Errorf("%s: directory %s does not exist", p, dir)
@@ -428,10 +442,9 @@ func CheckFile(p string, what string, ours func(head []byte) bool, force bool) e
 	if !st.IsDir() {
 		return fmt.Errorf("%s: %s is not a directory", p, dir)
 	}
-	st, err = os.Lstat(p)
-	if errors.Is(err, fs.ErrNotExist) {
+	if !t.Exists {
 		// Writable? A temporary file under atomicfile's naming, removed at once.
-		f, err := os.CreateTemp(dir, "."+filepath.Base(p)+".*.tmp")
+		f, err := os.CreateTemp(dir, "."+filepath.Base(t.Path)+".*.tmp")
 		if err != nil {
 			return fmt.Errorf("%s: cannot write in %s: %w", p, dir, errors.Unwrap(err))
 		}
@@ -439,23 +452,15 @@ func CheckFile(p string, what string, ours func(head []byte) bool, force bool) e
 		os.Remove(f.Name())
 		return nil
 	}
-	if err != nil {
-		return err
-	}
-	if st.IsDir() {
-		return fmt.Errorf("%s is a directory", p)
-	}
 	if force {
 		return nil
 	}
-	if st.Mode().IsRegular() {
-		if f, err := os.Open(p); err == nil {
-			head := make([]byte, 512)
-			n, _ := io.ReadFull(f, head)
-			f.Close()
-			if ours(head[:n]) {
-				return nil
-			}
+	if f, err := os.Open(t.Path); err == nil {
+		head := make([]byte, 512)
+		n, _ := io.ReadFull(f, head)
+		f.Close()
+		if ours(head[:n]) {
+			return nil
 		}
 	}
 	return fmt.Errorf("%s %w %s; add --force to overwrite it or pick another name", p, ErrExists, what)

@@ -1,7 +1,9 @@
 """N games stepped in Go, read through zero-copy NumPy views."""
 
+import contextlib
 import ctypes
 import json
+import threading
 
 import numpy as np
 
@@ -28,6 +30,11 @@ class VectorEnv(_lib.Handle):
       episode uses seed ``game_seed(seed, i, k)``, exactly as Go's VecEnv.
 
     Keyword options are the ones of :class:`ContainerEnv`.
+
+    One thread at a time: a call made while another thread is inside one (``step``,
+    ``sample_legal``, ``reset``, ``game_info``, ``observe``) raises HandleError before it
+    touches anything, so it neither reads half-written arrays nor hands the other call its
+    actions.
     """
 
     def __init__(self, num_envs=256, seed=0, workers=0, **options):
@@ -69,6 +76,18 @@ class VectorEnv(_lib.Handle):
         self._u = np.empty(n, dtype=np.float64)
         self._spec = spec(**options)
         self.possible_agents = [f"player_{i}" for i in range(p)]
+        self._busy = threading.Lock()
+
+    @contextlib.contextmanager
+    def _use(self):
+        """Hold the env for one call; another thread inside one gets HandleError (as Go's
+        own check would answer, but before the shared buffers are touched)."""
+        if not self._busy.acquire(blocking=False):
+            raise _lib.HandleError(f"vector env {self._h} is in use by another thread")
+        try:
+            yield
+        finally:
+            self._busy.release()
 
     @property
     def spec(self):
@@ -78,14 +97,15 @@ class VectorEnv(_lib.Handle):
         """Apply ``actions[i]`` (int array of shape [N]) in game i. Every action is checked
         first; an illegal one raises IllegalActionError and no game moves. Returns
         (observations, action_masks, rewards, terminated, truncated): the views above."""
-        if not isinstance(actions, np.ndarray) or actions.dtype != np.int64 or not actions.flags.c_contiguous:
-            actions = self._coerce(actions)
-        if actions.shape != (self.num_envs,):
-            raise _lib.InvalidArgumentError(
-                f"actions: shape {actions.shape}; want ({self.num_envs},), one action per game")
-        code = lib.ctr_vec_step(self._h, _lib.ptr(actions), self.num_envs, self._err.ptr, ERR_CAP)
-        if code:
-            self._err.raise_for(code)
+        with self._use():
+            if not isinstance(actions, np.ndarray) or actions.dtype != np.int64 or not actions.flags.c_contiguous:
+                actions = self._coerce(actions)
+            if actions.shape != (self.num_envs,):
+                raise _lib.InvalidArgumentError(
+                    f"actions: shape {actions.shape}; want ({self.num_envs},), one action per game")
+            code = lib.ctr_vec_step(self._h, _lib.ptr(actions), self.num_envs, self._err.ptr, ERR_CAP)
+            if code:
+                self._err.raise_for(code)
         return self.observations, self.action_masks, self.rewards, self.terminated, self.truncated
 
     def _coerce(self, actions):
@@ -100,25 +120,29 @@ class VectorEnv(_lib.Handle):
 
     def sample_legal(self, rng):
         """A uniformly random legal action per game (NumPy, from ``legal``/``num_legal``)."""
-        u = rng.random(self.num_envs, out=self._u)
-        np.multiply(u, self.num_legal, out=u)
-        np.add(self._row_starts, u, out=u)
-        flat = u.astype(np.int64)
-        return np.take(self.legal.reshape(-1), flat).astype(np.int64)
+        with self._use():
+            u = rng.random(self.num_envs, out=self._u)
+            np.multiply(u, self.num_legal, out=u)
+            np.add(self._row_starts, u, out=u)
+            flat = u.astype(np.int64)
+            return np.take(self.legal.reshape(-1), flat).astype(np.int64)
 
     def reset(self):
         """Restart every game at episode 0 of its seed sequence."""
-        _lib.call(lib.ctr_vec_reset, self._h)
+        with self._use():
+            _lib.call(lib.ctr_vec_reset, self._h)
         return self.observations, self.action_masks
 
     def game_info(self, i):
         """Game i: finished episodes, the current seed, the last finished episode's scores."""
-        return _lib.call_json(lib.ctr_vec_game, self._h, _lib.c_int(i, "game"))
+        with self._use():
+            return _lib.call_json(lib.ctr_vec_game, self._h, _lib.c_int(i, "game"))
 
     def observe(self, i, seat):
         """Seat ``seat``'s observation of game i (a copy)."""
         obs = np.empty(self.obs_size, dtype=np.float32)
-        _lib.call(lib.ctr_vec_observe, self._h, _lib.c_int(i, "game"), _lib.c_int(seat, "seat"), _lib.ptr(obs), self.obs_size)
+        with self._use():
+            _lib.call(lib.ctr_vec_observe, self._h, _lib.c_int(i, "game"), _lib.c_int(seat, "seat"), _lib.ptr(obs), self.obs_size)
         return obs
 
     def close(self):

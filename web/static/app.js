@@ -8,6 +8,7 @@ async function api(method, path, body, token) {
   // Every POST says it is JSON (also one without a body), and every request goes to this
   // page's own origin (paths only).
   const headers = {};
+  // The server refuses a POST without it (a page on another site cannot send it unasked).
   if (body !== undefined || method === 'POST') headers['Content-Type'] = 'application/json';
   if (token) headers['X-Game-Token'] = token;
   const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });

@@ -1,0 +1,169 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"io/fs"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/container-rl/container/internal/atomicfile"
+	"github.com/container-rl/container/internal/rundir"
+	"github.com/container-rl/container/training"
+)
+
+// readPipe makes a named pipe at p and returns what a reader gets from it.
+func readPipe(t *testing.T, p string) <-chan []byte {
+	t.Helper()
+	if err := syscall.Mkfifo(p, 0o644); err != nil {
+		t.Skipf("no named pipes here: %v", err)
+	}
+	got := make(chan []byte, 1)
+	go func() {
+		f, err := os.Open(p)
+		if err != nil {
+			got <- nil
+			return
+		}
+		b, _ := io.ReadAll(f)
+		f.Close()
+		got <- b
+	}()
+	return got
+}
+
+func received(t *testing.T, got <-chan []byte) []byte {
+	t.Helper()
+	select {
+	case b := <-got:
+		return b
+	case <-time.After(30 * time.Second):
+		t.Fatal("the reader of the pipe got nothing")
+	}
+	return nil
+}
+
+func typeOf(t *testing.T, p string) fs.FileMode {
+	t.Helper()
+	st, err := os.Lstat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st.Mode().Type()
+}
+
+func tinyEval(csv string, force bool) evalOptions {
+	o := smallEval("random,random,random")
+	o.games, o.csv, o.force = 3, csv, force
+	return o
+}
+
+// eval --csv with --force never replaces what is not a regular file: a named pipe is written
+// through (the reader gets the CSV), a character device too, a symbolic link is followed, a
+// socket is refused; "-" is standard output (the table then goes to standard error).
+func TestEvalCSVWritesThroughDevicesAndPipesAndNeverReplacesThem(t *testing.T) {
+	dir := t.TempDir()
+	ctx := context.Background()
+
+	pipe := filepath.Join(dir, "pipe.csv")
+	got := readPipe(t, pipe)
+	if err := runEval(ctx, tinyEval(pipe, true), io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if b := received(t, got); !strings.HasPrefix(string(b), evalCSVHeader) {
+		t.Errorf("the pipe's reader got %q", b)
+	}
+	if m := typeOf(t, pipe); m != fs.ModeNamedPipe {
+		t.Errorf("--csv onto a named pipe with --force turned it into %v", m)
+	}
+
+	if os.Geteuid() == 0 {
+		dev := filepath.Join(dir, "null")
+		if err := syscall.Mknod(dev, syscall.S_IFCHR|0o666, 1<<8|3); err == nil {
+			if err := runEval(ctx, tinyEval(dev, true), io.Discard); err != nil {
+				t.Fatal(err)
+			}
+			if m := typeOf(t, dev); m&fs.ModeCharDevice == 0 {
+				t.Errorf("--csv onto a character device with --force turned it into %v", m)
+			}
+		}
+	}
+
+	real := filepath.Join(dir, "real.csv")
+	if err := os.WriteFile(real, []byte("notes"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link.csv")
+	if err := os.Symlink("real.csv", link); err != nil {
+		t.Fatal(err)
+	}
+	if err := runEval(ctx, tinyEval(link, false), io.Discard); !errors.Is(err, rundir.ErrExists) {
+		t.Errorf("a link to a file that is not an eval CSV, without --force: %v", err)
+	}
+	if err := runEval(ctx, tinyEval(link, true), io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(real); !strings.HasPrefix(string(b), evalCSVHeader) || typeOf(t, link) != fs.ModeSymlink {
+		t.Errorf("through a link: the link is %v, the file it leads to holds %.40q", typeOf(t, link), b)
+	}
+
+	sock := filepath.Join(dir, "s.csv")
+	if l, err := net.Listen("unix", sock); err == nil {
+		defer l.Close()
+		if err := runEval(ctx, tinyEval(sock, true), io.Discard); !errors.Is(err, atomicfile.ErrNotWritable) {
+			t.Errorf("--csv onto a socket with --force: %v", err)
+		}
+		if m := typeOf(t, sock); m != fs.ModeSocket {
+			t.Errorf("--csv onto a socket with --force turned it into %v", m)
+		}
+	}
+
+	var out, table bytes.Buffer
+	o := tinyEval("-", false)
+	o.progress = &table
+	if err := runEval(ctx, o, &out); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(out.String(), evalCSVHeader) || strings.Count(out.String(), "\n") != 2 || !strings.Contains(table.String(), "seat win rates") {
+		t.Errorf("--csv -: standard output %q, standard error %q", out.String(), table.String())
+	}
+	if _, err := os.Lstat("-"); err == nil {
+		t.Error(`--csv - wrote a file named "-"`)
+	}
+}
+
+// export --out onto a named pipe with --force writes the bot file through it, and --out -
+// writes it to standard output (the "wrote" line to standard error).
+func TestExportWritesThroughAPipeAndToStandardOutput(t *testing.T) {
+	bot := filepath.Join("..", "..", "training", "default-modules-3p.bot")
+	pipe := filepath.Join(t.TempDir(), "x.bot")
+	got := readPipe(t, pipe)
+	if err := runExport(exportOptions{run: bot, out: pipe, force: true}, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	b := received(t, got)
+	if _, err := training.ReadBot(bytes.NewReader(b)); err != nil {
+		t.Errorf("the pipe's reader got no bot file (%d bytes): %v", len(b), err)
+	}
+	if m := typeOf(t, pipe); m != fs.ModeNamedPipe {
+		t.Errorf("export --out onto a named pipe with --force turned it into %v", m)
+	}
+	var out, note bytes.Buffer
+	if err := runExport(exportOptions{run: bot, out: "-", stderr: &note}, &out); err != nil {
+		t.Fatal(err)
+	}
+	f, err := training.ReadBot(bytes.NewReader(out.Bytes()))
+	if err != nil || f.Header.Name != "default-modules-3p" || !strings.HasPrefix(note.String(), "wrote -:") {
+		t.Errorf("--out -: %v, name %q, note %q", err, f.Header.Name, note.String())
+	}
+	if _, err := os.Lstat("-"); err == nil {
+		t.Error(`--out - wrote a file named "-"`)
+	}
+}
