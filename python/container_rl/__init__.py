@@ -1,7 +1,9 @@
 """container_rl: the Container board-game engine, encodings and bots from Python.
 
-A thin ctypes layer over the Go library built from ``capi/`` (``python/build.sh``); needs
-only the standard library and NumPy. See python/README.md.
+A thin ctypes layer over the Go library built from ``capi/`` (``pip install ./python`` builds
+it); needs only the standard library and NumPy. ``container_rl.pettingzoo`` (PettingZoo AEC)
+and ``container_rl.gymnasium`` (single-agent envs against Go bots, registered as
+``container_rl/Container-v0``) need their frameworks. See python/README.md.
 """
 
 from ._lib import (ContainerError, EpisodeOverError, HandleError, IllegalActionError, InternalError,

@@ -145,7 +145,9 @@ class ContainerGymEnv(gymnasium.Env):
         self._copy = bool(copy_observations)
         self.observation_space = _obs_box(self._core.spec)
         self.action_space = MaskedDiscrete(self._core.num_actions, self._live_mask)
-        self._seating = None
+        # Seated now so that an unknown bot, or one that cannot play these options, fails here.
+        self._seating = _seating(self._seat_for(0), opponents, players)
+        self._core._set_opponents(self._seating)
         self.seat = None
         self._episode_index = -1
         self._done = True

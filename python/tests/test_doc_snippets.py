@@ -22,7 +22,7 @@ Conventions for writers of those files (keep a block runnable under them):
   `duckdb.sql`; its result is fetched (so a bad column or path fails).
 - A block that imports an optional package that is not installed (pyarrow, polars, duckdb,
   pandas, gymnasium, pettingzoo, torch, stable_baselines3, sb3_contrib) skips the rest of
-  its file; with CONTAINER_RL_TEST_ALL=1 (CI) that is a failure instead.
+  its file; with CONTAINER_RL_REQUIRE_EXTRAS=1 (CI) that is a failure instead.
 - A file's blocks get 300 seconds in all; keep examples small (a few seconds each).
 
 A failure names the file and line of the block (tracebacks point into the Markdown file).
@@ -136,8 +136,8 @@ def test_doc_snippets_run(doc, container_bin, tmp_path):
                        env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=300)
     out = r.stdout[-6000:]
     if r.returncode == SKIP_EXIT:
-        if os.environ.get("CONTAINER_RL_TEST_ALL") == "1":
-            pytest.fail(f"{doc}: CONTAINER_RL_TEST_ALL=1 but a block needs a missing package:\n{out}")
+        if os.environ.get("CONTAINER_RL_REQUIRE_EXTRAS") == "1":
+            pytest.fail(f"{doc}: CONTAINER_RL_REQUIRE_EXTRAS=1 but a block needs a missing package:\n{out}")
         pytest.skip(out.strip().splitlines()[-1])
     assert r.returncode == 0, f"{doc}: a block failed:\n{out}"
     assert f"ran {len(blocks)} blocks" in r.stdout
