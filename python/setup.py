@@ -87,9 +87,11 @@ def build_go():
 class BuildPyWithGo(build_py):
     def run(self):
         build_go()
+        cli = os.path.join(self.build_lib, "container_rl", "bin", "container")
+        if not os.path.exists(os.path.join(PKG, "bin", "container")) and os.path.exists(cli):
+            os.remove(cli)  # left in build/ by an earlier build with the command
         super().run()
         # build_py copies package data without its mode: the command must stay executable.
-        cli = os.path.join(self.build_lib, "container_rl", "bin", "container")
         if not self.editable_mode and os.path.exists(cli):
             os.chmod(cli, 0o755)
 

@@ -28,8 +28,12 @@ def _register_gymnasium():
         return
     from gymnasium.envs.registration import register, registry
     if "container_rl/Container-v0" not in registry:
+        # No order-enforcing or checker wrapper by default: make() returns the env itself, so
+        # env.action_masks() (what masked-PPO libraries call) works on it; the env refuses a
+        # step before reset on its own. make(..., disable_env_checker=False) adds the checker.
         register(id="container_rl/Container-v0", entry_point="container_rl.gymnasium:ContainerGymEnv",
-                 vector_entry_point="container_rl.gymnasium:ContainerVectorEnv")
+                 vector_entry_point="container_rl.gymnasium:ContainerVectorEnv", order_enforce=False,
+                 disable_env_checker=True)
 
 
 _register_gymnasium()

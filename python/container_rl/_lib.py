@@ -89,7 +89,7 @@ _SIGS = {
     "ctr_env_step_play": [_c_i64, _c_i64, _p, _p, _c_i64],
     "ctr_env_render": [_c_i64, _c_i64, _p, _c_i64, _p, _p, _c_i64],
     "ctr_solo_new": [_c_i64, _s, _s, _c_i64, _c_u64, _c_i64, _c_i64, _c_i64, _p, _p, _p, _p, _p, _p, _p, _p,
-                     _c_i64],
+                     _p, _c_i64],
     "ctr_solo_reset": [_c_i64, _c_u64, _p, _c_i64],
     "ctr_solo_step": [_c_i64, _p, _c_i64, _p, _c_i64],
     "ctr_solo_game": [_c_i64, _c_i64, _p, _c_i64, _p, _p, _c_i64],

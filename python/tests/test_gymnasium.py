@@ -49,7 +49,10 @@ def test_gymnasium_check_env(options):
 
 def test_make_with_options_plays_whole_games_against_go_bots():
     env = gym.make(ID, players=4, opponents=["valuer", "default", "random"], seat=2, reward="rank")
+    assert isinstance(env, ContainerGymEnv)  # no wrappers: env.action_masks() works on what make() returns
     assert env.observation_space.shape == (773,) and env.action_space.n == 241
+    env.reset(seed=9)
+    assert env.action_masks().dtype == bool and env.action_masks().any()
     rng = np.random.default_rng(0)
     for seed in (1, 2):
         steps, total, infos, term, trunc = play_episode(env, seed, rng)
@@ -137,6 +140,7 @@ def test_async_vector_env_with_spawn():
 def test_vector_env_games_are_single_envs():
     """Game i of ContainerVectorEnv plays as ContainerGymEnv reset with game_seed(seed, i, k)."""
     n, seed = 3, 21
+    before = crl.open_handles()
     vec = ContainerVectorEnv(n, players=4, opponents=["valuer", "random", "shipper"], seat=1, seed=seed, workers=2,
                              max_steps=80)
     singles = [ContainerGymEnv(players=4, opponents=["valuer", "random", "shipper"], seat=1, max_steps=80)
@@ -156,12 +160,18 @@ def test_vector_env_games_are_single_envs():
             o, r, te, tr, _ = s.step(int(actions[i]))
             assert rew[i] == pytest.approx(r) and term[i] == te and trunc[i] == tr
             if te or tr:
+                assert info["_final_obs"][i]
+                assert np.array_equal(info["final_obs"][i], o)  # the learner's view of the final position
                 ends += 1
                 episode[i] += 1
                 o, _ = s.reset(seed=game_seed(seed, i, episode[i]))
             single_obs[i] = o
     assert ends >= n
     assert vec.game_info(0)["episodes"] == episode[0]
+    vec.close()
+    for s in singles:
+        s.close()
+    assert crl.open_handles() == before
 
 
 def test_vector_env_via_make_vec_and_rotation():
@@ -186,9 +196,22 @@ def test_bad_input_raises_the_package_errors():
         ContainerGymEnv(opponents="valuer")
     with pytest.raises(crl.InvalidArgumentError, match="illegal_action"):
         ContainerGymEnv(illegal_action="ignore")
+    for bad in (True, 2.5, "4"):
+        with pytest.raises(crl.InvalidArgumentError, match="players"):
+            ContainerGymEnv(players=bad)
+    for bad in (2, 10 ** 30, -1):
+        with pytest.raises(crl.InvalidArgumentError):
+            ContainerGymEnv(players=bad)
+    with pytest.raises(crl.InvalidArgumentError, match="NUL"):
+        ContainerGymEnv(players=3, opponents=["valuer", "val\0uer"])
+    with pytest.raises(crl.InvalidArgumentError, match="num_envs"):
+        ContainerVectorEnv(10 ** 7, players=3)
     env = ContainerGymEnv(players=3, opponents=["random", "random"], seat=0)
     with pytest.raises(crl.EpisodeOverError, match="reset"):
         env.step(0)
+    for bad in ("x", -1, 2 ** 64, 1.5):
+        with pytest.raises(crl.InvalidArgumentError, match="seed"):
+            env.reset(seed=bad)
     obs, info = env.reset(seed=1)
     illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
     before = obs.copy()
