@@ -127,7 +127,7 @@ def main(argv=None):
     ap.add_argument("--lr", type=float, default=1e-3)
     ap.add_argument("--width", type=int, default=128)
     ap.add_argument("--threads", type=int, default=1, help="torch CPU threads")
-    ap.add_argument("--save", help="save the trained model here (MaskablePPO.load reads it back)")
+    ap.add_argument("--save", help="save the trained model here (MaskablePPO.load reads it back with torch >= 2; with torch 1.13 see python/README.md)")
     ap.add_argument("--json", help="write the learning curve and evaluations as JSON here")
     ap.add_argument("-q", dest="verbose", action="store_false", help="no learning-curve lines")
     args = ap.parse_args(argv)
