@@ -3,6 +3,8 @@ package play
 import (
 	"reflect"
 	"testing"
+
+	"github.com/container-rl/container/env/rules"
 )
 
 // Undo at the wrong moment, and the sealed-bid bookkeeping after an undo.
@@ -152,4 +154,38 @@ func TestSealedBidsAreKeptTrackOfAcrossUndo(t *testing.T) {
 	if undoneBids == 0 {
 		t.Fatal("no sealed bid was undone: the test proves little")
 	}
+}
+
+// The reveal rule looks at whose bids a move revealed: the human's own bid alone (a round of
+// one bidder) keeps the move undoable, any other seat's bid makes it final.
+func TestUndoAfterARevealDependsOnWhoseBidsWereShown(t *testing.T) {
+	for seed := uint64(1); seed <= 3; seed++ {
+		p := newTestGame(t, 3, 0, seed)
+		for k := 0; !p.Over(); k++ {
+			if err := p.RunBots(nil); err != nil {
+				t.Fatal(err)
+			}
+			if p.Over() {
+				break
+			}
+			ev, err := p.Play(humanMove(t, p, k))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(ev.Revealed) > 0 || !p.CanUndo() {
+				continue
+			}
+			last := &p.log[len(p.log)-1]
+			last.Revealed = []Entry{{Decider: p.Human(), Phase: rules.PhaseDeliveryBid, Turn: last.Turn}}
+			if !p.CanUndo() {
+				t.Fatal("a move that revealed only the human's own bid cannot be undone")
+			}
+			last.Revealed = []Entry{{Decider: 1, Phase: rules.PhaseDeliveryBid, Turn: last.Turn}}
+			if p.CanUndo() {
+				t.Fatal("a move that revealed seat 1's bid can be undone")
+			}
+			return
+		}
+	}
+	t.Fatal("no undoable human move")
 }
