@@ -1,0 +1,94 @@
+package eval
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A shard is 0 <= Index < Count <= MaxShards: each bound accepted at its edge, refused one past.
+func TestShardValidateAtItsBounds(t *testing.T) {
+	for _, tc := range []struct {
+		s    Shard
+		want string // "" : valid
+	}{
+		{Shard{0, 1}, ""},
+		{Shard{MaxShards - 1, MaxShards}, ""},
+		{Shard{0, 0}, "the shard count must be at least 1"},
+		{Shard{0, -1}, "the shard count must be at least 1"},
+		{Shard{0, MaxShards + 1}, "at most 1048576 shards"},
+		{Shard{-1, 3}, "the index must be 0 to 2"},
+		{Shard{3, 3}, "the index must be 0 to 2"},
+		{Shard{2, 3}, ""},
+	} {
+		err := tc.s.Validate()
+		if tc.want == "" {
+			if err != nil {
+				t.Errorf("shard %s: %v", tc.s, err)
+			}
+			continue
+		}
+		if !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "shard "+tc.s.String()) {
+			t.Errorf("shard %s: %v, want ErrConfig naming the shard and %q", tc.s, err, tc.want)
+		}
+	}
+}
+
+// ReadResultsFile reads back what a shard wrote and refuses, naming the file, what is not a
+// results file: missing, not JSON, another format, a file whose settings are impossible or
+// whose range is not its shard's.
+func TestReadResultsFileRefusesWhatIsNotAResultsFile(t *testing.T) {
+	cfg := smallConfig("valuer", "shipper", "manufacturer")
+	cfg.Games = 6
+	files, _ := runShards(t, cfg, 2)
+	dir := t.TempDir()
+	write := func(name string, f any) string {
+		t.Helper()
+		b, err := json.Marshal(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	good := write("good.json", files[1])
+	if f, err := ReadResultsFile(good); err != nil || len(f.Results) != 3 || f.FirstGame != 3 || f.EndGame != 6 {
+		t.Fatalf("a shard's own file: %+v, %v", f, err)
+	}
+	if _, err := ReadResultsFile(filepath.Join(dir, "missing.json")); err == nil || errors.Is(err, ErrMerge) {
+		t.Errorf("a missing file: %v", err)
+	}
+	os.WriteFile(filepath.Join(dir, "text.json"), []byte("games: 6\n"), 0o644)
+	if _, err := ReadResultsFile(filepath.Join(dir, "text.json")); !errors.Is(err, ErrMerge) || !strings.Contains(err.Error(), "text.json: not a results file") {
+		t.Errorf("not JSON: %v", err)
+	}
+	edit := func(name string, change func(f *ResultsFile), want string) {
+		t.Helper()
+		c := *files[1]
+		c.Results = append([]GameResult{}, files[1].Results...)
+		change(&c)
+		p := write(name, &c)
+		_, err := ReadResultsFile(p)
+		if !errors.Is(err, ErrMerge) || !strings.Contains(err.Error(), name) || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want ErrMerge naming the file and %q", name, err, want)
+		}
+	}
+	edit("format.json", func(f *ResultsFile) { f.Format = "container-eval-results/2" }, `format "container-eval-results/2"`)
+	edit("agents.json", func(f *ResultsFile) { f.Agents = nil }, "0 agents")
+	edit("games.json", func(f *ResultsFile) { f.Games = 0 }, "0 games")
+	edit("batch.json", func(f *ResultsFile) { f.Batch = -1 }, "batch -1")
+	edit("options.json", func(f *ResultsFile) { f.Options.Players = 9 }, "")
+	edit("shard.json", func(f *ResultsFile) { f.Shard = Shard{2, 2} }, "the index must be 0 to 1")
+	edit("range.json", func(f *ResultsFile) { f.FirstGame = 2 }, "shard 1/2 of 6 games is [3,6), the file says [2,6)")
+	edit("end.json", func(f *ResultsFile) { f.EndGame = 7 }, "the file says [3,7)")
+	edit("order.json", func(f *ResultsFile) { f.Results[0], f.Results[1] = f.Results[1], f.Results[0] }, "out of order")
+	edit("twice.json", func(f *ResultsFile) { f.Results[1] = f.Results[0]; f.Interrupted = true }, "out of order")
+	edit("scores.json", func(f *ResultsFile) { f.Results[2].Scores = f.Results[2].Scores[:3] }, "game 5 has 3 scores for 4 players")
+	edit("seats.json", func(f *ResultsFile) { f.Results[0].Agents = []int{2, 1, 0, 2} }, "game 3 seats agents")
+}
