@@ -92,3 +92,16 @@ func TestReadResultsFileRefusesWhatIsNotAResultsFile(t *testing.T) {
 	edit("scores.json", func(f *ResultsFile) { f.Results[2].Scores = f.Results[2].Scores[:3] }, "game 5 has 3 scores for 4 players")
 	edit("seats.json", func(f *ResultsFile) { f.Results[0].Agents = []int{2, 1, 0, 2} }, "game 3 seats agents")
 }
+
+// The smallest tournament, one game, is a valid results file and merges on its own.
+func TestAOneGameTournamentReadsBackAndMerges(t *testing.T) {
+	cfg := smallConfig("valuer", "shipper", "manufacturer")
+	cfg.Games = 1
+	files, names := runShards(t, cfg, 1)
+	if err := files[0].Validate(); err != nil {
+		t.Fatalf("one game: %v", err)
+	}
+	if res, err := Merge(files, names); err != nil || len(res.Games) != 1 {
+		t.Fatalf("merge of one game: %v", err)
+	}
+}
