@@ -165,3 +165,60 @@ func TestMerge_OneMissingGameOfABatchedTournamentIsRefused(t *testing.T) {
 		}
 	}
 }
+
+// Files named in any order merge alike; a shard named twice is reported at its first game,
+// naming the two files in the order given, whichever comes first.
+func TestMerge_FilesInAnyOrderAndACopyNamedFirst(t *testing.T) {
+	cfg := smallConfig("valuer", "shipper", "manufacturer")
+	cfg.Games = 9
+	files, names := runShards(t, cfg, 3)
+	one, err := Merge(files, names)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rev, err := Merge([]*ResultsFile{files[2], files[0], files[1]}, []string{names[2], names[0], names[1]})
+	if err != nil || len(rev.Games) != 9 {
+		t.Fatalf("files in another order: %v", err)
+	}
+	for i := range one.Games {
+		if one.Games[i].Index != rev.Games[i].Index || one.Games[i].Seed != rev.Games[i].Seed {
+			t.Fatalf("game %d differs when the files are named in another order", i)
+		}
+	}
+	_, err = Merge([]*ResultsFile{files[1], files[0], files[1], files[2]}, []string{"copy", names[0], names[1], names[2]})
+	if err == nil || !strings.Contains(err.Error(), "game 3 is in both copy and "+names[1]) {
+		t.Errorf("a copy of shard 1 named first: %v", err)
+	}
+	// Enough games that the sort is not a plain insertion sort (more than 12 held games).
+	big := cfg
+	big.Games = 30
+	bfiles, bnames := runShards(t, big, 3) // [0,10) [10,20) [20,30)
+	_, err = Merge([]*ResultsFile{bfiles[2], bfiles[1], bfiles[0], bfiles[1]}, []string{bnames[2], "copy", bnames[0], bnames[1]})
+	if err == nil || !strings.Contains(err.Error(), "game 10 is in both copy and "+bnames[1]) {
+		t.Errorf("30 games, a copy of shard 1: %v", err)
+	}
+	if res, err := Merge([]*ResultsFile{bfiles[2], bfiles[0], bfiles[1]}, nil); err != nil || len(res.Games) != 30 {
+		t.Errorf("30 games in another order: %v", err)
+	} else {
+		for i, g := range res.Games {
+			if g.Index != i {
+				t.Fatalf("merged game %d has index %d", i, g.Index)
+			}
+		}
+	}
+	// Without names the files are numbered from 1 in the order given.
+	_, err = Merge([]*ResultsFile{files[0], files[2]}, nil)
+	if err == nil || !strings.Contains(err.Error(), "games [3,6): no file named holds them") {
+		t.Errorf("unnamed files with a gap: %v", err)
+	}
+	_, err = Merge([]*ResultsFile{files[0], files[1], files[1]}, nil)
+	if err == nil || !strings.Contains(err.Error(), "game 3 is in both results file 2 and results file 3") {
+		t.Errorf("unnamed files, one twice: %v", err)
+	}
+	short := *files[2]
+	short.Results = files[2].Results[1:]
+	_, err = Merge([]*ResultsFile{files[0], files[1], &short}, nil)
+	if err == nil || !strings.Contains(err.Error(), "results file 3: ") || !strings.Contains(err.Error(), "2 games for the shard's 3, and not marked interrupted") {
+		t.Errorf("unnamed short file: %v", err)
+	}
+}
