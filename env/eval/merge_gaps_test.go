@@ -189,6 +189,14 @@ func TestMerge_FilesInAnyOrderAndACopyNamedFirst(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "game 3 is in both copy and "+names[1]) {
 		t.Errorf("a copy of shard 1 named first: %v", err)
 	}
+	// A copy cut after its first game (an interrupted rerun): the game it shares is named
+	// with both files, not the next game's holder.
+	cut := *files[1]
+	cut.Results, cut.Interrupted = files[1].Results[:1], true
+	_, err = Merge([]*ResultsFile{&cut, files[0], files[1], files[2]}, []string{"cut", names[0], names[1], names[2]})
+	if err == nil || !strings.Contains(err.Error(), "game 3 is in both cut and "+names[1]) {
+		t.Errorf("a one-game copy of shard 1: %v", err)
+	}
 	// Enough games that the sort is not a plain insertion sort (more than 12 held games).
 	big := cfg
 	big.Games = 30
