@@ -3,6 +3,7 @@ package eval
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -103,5 +104,63 @@ func TestAOneGameTournamentReadsBackAndMerges(t *testing.T) {
 	}
 	if res, err := Merge(files, names); err != nil || len(res.Games) != 1 {
 		t.Fatalf("merge of one game: %v", err)
+	}
+}
+
+// SameTournament names the first setting two results files differ in, each setting alone;
+// the options' seed (overridden per game) and a batch of 0 against 1 are not differences.
+func TestSameTournamentNamesTheSettingThatDiffers(t *testing.T) {
+	cfg := smallConfig("valuer", "shipper", "manufacturer", "random", "valuer")
+	cfg.Games = 2
+	files, _ := runShards(t, cfg, 1)
+	base := files[0]
+	for _, tc := range []struct {
+		change func(f *ResultsFile)
+		want   string
+	}{
+		{func(f *ResultsFile) { f.Agents = []string{"valuer", "shipper", "manufacturer", "random", "shipper"} }, "agents valuer,shipper,manufacturer,random,shipper, not valuer,shipper,manufacturer,random,valuer"},
+		{func(f *ResultsFile) { f.Options.TurnLimit++ }, "options {"},
+		{func(f *ResultsFile) { f.Seed++ }, "seed 43, not 42"},
+		{func(f *ResultsFile) { f.Games = 3 }, "3 games, not 2"},
+		{func(f *ResultsFile) { f.Batch = 2 }, "batch 2, not 0"},
+		{func(f *ResultsFile) { f.Schedule = ScheduleBalanced }, "schedule balanced, not window"},
+		{func(f *ResultsFile) { f.ToolVersion = "other" }, "tool version other, not test"},
+		{func(f *ResultsFile) { f.Options.Seed = 99 }, ""},
+		{func(f *ResultsFile) { f.Batch = 1 }, ""},
+		{func(f *ResultsFile) { f.Schedule = ScheduleWindow }, ""},
+	} {
+		c := *base
+		tc.change(&c)
+		if got := c.SameTournament(base); got != tc.want && (tc.want == "" || !strings.HasPrefix(got, tc.want)) {
+			t.Errorf("SameTournament = %q, want %q", got, tc.want)
+		}
+	}
+}
+
+// More than eight gaps: the first eight ranges are listed and the rest counted; eight are
+// listed whole. The merged games, when none is missing, come out in index order.
+func TestMerge_ListsAtMostEightMissingRanges(t *testing.T) {
+	cfg := smallConfig("valuer", "shipper", "manufacturer")
+	cfg.Games = 20
+	files, names := runShards(t, cfg, 1)
+	for _, gaps := range []int{8, 9} {
+		c := *files[0]
+		c.Interrupted = true
+		c.Results = nil
+		for _, r := range files[0].Results {
+			if r.Index%2 == 0 || r.Index/2 >= gaps { // games 1, 3, 5, ... missing, gaps of them
+				c.Results = append(c.Results, r)
+			}
+		}
+		_, err := Merge([]*ResultsFile{&c}, names)
+		if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("%d of 20 games missing", gaps)) {
+			t.Fatalf("%d gaps: %v", gaps, err)
+		}
+		if n := strings.Count(err.Error(), "was interrupted"); n != 8 {
+			t.Errorf("%d gaps: %d ranges listed, want 8: %v", gaps, n, err)
+		}
+		if more := strings.Contains(err.Error(), "more ranges"); more != (gaps > 8) || gaps > 8 && !strings.Contains(err.Error(), "and 1 more ranges") {
+			t.Errorf("%d gaps: %v", gaps, err)
+		}
 	}
 }
