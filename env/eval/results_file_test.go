@@ -134,6 +134,9 @@ func TestSameTournamentNamesTheSettingThatDiffers(t *testing.T) {
 		if got := c.SameTournament(base); got != tc.want && (tc.want == "" || !strings.HasPrefix(got, tc.want)) {
 			t.Errorf("SameTournament = %q, want %q", got, tc.want)
 		}
+		if got := base.SameTournament(&c); (got == "") != (tc.want == "") {
+			t.Errorf("the other way round: SameTournament = %q, want %q", got, tc.want)
+		}
 	}
 }
 
