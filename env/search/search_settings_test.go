@@ -49,3 +49,21 @@ func TestNew_KeepsWorkersAndAcceptsTheSmallestBudgets(t *testing.T) {
 		t.Errorf("a negative time and no simulations: %v", err)
 	}
 }
+
+// A time budget is spent: one tree searches until its deadline, many simulations, not one.
+func TestIsmcts_ATimeBudgetSearchesUntilItsDeadline(t *testing.T) {
+	opts := rules.DefaultOptions()
+	st := hiddenBidPosition(t, opts, 5)
+	var view rules.State
+	st.Redact(st.CurrentPlayer(), &view)
+	cfg := DefaultConfig()
+	cfg.Sims, cfg.Time, cfg.Workers, cfg.Depth = 0, 30*time.Millisecond, 1, 10
+	b, err := New(cfg, opts, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Act(&view, st.LegalActions(nil))
+	if s := b.LastStats(); s.Sims < 2 || s.Elapsed < 30*time.Millisecond {
+		t.Errorf("ms=30 on one tree: %d simulations in %v", s.Sims, s.Elapsed)
+	}
+}
