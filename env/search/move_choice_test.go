@@ -2,6 +2,7 @@ package search
 
 import (
 	"testing"
+	"time"
 
 	"github.com/container-rl/container/env/bots"
 	"github.com/container-rl/container/env/rules"
@@ -36,6 +37,7 @@ func TestIsmcts_PlaysTheMostVisitedThenTheBestMeanMove(t *testing.T) {
 				}
 				got := b.Act(&view, legal)
 				want, bestN, bestMean, tied := -1, -1, 0.0, false
+				total := 0
 				for _, a := range legal {
 					n, v := 0, 0.0
 					for _, w := range b.workers {
@@ -44,6 +46,7 @@ func TestIsmcts_PlaysTheMostVisitedThenTheBestMeanMove(t *testing.T) {
 							v += e.value
 						}
 					}
+					total += n
 					mean := 0.0
 					if n > 0 {
 						mean = v / float64(n)
@@ -58,6 +61,10 @@ func TestIsmcts_PlaysTheMostVisitedThenTheBestMeanMove(t *testing.T) {
 				if got != want {
 					t.Fatalf("seed %d step %d, %d simulations on %d trees: played %s, the most visited (then best mean) is %s",
 						seed, p.Steps, c.sims, c.workers, p.ActionToMove(got), p.ActionToMove(want))
+				}
+				// Every simulation passes the root and adds one visit to one of its moves.
+				if total != c.sims {
+					t.Fatalf("seed %d step %d: %d simulations left %d root visits", seed, p.Steps, c.sims, total)
 				}
 				searched++
 				if tied {
@@ -101,5 +108,21 @@ func TestExplore_EndsExactlyAtItsTurn(t *testing.T) {
 	}
 	if differs == 0 {
 		t.Error("turn 4 with explore=5 never sampled another move than the most visited")
+	}
+}
+
+// A time budget whose deadline has already passed still runs one simulation, so the bot
+// always has a visited move to play.
+func TestIsmcts_ALateDeadlineStillRunsOneSimulation(t *testing.T) {
+	opts := rules.DefaultOptions()
+	st := hiddenBidPosition(t, opts, 5)
+	var view rules.State
+	st.Redact(st.CurrentPlayer(), &view)
+	cfg := DefaultConfig()
+	cfg.Depth = 5
+	w := &worker{cfg: &cfg, legal: make([]int, 0, 256)}
+	w.search(&view, st.CurrentPlayer(), 0, time.Now().Add(-time.Second))
+	if w.sims != 1 {
+		t.Errorf("a passed deadline: %d simulations, want 1", w.sims)
 	}
 }

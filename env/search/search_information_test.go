@@ -274,6 +274,27 @@ func TestIsmcts_TreeNeverSplitsOnAnotherSeatsSealedBid(t *testing.T) {
 		}
 	}
 	walk(&det, 0, 0)
+	// The tree is a tree: every node but the root is the child of exactly one node (a shared
+	// child belongs to the node whose hidden moves lead to it, never to another).
+	parent := map[int32]int32{}
+	for n := range w.nodes {
+		for e := w.nodes[n].first; e >= 0; e = w.edges[e].next {
+			c := w.edges[e].child
+			if c < 0 {
+				continue
+			}
+			if c == 0 {
+				t.Fatalf("node %d leads back to the root", n)
+			}
+			if p, ok := parent[c]; ok && p != int32(n) {
+				t.Fatalf("node %d is a child of nodes %d and %d", c, p, n)
+			}
+			parent[c] = int32(n)
+		}
+		if sh := w.nodes[n].shared; sh >= 0 && parent[sh] != int32(n) {
+			t.Fatalf("node %d's shared child %d hangs under node %d", n, sh, parent[sh])
+		}
+	}
 	t.Logf("%d sealed-bid edges of other seats at %d nodes", hiddenEdges, sharedNodes)
 	if hiddenEdges < 4 || sharedNodes < 2 {
 		t.Fatalf("the tree holds %d sealed-bid edges of other seats at %d nodes: the test reached too little of it", hiddenEdges, sharedNodes)
