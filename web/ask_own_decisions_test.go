@@ -1,9 +1,11 @@
 package web
 
 import (
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
@@ -98,7 +100,10 @@ func TestReplayAskOnlyAboutTheViewersOwnDecisions(t *testing.T) {
 			for v := 0; v < 4; v++ {
 				req := AskRequest{Bot: "test-ask-probe", Step: step, Viewer: v}
 				if v != d {
-					c.wantStatus(http.StatusForbidden, "POST", "/api/replays/"+x.ID+"/ask", x.Token, req)
+					msg := c.wantStatus(http.StatusForbidden, "POST", "/api/replays/"+x.ID+"/ask", x.Token, req)
+					if want := fmt.Sprintf("p%d decides here; from p%d's view", d+1, v+1); !strings.Contains(msg, want) {
+						t.Fatalf("step %d viewer %d: %q, want it to say %q", step, v, msg, want)
+					}
 					if got := probe.take(); len(got) != 0 {
 						t.Fatalf("step %d viewer %d: a refused ask still asked the bot", step, v)
 					}
