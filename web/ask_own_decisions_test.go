@@ -101,7 +101,7 @@ func TestReplayAskOnlyAboutTheViewersOwnDecisions(t *testing.T) {
 				req := AskRequest{Bot: "test-ask-probe", Step: step, Viewer: v}
 				if v != d {
 					msg := c.wantStatus(http.StatusForbidden, "POST", "/api/replays/"+x.ID+"/ask", x.Token, req)
-					if want := fmt.Sprintf("p%d decides here; from p%d's view", d+1, v+1); !strings.Contains(msg, want) {
+					if want := fmt.Sprintf("p%d decides here; from p%d's view a bot can be asked only about p%d's own", d+1, v+1, v+1); !strings.Contains(msg, want) {
 						t.Fatalf("step %d viewer %d: %q, want it to say %q", step, v, msg, want)
 					}
 					if got := probe.take(); len(got) != 0 {
