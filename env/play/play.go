@@ -195,19 +195,26 @@ func (p *Game) record(e Entry) Event {
 }
 
 // CanUndo reports whether the human may take back their last move: it is the last thing that
-// happened, in the current turn, and the game is not over.
+// happened, in the current turn, the game is not over, and it revealed no other seat's sealed
+// bid (a bid that closed its round showed the human the others' bids: taking it back would
+// let the human bid again knowing them).
 func (p *Game) CanUndo() bool {
 	if len(p.log) == 0 || p.state.IsTerminal() {
 		return false
 	}
 	last := p.log[len(p.log)-1]
+	for _, r := range last.Revealed {
+		if r.Decider != p.human {
+			return false
+		}
+	}
 	return last.Decider == p.human && last.Turn == p.state.Turn
 }
 
 // Undo takes back the human's last move (replaying the game without it) and returns it.
 func (p *Game) Undo() (Entry, error) {
 	if !p.CanUndo() {
-		return Entry{}, fmt.Errorf("play: nothing to undo: your last move is not the last thing that happened in this turn")
+		return Entry{}, fmt.Errorf("play: nothing to undo: your last move is not the last thing that happened in this turn, or it revealed other seats' sealed bids")
 	}
 	log := p.log[:len(p.log)-1]
 	last := p.log[len(p.log)-1].Entry

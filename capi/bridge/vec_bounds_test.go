@@ -1,0 +1,26 @@
+package bridge
+
+import "testing"
+
+// A bot asked about a game of a vector env answers for games 0 to n-1 and refuses, as an
+// invalid argument, the index just past the last and -1.
+func TestBotActVecAcceptsExactlyTheVectorsGames(t *testing.T) {
+	const n = 3
+	vh, _, _ := newTestVec(t, n, 4)
+	defer Free(vh)
+	bh, err := NewBot("random", "", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer Free(bh)
+	for i := 0; i < n; i++ {
+		if _, err := BotActVec(bh, vh, i); err != nil {
+			t.Errorf("game %d: %v", i, err)
+		}
+	}
+	for _, i := range []int{-1, n, n + 1} {
+		if _, err := BotActVec(bh, vh, i); Code(err) != CodeInvalid {
+			t.Errorf("game %d of %d: %v, want an invalid-argument error", i, n, err)
+		}
+	}
+}
