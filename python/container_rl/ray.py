@@ -251,7 +251,8 @@ def run(command, args, out, shards, *, address=None, binary=None, retries=3, pro
                     cause = getattr(e, "cause", None)
                     if isinstance(cause, (ShardError, ShardKilled)):
                         raise ShardError(f"container_rl.ray: {command} {cause}") from None
-                    raise ShardError(f"container_rl.ray: {command}: a shard failed: {str(e).splitlines()[0]}") from None
+                    lines = [ln for ln in str(cause if cause is not None else e).splitlines() if ln.strip()]
+                    raise ShardError(f"container_rl.ray: {command}: a shard failed: {lines[-1] if lines else type(e).__name__}") from None
             if bar:
                 bar.show(_games_done(command, out, shards), len(results))
     except BaseException:

@@ -12,6 +12,7 @@ when ``CONTAINER`` is not set). Without ray the module is skipped, unless
 
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -98,6 +99,7 @@ def cluster(binary):
                 p.wait(timeout=20)
             except subprocess.TimeoutExpired:
                 os.killpg(p.pid, signal.SIGKILL)
+        shutil.rmtree(temp, ignore_errors=True)
         for k, v in old_env.items():
             if v is None:
                 os.environ.pop(k, None)
