@@ -18,6 +18,21 @@ __all__ = ["ContainerEnv", "VectorEnv", "BotPolicy", "BotTable", "list_bots", "s
            "UnknownBotError", "HandleError", "InternalError", "open_handles", "env"]
 
 
+def _register_gymnasium():
+    # gymnasium.make("container_rl/Container-v0") works after `import container_rl` when
+    # gymnasium is installed; the env module itself is imported only by make().
+    import importlib.util
+    if importlib.util.find_spec("gymnasium") is None:
+        return
+    from gymnasium.envs.registration import register, registry
+    if "container_rl/Container-v0" not in registry:
+        register(id="container_rl/Container-v0", entry_point="container_rl.gymnasium:ContainerGymEnv",
+                 vector_entry_point="container_rl.gymnasium:ContainerVectorEnv")
+
+
+_register_gymnasium()
+
+
 def env(**options):
     """PettingZoo-style constructor: ``container_rl.env(players=4)``."""
     return ContainerEnv(**options)

@@ -10,7 +10,7 @@ import json
 import operator
 import os
 
-ABI_VERSION = 1
+ABI_VERSION = 2
 STATUS_LEN = 8  # bridge.StatusLen
 ST_AGENT, ST_TERMINATED, ST_TRUNCATED, ST_PHASE, ST_NUM_LEGAL, ST_TURN, ST_STEPS, ST_LAST_AGENT = range(8)
 
@@ -84,6 +84,15 @@ _SIGS = {
     "ctr_score": [_s, _p, _c_i64, _p, _p, _c_i64],
     "ctr_observe_position": [_s, _c_i64, _c_i64, _p, _c_i64, _p, _p, _c_i64],
     "ctr_bench_vec": [_c_i64, _c_i64, _c_i64, _c_u64, _p, _p, _c_i64],
+    "ctr_env_opponents": [_c_i64, _s, _p, _c_i64],
+    "ctr_env_play": [_c_i64, _p, _p, _c_i64],
+    "ctr_env_step_play": [_c_i64, _c_i64, _p, _p, _c_i64],
+    "ctr_env_render": [_c_i64, _c_i64, _p, _c_i64, _p, _p, _c_i64],
+    "ctr_solo_new": [_c_i64, _s, _s, _c_i64, _c_u64, _c_i64, _c_i64, _c_i64, _p, _p, _p, _p, _p, _p, _p, _p,
+                     _c_i64],
+    "ctr_solo_reset": [_c_i64, _c_u64, _p, _c_i64],
+    "ctr_solo_step": [_c_i64, _p, _c_i64, _p, _c_i64],
+    "ctr_solo_game": [_c_i64, _c_i64, _p, _c_i64, _p, _p, _c_i64],
 }
 _RESTYPES = {"ctr_abi_version": _c_i64, "ctr_game_seed": _c_u64, "ctr_open_handles": _c_i64}
 
@@ -100,8 +109,8 @@ def _load():
     path = _find_library()
     if not os.path.exists(path):
         raise ImportError(
-            f"container_rl: the Go library {path} is missing; build it with python/build.sh "
-            "(go build -buildmode=c-shared -o python/container_rl/libcontainer.so ./capi)")
+            f"container_rl: the Go library {path} is missing; reinstall the package "
+            "(pip install ./python, which builds it) or set CONTAINER_RL_LIB")
     lib = ctypes.CDLL(path)
     for name, args in _SIGS.items():
         fn = getattr(lib, name)
@@ -110,7 +119,7 @@ def _load():
     got = lib.ctr_abi_version()
     if got != ABI_VERSION:
         raise ImportError(f"container_rl: {path} has C ABI version {got}, this package needs "
-                          f"{ABI_VERSION}; rebuild it with python/build.sh")
+                          f"{ABI_VERSION}; reinstall the package (pip install ./python) to rebuild it")
     return lib
 
 
