@@ -437,7 +437,7 @@ func ctr_env_render(h, viewer C.int64_t, out *C.char, cap C.int64_t, need *C.int
 //export ctr_solo_new
 func ctr_solo_new(n C.int64_t, opts, opponents *C.char, seat C.int64_t, seed C.uint64_t, workers, d, a C.int64_t,
 	obs *C.float, mask *C.int8_t, reward *C.float, terminated, truncated *C.uint8_t, seats *C.int64_t,
-	h *C.int64_t, errb *C.char, errcap C.int64_t) C.int {
+	finalObs *C.float, h *C.int64_t, errb *C.char, errcap C.int64_t) C.int {
 	return call(errb, errcap, func() error {
 		s, err := bridge.VecSizes(int(n), str(opts))
 		if err != nil {
@@ -467,6 +467,9 @@ func ctr_solo_new(n C.int64_t, opts, opponents *C.char, seat C.int64_t, seed C.u
 			return err
 		}
 		if b.Seat, err = slice[int64](unsafe.Pointer(seats), n); err != nil {
+			return err
+		}
+		if b.FinalObs, err = slice[float32](unsafe.Pointer(finalObs), n*d); err != nil {
 			return err
 		}
 		id, err := bridge.NewSolo(int(n), str(opts), list, int(seat), uint64(seed), int(workers), b)

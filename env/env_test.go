@@ -367,3 +367,97 @@ func TestSizesMatchTheEnv(t *testing.T) {
 		t.Fatalf("ObsSize of 9 players: %v", err)
 	}
 }
+
+// TestValidateRefusesTheFirstRewardSchemePastTheLast: reward schemes are numbered
+// 0..numRewardSchemes-1; the next number is refused.
+func TestValidateRefusesTheFirstRewardSchemePastTheLast(t *testing.T) {
+	o := DefaultOptions()
+	o.Reward = numRewardSchemes - 1
+	if err := o.Validate(); err != nil {
+		t.Errorf("last scheme %d: %v", o.Reward, err)
+	}
+	o.Reward = numRewardSchemes
+	if err := o.Validate(); !errors.Is(err, ErrInvalidOptions) || !strings.Contains(err.Error(), "reward scheme") {
+		t.Errorf("scheme %d: %v, want ErrInvalidOptions naming the reward scheme", o.Reward, err)
+	}
+}
+
+// TestANewEnvHasNoAgentBeforeReset: before the first Reset no seat decides (Agent -1),
+// stepping is refused, and Last reports a zero reward.
+func TestANewEnvHasNoAgentBeforeReset(t *testing.T) {
+	e, err := New(Options{Rules: rules.Options{Players: 3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := e.Agent(); a != -1 {
+		t.Errorf("Agent before Reset = %d, want -1", a)
+	}
+	if _, err := e.Step(0); !errors.Is(err, ErrNotReset) {
+		t.Errorf("Step before Reset: %v, want ErrNotReset", err)
+	}
+}
+
+// TestFinalObservationIsTheLastMoversViewOfTheEnd: after the last step the observation is
+// the seat that moved last seeing the final position (seat 0 included), not its view before
+// its move, and Last reports that seat's cumulative reward.
+func TestFinalObservationIsTheLastMoversViewOfTheEnd(t *testing.T) {
+	o := Options{Rules: rules.Options{Players: 3, TurnLimit: 2}}
+	e, err := New(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := make([]float32, e.ObsSize())
+	seen := map[int]bool{}
+	rewarded0 := false // seat 0 moved last and has a non-zero reward
+	for seed := uint64(1); seed < 100 && !(rewarded0 && len(seen) > 1); seed++ {
+		e.Reset(seed)
+		rng := rand.New(rand.NewPCG(seed, 3))
+		last := -1
+		for !e.Done() {
+			last = e.Agent()
+			legal := e.Legal()
+			if _, err := e.Step(legal[rng.IntN(len(legal))]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := e.Encoder().Observe(e.State(), last, want); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(e.Obs(), want) {
+			t.Fatalf("seed %d: the final observation is not seat %d's view of the final position", seed, last)
+		}
+		// Last describes the same seat, with its whole reward.
+		_, cum, term, _, _ := e.Last()
+		if !term || cum != e.CumulativeRewards()[last] {
+			t.Fatalf("seed %d: Last gives reward %g (terminated %v), seat %d's rewards add up to %g", seed, cum, term, last, e.CumulativeRewards()[last])
+		}
+		if last == 0 && cum != 0 {
+			rewarded0 = true
+		}
+		seen[last] = true
+	}
+	if !rewarded0 || len(seen) < 2 {
+		t.Fatalf("last movers %v (seat 0 with a reward: %v); want seat 0 with a reward and another", seen, rewarded0)
+	}
+}
+
+// TestGameSeedIsPinned: GameSeed decides which games a VecEnv, a dataset run and its
+// resumption play (and Python's game_seed returns it), so a resumed dataset written by a
+// newer build continues the same games only if the derivation never changes. A change must
+// be deliberate: update these values and say so in the release notes.
+func TestGameSeedIsPinned(t *testing.T) {
+	for _, c := range []struct {
+		base          uint64
+		game, episode int
+		want          uint64
+	}{
+		{0, 0, 0, 0xf14c4df09bb9a32e},
+		{7, 3, 2, 0xabd318056b585ad7},
+		{1 << 63, 0, 5, 0x322fc21493b95b8f},
+		{42, 1000, 0, 0x16977822e8a4495e},
+	} {
+		if got := GameSeed(c.base, c.game, c.episode); got != c.want {
+			t.Errorf("GameSeed(%d, %d, %d) = %#x, want %#x", c.base, c.game, c.episode, got, c.want)
+		}
+	}
+}

@@ -179,3 +179,114 @@ func TestVecEnvStepAllocatesOnlyAtGameEnds(t *testing.T) {
 		}
 	}
 }
+
+// TestVecOfOneGameIsValidAndOfNoneIsRefused: a VecEnv may hold a single game; zero games is
+// an invalid option.
+func TestVecOfOneGameIsValidAndOfNoneIsRefused(t *testing.T) {
+	o := Options{Rules: rules.Options{Players: 3}}
+	v, err := NewVec(1, o, 5, 1)
+	if err != nil {
+		t.Fatalf("one game: %v", err)
+	}
+	v.Close()
+	if _, err := NewVec(0, o, 5, 1); !errors.Is(err, ErrInvalidOptions) {
+		t.Errorf("no games: %v, want ErrInvalidOptions", err)
+	}
+}
+
+// TestVecRunsOnTheWorkersAskedAtMostOnePerGame: workers below 1 mean the caller's goroutine
+// alone, and more workers than games are cut to one per game; otherwise the count asked is
+// used (results do not depend on it, so only the count shows a lost parallelism).
+func TestVecRunsOnTheWorkersAskedAtMostOnePerGame(t *testing.T) {
+	o := Options{Rules: rules.Options{Players: 3}}
+	for _, c := range []struct{ n, workers, want int }{{8, 4, 4}, {8, 0, 1}, {8, -2, 1}, {2, 4, 2}, {3, 3, 3}} {
+		v, err := NewVec(c.n, o, 5, c.workers)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v.workers != c.want {
+			t.Errorf("%d games on %d workers: %d workers, want %d", c.n, c.workers, v.workers, c.want)
+		}
+		v.Close()
+	}
+}
+
+// TestVecLegalIdsWithoutAByteMaskAreWrittenAtReset: a VecEnv given the legal-id buffers but
+// no byte mask fills them for the first decision of every game too (at creation and Reset).
+func TestVecLegalIdsWithoutAByteMaskAreWrittenAtReset(t *testing.T) {
+	const n = 3
+	o := Options{Rules: rules.Options{Players: 3}}
+	a := NumActions()
+	b := VecBuffers{Legal: make([]int32, n*a), NumLegal: make([]int32, n)}
+	v, err := NewVecInto(n, o, 4, 1, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+	for round := 0; round < 2; round++ {
+		for i := 0; i < n; i++ {
+			legal := v.Env(i).Legal()
+			if int(b.NumLegal[i]) != len(legal) || len(legal) == 0 {
+				t.Fatalf("round %d game %d: count %d, Legal() has %d", round, i, b.NumLegal[i], len(legal))
+			}
+			for k, id := range legal {
+				if b.Legal[i*a+k] != int32(id) {
+					t.Fatalf("round %d game %d: legal[%d] = %d, want %d", round, i, k, b.Legal[i*a+k], id)
+				}
+			}
+		}
+		clear(b.Legal)
+		clear(b.NumLegal)
+		v.Reset()
+	}
+}
+
+// TestVecByteMaskWithoutLegalIdsIsWrittenAtReset: a VecEnv given only the byte-mask buffer
+// fills it for the first decision of every game too (at creation and Reset).
+func TestVecByteMaskWithoutLegalIdsIsWrittenAtReset(t *testing.T) {
+	const n = 3
+	o := Options{Rules: rules.Options{Players: 3}}
+	a := NumActions()
+	b := VecBuffers{Mask8: make([]int8, n*a)}
+	v, err := NewVecInto(n, o, 4, 1, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+	for round := 0; round < 2; round++ {
+		for i := 0; i < n; i++ {
+			for k := 0; k < a; k++ {
+				if float32(b.Mask8[i*a+k]) != v.Mask[i*a+k] {
+					t.Fatalf("round %d game %d: byte mask differs from the mask at %d", round, i, k)
+				}
+			}
+		}
+		clear(b.Mask8)
+		v.Reset()
+	}
+}
+
+// TestVecRefusesTheFirstActionPastTheLast: an action id equal to NumActions is refused in
+// every game (the last included) with ErrIllegalAction, and no game moves.
+func TestVecRefusesTheFirstActionPastTheLast(t *testing.T) {
+	const n = 3
+	v, err := NewVec(n, Options{Rules: rules.Options{Players: 3}}, 6, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+	for bad := 0; bad < n; bad++ {
+		actions := make([]int, n)
+		for i := range actions {
+			actions[i] = v.Env(i).Legal()[0]
+		}
+		actions[bad] = v.A
+		before := v.State(bad).Hash()
+		if err := v.Step(actions); !errors.Is(err, rules.ErrIllegalAction) {
+			t.Errorf("game %d given action %d: %v, want ErrIllegalAction", bad, v.A, err)
+		}
+		if v.State(bad).Hash() != before {
+			t.Errorf("game %d moved on a refused step", bad)
+		}
+	}
+}

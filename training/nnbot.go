@@ -35,7 +35,8 @@ type NetBot struct {
 	// in a position that repeats, and in a game where every opponent is broke the position
 	// repeats until the rules' safety turn limit; the policy it was trained as samples, and
 	// so ends such games. NewNetBot sets DefaultLoopBreakTurn; SetTemperature (a spec's "@T")
-	// sets 0, so "@0" plays the most likely move all game, as bots did before session 29.
+	// sets 0, so "@0" plays the most likely move all game, as bots did before commit
+	// faf9b65 (2026-12-02).
 	LoopBreakTurn int
 
 	rng     *rand.Rand

@@ -3,10 +3,12 @@ package training
 import (
 	"errors"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/container-rl/container/encoding"
 	"github.com/container-rl/container/env/bots"
 	"github.com/container-rl/container/env/rules"
 	"github.com/container-rl/container/env/search"
@@ -74,4 +76,175 @@ func TestSearchEvaluator_NetForOtherOptionsIsRefusedUpFront(t *testing.T) {
 		t.Errorf("Resolve: %v", err)
 	}
 	var _ search.Evaluator = (*SearchEvaluator)(nil)
+}
+
+// Edge cases of the network that guides the search
+// (searchnet.go; docs/MUTANTS.md names the bug each one catches).
+
+// headNet is a network without hidden layers that ignores the observation: action a's logit
+// is logit(a) and the value head's outputs (relative to the decider) are values, so its
+// prior and leaf values are known exactly.
+func headNet(t *testing.T, opts rules.Options, logit func(a int) float32, values []float32) *BotFile {
+	t.Helper()
+	g, err := rules.NewGame(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc := encoding.NewEncoder(g)
+	cfg := NetConfig{ObsDim: enc.Size(), NumActions: enc.NumActions(), ValueDim: len(values), Width: 1, Depth: 0, Norm: NormNone}
+	w, err := NewWeights(cfg, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, p := range cfg.Params() {
+		switch p.Name {
+		case "policy_w", "value_w":
+			clear(w.Tensors[i])
+		case "policy_b":
+			for a := range w.Tensors[i] {
+				w.Tensors[i][a] = logit(a)
+			}
+		case "value_b":
+			copy(w.Tensors[i], values)
+		}
+	}
+	return &BotFile{Header: BotHeader{Name: "heads", EncodingVersion: encoding.Version, Actions: CurrentActionLayout(), Rules: opts}, Weights: w}
+}
+
+// turnMenuView plays random legal moves until seat 1 or later decides with EndTurn (id 0)
+// and at least two other moves legal, and returns that seat's view and legal actions.
+func turnMenuView(t *testing.T, opts rules.Options) (*rules.State, []int) {
+	t.Helper()
+	g, err := rules.NewGame(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := g.NewInitialStateSeed(3)
+	rng := rand.New(rand.NewPCG(1, 1))
+	for step := 0; step < 5000 && !st.IsTerminal(); step++ {
+		legal := st.LegalActions(nil)
+		if d := st.CurrentPlayer(); d > 0 && legal[0] == 0 && len(legal) >= 3 {
+			var view rules.State
+			st.Redact(d, &view)
+			return &view, legal
+		}
+		st.Apply(legal[rng.IntN(len(legal))])
+	}
+	t.Fatal("no turn menu with EndTurn and two other moves for seat 1 or later")
+	return nil, nil
+}
+
+// softmax64 is the softmax of logit over ids, in float64.
+func softmax64(logit func(a int) float32, ids []int) []float64 {
+	top := math.Inf(-1)
+	for _, a := range ids {
+		top = max(top, float64(logit(a)))
+	}
+	p, sum := make([]float64, len(ids)), 0.0
+	for i, a := range ids {
+		p[i] = math.Exp(float64(logit(a)) - top)
+		sum += p[i]
+	}
+	for i := range p {
+		p[i] /= sum
+	}
+	return p
+}
+
+// The search's prior is the softmax of the network's logits over the legal actions (EndTurn,
+// id 0, among them); it stays exact and finite when the network is all but certain (one
+// logit 200 above the rest: that move gets probability 1, the others 0, no overflow); an id
+// the network has no output for gets probability 0, and a list of only such ids a uniform
+// prior (nothing panics).
+func TestSearchEvaluatorPriorIsTheSoftmaxOfTheLegalLogits(t *testing.T) {
+	opts := rules.DefaultOptions()
+	view, legal := turnMenuView(t, opts)
+	values := []float32{0, 0, 0, 0}
+	A := CurrentActionLayout().NumActions
+	for name, c := range map[string]struct {
+		logit func(a int) float32
+		legal []int
+		want  []float64
+	}{
+		"moderate logits, id 0 the highest": {
+			logit: func(a int) float32 { return float32(40-(a*7)%31) / 4 },
+			legal: legal,
+		},
+		"moderate logits, id 0 the lowest": {
+			logit: func(a int) float32 { return float32((a*7)%31+1) / 4 },
+			legal: legal,
+		},
+		"certain of id 0": {
+			logit: func(a int) float32 { return float32(200 * max(0, 1-a)) },
+			legal: legal,
+			want:  append([]float64{1}, make([]float64, len(legal)-1)...),
+		},
+		"certain of the last legal id": {
+			logit: func(a int) float32 { return float32(200 * max(0, a-legal[len(legal)-2])) },
+			legal: legal,
+			want:  append(make([]float64, len(legal)-1), 1),
+		},
+		"an id past the network's actions": {
+			logit: func(a int) float32 { return float32(a%5) - 2 },
+			legal: append(slices.Clone(legal), A),
+		},
+		"only ids the network does not know": {
+			logit: func(a int) float32 { return 1 },
+			legal: []int{A, A + 7},
+			want:  []float64{0.5, 0.5},
+		},
+	} {
+		ev, err := NewSearchEvaluator("heads", headNet(t, opts, c.logit, values), opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := c.want
+		if want == nil {
+			known := slices.DeleteFunc(slices.Clone(c.legal), func(a int) bool { return a >= A })
+			want = softmax64(c.logit, known)
+			for range len(c.legal) - len(known) {
+				want = append(want, 0)
+			}
+		}
+		prior, value := make([]float32, len(c.legal)), make([]float32, opts.Players)
+		if err := ev.Evaluate(view, c.legal, prior, value); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		for i := range prior {
+			if math.IsNaN(float64(prior[i])) || math.Abs(float64(prior[i])-want[i]) > 1e-6 {
+				t.Fatalf("%s: prior %v for legal %v, want %v", name, prior, c.legal, want)
+			}
+		}
+	}
+}
+
+// The leaf value of seat s is the value head's output for s (index 0 the decider, then
+// clockwise) mapped from a rank reward in [-1, 1] to 0..1 by (v+1)/2 and clipped to 0..1; a
+// value head with fewer outputs than the game has seats says nothing about the others, who
+// get 0.5.
+func TestSearchEvaluatorValuesAreTheValueHeadRotatedToSeatsAndMappedToZeroOne(t *testing.T) {
+	opts := rules.DefaultOptions() // 4 players
+	view, legal := turnMenuView(t, opts)
+	d := view.CurrentPlayer()
+	for name, c := range map[string]struct {
+		head []float32 // relative to the decider
+		want []float32 // relative to the decider
+	}{
+		"a head for every seat": {head: []float32{0.6, -0.2, 1.5, -3}, want: []float32{0.8, 0.4, 1, 0}},
+		"a head for two seats":  {head: []float32{-0.5, 0}, want: []float32{0.25, 0.5, 0.5, 0.5}},
+	} {
+		ev, err := NewSearchEvaluator("heads", headNet(t, opts, func(int) float32 { return 0 }, c.head), opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		prior, value := make([]float32, len(legal)), make([]float32, opts.Players)
+		if err := ev.Evaluate(view, legal, prior, value); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		for r, w := range c.want {
+			if got := value[(d+r)%opts.Players]; math.Abs(float64(got-w)) > 1e-6 {
+				t.Fatalf("%s: decider %d, values %v; seat %d (decider+%d) %v, want %v", name, d, value, (d+r)%opts.Players, r, got, w)
+			}
+		}
+	}
 }

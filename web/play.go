@@ -35,12 +35,14 @@ type LogLine struct {
 	Turn  int    `json:"turn"`
 	Seat  int    `json:"seat"` // decider (-1 for a line that is not a move)
 	Phase string `json:"phase"`
-	Text  string `json:"text"`
+	Text  string `json:"text"`  // the notation ("sealed bid" for another seat's sealed bid)
+	Words string `json:"words"` // the move in words, as the human may read it
 }
 
 // MoveChoice is one legal move offered to the human.
 type MoveChoice struct {
-	Text string `json:"text"` // the notation, sent back to play it
+	Text  string `json:"text"`  // the notation, sent back to play it
+	Words string `json:"words"` // the move in words
 }
 
 // AmountChoice describes the legal amounts of an amount decision.
@@ -48,6 +50,36 @@ type AmountChoice struct {
 	Min    int  `json:"min"`
 	Max    int  `json:"max"`
 	Sealed bool `json:"sealed"` // a sealed bid: the others see it when every bid is in
+	// Offers are amounts offered as buttons: every one of a small range, a spread of a large
+	// one (any other amount in range may be played too).
+	Offers []MoveChoice `json:"offers"`
+}
+
+// SeatInfo is one seat's standing as the human may know it: everything public, the human's
+// own scoring card, and a score "if the game ended now" computed on the human's redacted
+// view (another seat's island is worth an unknown amount: its card is hidden).
+type SeatInfo struct {
+	Seat     int        `json:"seat"`
+	Name     string     `json:"name"`
+	You      bool       `json:"you"`
+	Active   bool       `json:"active"`   // whose turn it is
+	Deciding bool       `json:"deciding"` // who decides now
+	Cash     int        `json:"cash"`
+	Loans    []LoanInfo `json:"loans"`
+	Card     string     `json:"card,omitempty"` // the scoring card, the human's own only
+	Island   int        `json:"island"`         // containers on the island
+	Ship     string     `json:"ship"`           // where the ship is
+	Extra    string     `json:"extra,omitempty"`
+	// Now is the score if the game ended now, from the view: IslandKnown is false where the
+	// card is hidden (the island then counts $0 in Now.Island and Now.Total).
+	Now         rules.Score `json:"now"`
+	IslandKnown bool        `json:"island_known"`
+}
+
+// LoanInfo is one open loan.
+type LoanInfo struct {
+	Lender string `json:"lender"` // "Bank" or pN
+	Amount int    `json:"amount"`
 }
 
 // ScoreRow is one seat's final-scoring breakdown.
@@ -70,6 +102,10 @@ type GameState struct {
 	Steps    int           `json:"steps"`
 	Phase    string        `json:"phase"`
 	Decider  int           `json:"decider"`
+	Active   int           `json:"active"`
+	Prompt   string        `json:"prompt"`   // the pending decision in words
+	Help     string        `json:"help"`     // what the decision means
+	HelpRef  string        `json:"help_ref"` // the docs/RULES.md section the help comes from
 	YourMove bool          `json:"your_move"`
 	Moves    []MoveChoice  `json:"moves"`
 	Amount   *AmountChoice `json:"amount,omitempty"`
@@ -79,6 +115,10 @@ type GameState struct {
 	LogLen   int           `json:"log_len"`
 	Over     bool          `json:"over"`
 	Scores   []ScoreRow    `json:"scores,omitempty"`
+	Seats    []SeatInfo    `json:"seats"`
+	// SinceStep is the step from which the board outlines what changed: the first move after
+	// the human's last one (the bots' replies), -1 when nothing is outlined.
+	SinceStep int `json:"since_step"`
 }
 
 type playSession struct {
@@ -87,6 +127,10 @@ type playSession struct {
 	g     *play.Game
 	names []string
 	lines []LogLine // the human's log: every move, other seats' sealed bids hidden until revealed
+	// base is the human's view right after the human's last move, and baseStep the number
+	// of moves then: the board outlines what changed since (nil: nothing to outline).
+	base     *rules.State
+	baseStep int
 }
 
 // scriptedFallback stands in for "default" where the trained bot has no model.
@@ -214,14 +258,16 @@ func (s *Server) newGame(req NewGameRequest) (*playSession, error) {
 // seat's sealed bid, and a line revealing the bids of a round it closed.
 func (p *playSession) addLines(step int, ev play.Event) {
 	text := ev.Move.String()
+	w := play.Words{Viewer: p.g.Human()}
+	words := w.Move(ev.Context, ev.Move)
 	if ev.SealedBid() {
 		if ev.Decider == p.g.Human() {
 			text += " (sealed)"
 		} else {
-			text = "sealed bid"
+			text, words = "sealed bid", w.SealedMove(ev.Context)
 		}
 	}
-	p.lines = append(p.lines, LogLine{Step: step, Turn: int(ev.Turn) + 1, Seat: ev.Decider, Phase: ev.Phase.String(), Text: text})
+	p.lines = append(p.lines, LogLine{Step: step, Turn: int(ev.Turn) + 1, Seat: ev.Decider, Phase: ev.Phase.String(), Text: text, Words: words})
 	if len(ev.Revealed) == 0 {
 		return
 	}
@@ -230,8 +276,9 @@ func (p *playSession) addLines(step int, ev play.Event) {
 		bids[k] = fmt.Sprintf("p%d $%d", e.Decider+1, e.Move.Amount)
 	}
 	first := ev.Revealed[0]
+	text = "sealed bids revealed: " + strings.Join(bids, ", ")
 	p.lines = append(p.lines, LogLine{Step: -1, Turn: int(first.Turn) + 1, Seat: -1, Phase: first.Phase.String(),
-		Text: "sealed bids revealed: " + strings.Join(bids, ", ")})
+		Text: text, Words: "Sealed bids revealed: " + strings.Join(bids, ", ")})
 }
 
 // apply plays the human's move m and logs it.
@@ -241,6 +288,7 @@ func (p *playSession) apply(m rules.Move) error {
 		return err
 	}
 	p.addLines(len(p.g.Log())-1, ev)
+	p.base, p.baseStep = p.g.View().Clone(), len(p.g.Log())
 	return nil
 }
 
@@ -259,6 +307,7 @@ func (p *playSession) undo() error {
 		return err
 	}
 	p.lines = p.lines[:0]
+	p.base = nil
 	for i, ev := range p.g.Log() {
 		p.addLines(i, ev)
 	}
@@ -271,27 +320,44 @@ func (p *playSession) stateFor(since int) GameState {
 	st := GameState{ID: p.id, Seat: p.g.Human(), Names: p.names, Options: describeOptions(p.opts),
 		Turn: int(state.Turn) + 1, Steps: len(p.g.Log()), Over: p.g.Over(), Decider: -1}
 	view := p.g.View()
+	w := play.Words{Viewer: p.g.Human()}
 	var legal []rules.Move
+	st.Active = int(view.Active)
 	if !st.Over {
 		d := view.Decision()
+		c := play.ContextOf(d, p.opts.Players)
 		st.Phase, st.Decider = d.Phase.String(), d.Decider
+		st.Prompt = w.Ask(c)
+		st.Help, st.HelpRef = play.Help(d.Phase)
 		if p.g.HumanToMove() {
 			st.YourMove = true
 			var amounts *play.Amounts
 			legal, amounts = p.g.Choices()
 			for _, m := range legal {
-				st.Moves = append(st.Moves, MoveChoice{Text: m.String()})
+				st.Moves = append(st.Moves, MoveChoice{Text: m.String(), Words: w.Move(c, m)})
 			}
 			if amounts != nil {
 				st.Amount = &AmountChoice{Min: amounts.Min, Max: amounts.Max, Sealed: amounts.Sealed}
+				for _, a := range amountOffers(amounts.Min, amounts.Max) {
+					m := rules.Move{Kind: rules.Amount, Amount: int32(a)}
+					st.Amount.Offers = append(st.Amount.Offers, MoveChoice{Text: m.String(), Words: w.Move(c, m)})
+				}
 			}
 		}
 	} else {
 		st.Phase = "game over"
+		st.Prompt = "The game is over"
+		st.Help, st.HelpRef = play.Help(rules.PhaseTerminal)
 		st.Scores = scoreRows(state, p.names)
 	}
 	st.CanUndo = p.g.CanUndo()
-	st.SVG = BoardSVG(view, p.g.Human(), p.names, legal)
+	st.Seats = seatInfos(view, p.g.Human(), p.names)
+	st.SinceStep = -1
+	var prev *rules.State
+	if p.base != nil && p.baseStep < len(p.g.Log()) {
+		prev, st.SinceStep = p.base, p.baseStep
+	}
+	st.SVG = BoardSVGChanges(view, p.g.Human(), p.names, legal, prev)
 	since = max(0, min(since, len(p.lines)))
 	st.LogFrom, st.Log, st.LogLen = since, p.lines[since:], len(p.lines)
 	if st.Log == nil {
@@ -301,6 +367,96 @@ func (p *playSession) stateFor(since int) GameState {
 		st.Moves = []MoveChoice{}
 	}
 	return st
+}
+
+// amountOffers are the amounts offered as buttons: all of a range of up to 13, else the
+// lowest nine, the quarters and the highest.
+func amountOffers(lo, hi int) []int {
+	var out []int
+	if hi-lo <= 12 {
+		for a := lo; a <= hi; a++ {
+			out = append(out, a)
+		}
+		return out
+	}
+	for a := lo; a <= lo+8; a++ {
+		out = append(out, a)
+	}
+	for _, q := range []int{1, 2, 3} {
+		if a := lo + q*(hi-lo)/4; a > out[len(out)-1] {
+			out = append(out, a)
+		}
+	}
+	if hi > out[len(out)-1] {
+		out = append(out, hi)
+	}
+	return out
+}
+
+// seatInfos describes every seat as viewer may know it, from viewer's redacted view (the
+// whole game after it ends, when every card is public).
+func seatInfos(view *rules.State, viewer int, names []string) []SeatInfo {
+	n := view.Game().Options().Players
+	o := view.Game().Options()
+	now := view.Scores()
+	d := rules.Decision{Decider: -1}
+	if !view.IsTerminal() {
+		d = view.Decision()
+	}
+	out := make([]SeatInfo, n)
+	for s := 0; s < n; s++ {
+		p := &view.Players[s]
+		si := SeatInfo{Seat: s, Name: names[s], You: s == viewer, Active: s == int(view.Active) && !view.IsTerminal(),
+			Deciding: s == d.Decider, Cash: int(p.Cash), Island: p.Island.Total(), Loans: []LoanInfo{},
+			Now: now[s], IslandKnown: int(p.Card) < rules.NumScoringCards}
+		for l := 0; l < int(p.NumLoans) && l < rules.MaxLoans; l++ {
+			who := "Bank"
+			if p.Loans[l].Lender >= 0 {
+				who = fmt.Sprintf("p%d", p.Loans[l].Lender+1)
+			}
+			si.Loans = append(si.Loans, LoanInfo{Lender: who, Amount: int(p.Loans[l].Amount)})
+		}
+		if si.IslandKnown && (s == viewer || view.IsTerminal()) {
+			si.Card = cardWords(int(p.Card))
+		}
+		switch p.ShipAt.Where {
+		case rules.AtOcean:
+			si.Ship = "at sea"
+		case rules.AtIsland:
+			si.Ship = "at Container Island"
+		case rules.AtBank:
+			si.Ship = "at the Bank"
+		case rules.AtHarbor:
+			si.Ship = fmt.Sprintf("at p%d's harbor", p.ShipAt.Seat+1)
+		}
+		var extra []string
+		if o.Modules.Has(rules.Trucks) {
+			extra = append(extra, fmt.Sprintf("%d truck%s", p.Trucks, map[bool]string{true: "", false: "s"}[p.Trucks == 1]))
+		}
+		if o.Modules.Has(rules.PlayerLoans) {
+			extra = append(extra, fmt.Sprintf("%d loan card%s", p.LoanCards, map[bool]string{true: "", false: "s"}[p.LoanCards == 1]))
+		}
+		si.Extra = strings.Join(extra, " · ")
+		out[s] = si
+	}
+	return out
+}
+
+// cardWords is a scoring card in words: "card 2: white $10, green $10 or $5, ...".
+func cardWords(card int) string {
+	vals, two, ok := rules.ScoringCardValues(card)
+	if !ok {
+		return ""
+	}
+	parts := make([]string, 0, rules.NumNormalColours)
+	for c := rules.Colour(0); c < rules.NumNormalColours; c++ {
+		if c == two {
+			parts = append(parts, fmt.Sprintf("%s $%d ($%d without all colours)", c, vals[c], rules.TwoValueLow))
+		} else {
+			parts = append(parts, fmt.Sprintf("%s $%d", c, vals[c]))
+		}
+	}
+	return fmt.Sprintf("card %d: %s", card, strings.Join(parts, ", "))
 }
 
 // scoreRows is the final scoring of a finished game (everything is public then).
@@ -447,4 +603,75 @@ func (s *Server) handleBots(w http.ResponseWriter, r *http.Request) {
 		out = append(out, BotInfo{Name: f, Description: "trained bot file in the data directory"})
 	}
 	reply(w, out, nil)
+}
+
+// HistoryStep is the board as the human saw it after the first Step moves of the game, with
+// what the last of them changed outlined: for stepping through the bots' replies.
+type HistoryStep struct {
+	Step    int    `json:"step"`
+	Turn    int    `json:"turn"`
+	Phase   string `json:"phase"`
+	Decider int    `json:"decider"`
+	Prompt  string `json:"prompt"` // the decision then pending, in words
+	Line    string `json:"line"`   // the move that led here, in words ("" at step 0)
+	Seat    int    `json:"seat"`   // who made it (-1 at step 0)
+	SVG     string `json:"svg"`
+}
+
+// history rebuilds the position after n moves from the seed and the log and draws the
+// human's redacted view of it, which is what the human was shown then.
+func (p *playSession) history(n int) (HistoryStep, error) {
+	log := p.g.Log()
+	if n < 0 || n > len(log) {
+		return HistoryStep{}, errorf(http.StatusBadRequest, "step %d is outside 0..%d", n, len(log))
+	}
+	view, prev, err := p.historyViews(n)
+	if err != nil {
+		return HistoryStep{}, err
+	}
+	w := play.Words{Viewer: p.g.Human()}
+	out := HistoryStep{Step: n, Turn: int(view.Turn) + 1, Decider: -1, Phase: "game over", Prompt: "The game is over", Seat: -1}
+	if !view.IsTerminal() {
+		d := view.Decision()
+		out.Phase, out.Decider, out.Prompt = d.Phase.String(), d.Decider, w.Ask(play.ContextOf(d, p.opts.Players))
+	}
+	if n > 0 {
+		// The log line of that move as the human reads it (a sealed bid stays sealed).
+		for _, l := range p.lines {
+			if l.Step == n-1 {
+				out.Line, out.Seat = l.Words, l.Seat
+			}
+		}
+	}
+	out.SVG = BoardSVGChanges(view, p.g.Human(), p.names, nil, prev)
+	return out, nil
+}
+
+// historyViews returns the human's redacted views after n moves and after n-1 (nil for n 0),
+// replayed from the seed and the log.
+func (p *playSession) historyViews(n int) (view, prev *rules.State, err error) {
+	log := p.g.Log()
+	s := p.g.State().Game().NewInitialStateSeed(p.g.Seed())
+	for i := 0; i < n; i++ {
+		if i == n-1 {
+			prev = s.Clone()
+			s.Redact(p.g.Human(), prev)
+		}
+		if err := s.ApplyMoveChecked(log[i].Move); err != nil {
+			return nil, nil, errorf(http.StatusConflict, "replaying move %d: %v", i+1, err)
+		}
+	}
+	view = s.Clone()
+	s.Redact(p.g.Human(), view)
+	return view, prev, nil
+}
+
+func (s *Server) handleGameHistory(w http.ResponseWriter, r *http.Request, p *playSession) {
+	n, err := intParam(r.PathValue("n"), "step", 0)
+	if err != nil {
+		reply(w, nil, err)
+		return
+	}
+	h, err := p.history(n)
+	reply(w, h, err)
 }

@@ -33,11 +33,15 @@ type OpenReplayRequest struct {
 // (a sealed bid is revealed when its round closes; other moves at once) and to the decider
 // from its own step.
 type ReplayLine struct {
-	Step   int    `json:"step"`
-	Turn   int    `json:"turn"`
-	Seat   int    `json:"seat"`
-	Phase  string `json:"phase"`
-	Text   string `json:"text"`
+	Step  int    `json:"step"`
+	Turn  int    `json:"turn"`
+	Seat  int    `json:"seat"`
+	Phase string `json:"phase"`
+	Text  string `json:"text"`
+	Words string `json:"words"` // the move in words
+	// Sealed is what other seats read before step Reveal: the words of a sealed bid without
+	// its amount ("" for a move that is never sealed).
+	Sealed string `json:"sealed,omitempty"`
 	Reveal int    `json:"reveal"`
 }
 
@@ -63,6 +67,7 @@ type ReplayStep struct {
 	Turn    int    `json:"turn"`
 	Phase   string `json:"phase"`
 	Decider int    `json:"decider"`
+	Prompt  string `json:"prompt"` // the pending decision in words
 	SVG     string `json:"svg"`
 }
 
@@ -108,9 +113,12 @@ func newReplay(rec *rules.Record, names []string, source string) (*replaySession
 			}
 		}
 		sealed = open
-		line := ReplayLine{Step: i, Turn: int(s.Turn) + 1, Seat: d.Decider, Phase: d.Phase.String(), Text: m.String(), Reveal: i + 1}
+		c := play.ContextOf(d, rec.Options.Players)
+		line := ReplayLine{Step: i, Turn: int(s.Turn) + 1, Seat: d.Decider, Phase: d.Phase.String(), Text: m.String(),
+			Words: play.Words{Viewer: -1}.Move(c, m), Reveal: i + 1}
 		if play.SealedPhase(d.Phase) && m.Kind == rules.Amount {
 			sealed = append(sealed, len(info.Log))
+			line.Sealed = play.Words{Viewer: -1}.SealedMove(c)
 		}
 		info.Log = append(info.Log, line)
 	})
@@ -186,6 +194,8 @@ func (x *replaySession) step(n, viewer int) (ReplayStep, error) {
 	if !s.IsTerminal() {
 		d := s.Decision()
 		out.Phase, out.Decider = d.Phase.String(), d.Decider
+		// The words read only the public part of the decision.
+		out.Prompt = play.Words{Viewer: viewer}.Ask(play.ContextOf(d, x.rec.Options.Players))
 	}
 	out.SVG = BoardSVG(v, viewer, x.names, nil)
 	return out, nil

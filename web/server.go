@@ -144,6 +144,7 @@ func (s *Server) routes() {
 	m.HandleFunc("POST /api/games/{id}/undo", s.withGame(s.handleUndo))
 	m.HandleFunc("POST /api/games/{id}/ask", s.withGame(s.handleGameAsk))
 	m.HandleFunc("GET /api/games/{id}/record", s.withGame(s.handleGameRecord))
+	m.HandleFunc("GET /api/games/{id}/history/{n}", s.withGame(s.handleGameHistory))
 	m.HandleFunc("DELETE /api/games/{id}", s.withGame(s.handleEndGame))
 	m.HandleFunc("POST /api/replays", s.handleNewReplay)
 	m.HandleFunc("GET /api/replays/{id}", s.withReplay(s.handleReplayInfo))

@@ -36,15 +36,26 @@ type svgBoard struct {
 	v      *rules.State // the redacted view drawn
 	viewer int          // seat whose view it is, -1 for the whole game
 	legal  map[string]bool
-	d      rules.Decision
-	names  []string
+	// islandW is the width of Container Island's box (set by sea).
+	islandW int
+	d       rules.Decision
+	names   []string
+	// prev, when not nil, is an earlier view of the same seat: what changed since is
+	// outlined (class "changed") and cash changes are written next to the cash.
+	prev *rules.State
 }
 
 // BoardSVG draws view (already redacted for viewer; viewer -1: the full game) with names as
 // the seat labels (nil: p1..pN). legal holds the viewer's legal moves, whose board shapes
 // become clickable (nil when the viewer does not decide).
 func BoardSVG(view *rules.State, viewer int, names []string, legal []rules.Move) string {
-	g := &svgBoard{v: view, viewer: viewer, names: names, legal: map[string]bool{}}
+	return BoardSVGChanges(view, viewer, names, legal, nil)
+}
+
+// BoardSVGChanges is BoardSVG with what changed since prev (an earlier view of the same
+// viewer; nil: nothing marked) outlined.
+func BoardSVGChanges(view *rules.State, viewer int, names []string, legal []rules.Move, prev *rules.State) string {
+	g := &svgBoard{v: view, viewer: viewer, names: names, legal: map[string]bool{}, prev: prev}
 	for _, m := range legal {
 		g.legal[m.String()] = true
 	}
@@ -65,11 +76,44 @@ func (g *svgBoard) hot(m rules.Move) string {
 	return fmt.Sprintf(` class="hot" data-move="%s" tabindex="0"`, html.EscapeString(t))
 }
 
+// mark outlines a region that changed since g.prev (when changed is true).
+func (g *svgBoard) mark(changed bool, x, y, w, h int) {
+	if !changed || g.prev == nil {
+		return
+	}
+	g.printf(`<rect class="changed" x="%d" y="%d" width="%d" height="%d" rx="5" fill="none" stroke="#ff8c00" stroke-width="3" stroke-dasharray="7 3" pointer-events="none"/>`, x, y, w, h)
+}
+
+// was returns seat s's player in g.prev (nil without one).
+func (g *svgBoard) was(s int) *rules.Player {
+	if g.prev == nil {
+		return nil
+	}
+	return &g.prev.Players[s]
+}
+
 func (g *svgBoard) printf(format string, args ...any) { fmt.Fprintf(&g.b, format, args...) }
 
 func (g *svgBoard) text(x, y int, size int, weight, anchor, fill, s string) {
 	g.printf(`<text x="%d" y="%d" font-size="%d" font-weight="%s" text-anchor="%s" fill="%s">%s</text>`,
 		x, y, size, weight, anchor, fill, html.EscapeString(s))
+}
+
+// fit shortens s to about px pixels at font size size, ending it with "…" when it is cut.
+// The width is an estimate (0.56 em a character, 0.62 em bold; system-ui in the test
+// browser measures 0.49-0.53 em, 0.57 em bold), so long names and loan lists stay inside
+// their panels.
+func fit(s string, px, size int, bold bool) string {
+	em := 0.56
+	if bold {
+		em = 0.62
+	}
+	r := []rune(s)
+	most := int(float64(px) / (em * float64(size)))
+	if len(r) <= most || most < 2 {
+		return s
+	}
+	return strings.TrimRight(string(r[:most-1]), " ·,") + "…"
 }
 
 func (g *svgBoard) seatName(s int) string {
@@ -182,6 +226,7 @@ func (g *svgBoard) header() {
 		}
 		g.chip(x, 18, c, g.hot(rules.Move{Kind: rules.PickColour, Colour: c}))
 		g.text(x+chipSize+4, 32, 14, "normal", "start", "#223", fmt.Sprint(v.Supply[c]))
+		g.mark(g.prev != nil && g.prev.Supply[c] != v.Supply[c], x-3, 15, 48, 24)
 		x += 52
 	}
 	if v.Removed.Total() > 0 {
@@ -209,7 +254,7 @@ func (g *svgBoard) header() {
 	if v.EndTriggered && !v.IsTerminal() {
 		status += " · last turn"
 	}
-	g.text(svgWidth-22, 32, 15, "bold", "end", "#223", status)
+	g.text(svgWidth-22, 32, 15, "bold", "end", "#223", fit(status, svgWidth-22-x-20, 15, true))
 	g.text(svgWidth-22, 60, 13, "normal", "end", "#445", fmt.Sprintf("%s rules, %s game%s", o.Variant, o.Length, modulesSuffix(o)))
 }
 
@@ -236,6 +281,9 @@ func (g *svgBoard) shipsAt(w rules.Where, seat int) []int {
 func (g *svgBoard) ship(s, x, y int) {
 	p := &g.v.Players[s]
 	g.printf(`<g data-ship="p%d"><path d="M%d %d h110 l-12 22 h-86 z" fill="%s" stroke="#223"/>`, s+1, x, y+8, seatFill[s])
+	if was := g.was(s); was != nil {
+		g.mark(was.ShipAt != p.ShipAt || was.Ship != p.Ship, x-3, y-15, 116, 48)
+	}
 	g.text(x+10, y+24, 11, "bold", "start", "#fff", fmt.Sprintf("p%d", s+1))
 	g.chips(x+30, y-12, 5, 1, p.Ship, func(c rules.Colour) rules.Move {
 		if g.pickOwner() != s {
@@ -274,6 +322,7 @@ func (g *svgBoard) sea() {
 	}
 	// Container Island.
 	ix := 20 + seaW
+	g.islandW = islW
 	g.box(ix, y, islW, h, "#e4efd9", g.hot(rules.Move{Kind: rules.SailIsland}))
 	g.text(ix+12, y+22, 15, "bold", "start", "#123", "Container Island")
 	perRow = max(1, (islW-12)/118)
@@ -287,8 +336,12 @@ func (g *svgBoard) sea() {
 	// Off-Shore Bank.
 	bx := ix + islW + 10
 	bw := svgWidth - 10 - bx
-	g.box(bx, y, bw, h, "#f3ead7", g.hot(rules.Move{Kind: rules.SailBank}))
+	g.box(bx, y, bw, h, "#f3ead7", "")
+	// Sailing here is the title strip: the lots below it are targets of their own (calling
+	// the Bank), so the whole box would have its centre under a lot.
+	g.hotArea(bx+2, y+2, bw-4, 27, rules.Move{Kind: rules.SailBank})
 	g.text(bx+12, y+22, 15, "bold", "start", "#123", "Off-Shore Bank")
+	g.b.WriteString(`</g>`)
 	lotW := (bw - 24 - 2*8) / 3
 	v := g.v
 	for l := 0; l < rules.BankLots; l++ {
@@ -296,8 +349,10 @@ func (g *svgBoard) sea() {
 		g.box(lx, y+32, lotW, 52, "#fffaf0", g.hot(rules.Move{Kind: rules.CallBankStart, Index: uint8(l)}))
 		g.text(lx+6, y+46, 11, "bold", "start", "#553", fmt.Sprintf("Lot %s containers", roman(l)))
 		g.chips(lx+6, y+52, max(1, (lotW-8)/chipStep), 1, v.Bank.ContainerLots[l], nil)
+		g.mark(g.prev != nil && g.prev.Bank.ContainerLots[l] != v.Bank.ContainerLots[l], lx-2, y+30, lotW+4, 56)
 		g.box(lx, y+88, lotW, 22, "#fffaf0", g.hot(rules.Move{Kind: rules.CallBankStart, Index: uint8(rules.BankLots + l)}))
 		g.text(lx+6, y+104, 12, "bold", "start", "#553", fmt.Sprintf("Lot %s cash $%d", roman(l), v.Bank.CashLots[l]))
+		g.mark(g.prev != nil && g.prev.Bank.CashLots[l] != v.Bank.CashLots[l], lx-2, y+86, lotW+4, 26)
 	}
 	ships := g.shipsAt(rules.AtBank, 0)
 	ty := y + 128
@@ -312,8 +367,9 @@ func (g *svgBoard) sea() {
 		lines = append(lines, "no auction open")
 	}
 	for i, l := range lines {
-		g.text(bx+12, ty+i*15, 12, "normal", "start", "#332", l)
+		g.text(bx+12, ty+i*15, 12, "normal", "start", "#332", fit(l, bw-24, 12, false))
 	}
+	g.mark(g.prev != nil && g.prev.Auctions != v.Auctions, bx+4, ty-13, bw-8, 15*len(lines)+4)
 	if len(ships) > 0 {
 		var names []string
 		for _, s := range ships {
@@ -338,6 +394,9 @@ func auctionText(k rules.AuctionKind, a rules.Auction) string {
 		c = a.FromFactory
 		c.Add(&a.FromHarbor)
 		bid = fmt.Sprintf("%d containers (%s)", c.Total(), strings.ToUpper(c.Letters()))
+		if c.Total() == 0 {
+			bid = "containers (bid being made)"
+		}
 	}
 	switch k {
 	case rules.ContainerLotAuction:
@@ -375,7 +434,7 @@ func (g *svgBoard) deliveryAuction(x, y int) {
 		parts = append(parts, fmt.Sprintf("p%d %s", i+1, bid))
 	}
 	g.text(x, y, 13, "bold", "start", "#234", "Delivery bids:")
-	g.text(x, y+18, 13, "normal", "start", "#234", strings.Join(parts, " · "))
+	g.text(x, y+18, 13, "normal", "start", "#234", fit(strings.Join(parts, " · "), g.islandW-24, 13, false))
 }
 
 // panel draws one seat's board.
@@ -398,9 +457,21 @@ func (g *svgBoard) panel(s, x, y, w, h int) {
 	if s == int(v.Active) && !v.IsTerminal() {
 		label = "▶ " + label
 	}
-	g.text(x+10, y+19, 14, "bold", "start", "#fff", label)
+	// Room up to the cash and the badge of its change.
+	g.text(x+10, y+19, 14, "bold", "start", "#fff", fit(label, w-130, 14, true))
 	g.b.WriteString(`</g>`)
 	g.text(x+w-10, y+19, 14, "bold", "end", "#fff", fmt.Sprintf("$%d", p.Cash))
+	if was := g.was(s); was != nil && was.Cash != p.Cash {
+		delta := int(p.Cash) - int(was.Cash)
+		sign := "+"
+		if delta < 0 {
+			sign = "−"
+			delta = -delta
+		}
+		g.printf(`<g class="changed" pointer-events="none"><rect x="%d" y="%d" width="46" height="20" rx="10" fill="#ffe066"/>`, x+w-110, y+4)
+		g.text(x+w-87, y+19, 13, "bold", "middle", "#222", fmt.Sprintf("%s$%d", sign, delta))
+		g.b.WriteString(`</g>`)
+	}
 	lines := []string{}
 	if card := g.cardText(s); card != "" {
 		lines = append(lines, card)
@@ -417,8 +488,16 @@ func (g *svgBoard) panel(s, x, y, w, h int) {
 		lines = append(lines, "Loans: "+strings.Join(ls, ", "))
 	}
 	cy := y + 46
-	if len(lines) > 0 {
-		g.text(x+10, cy, 12, "normal", "start", "#333", strings.Join(lines, " · "))
+	// One line when it fits the panel (about 6.5 px a character at 12 px), else two smaller.
+	if joined := strings.Join(lines, " · "); len(lines) > 0 && fit(joined, w-20, 12, false) == joined {
+		g.text(x+10, cy, 12, "normal", "start", "#333", joined)
+	} else if len(lines) > 0 {
+		for i, l := range lines {
+			g.text(x+10, cy-6+i*12, 11, "normal", "start", "#333", fit(l, w-20, 11, false))
+		}
+	}
+	if was := g.was(s); was != nil {
+		g.mark(was.NumLoans != p.NumLoans || was.Loans != p.Loans, x+4, y+31, w-8, 21)
 	}
 	cy += 10
 	// Factory district.
@@ -433,6 +512,9 @@ func (g *svgBoard) panel(s, x, y, w, h int) {
 	g.text(x+10, cy+16, 12, "bold", "start", "#333", "Factories")
 	g.text(x+10, cy+32, 12, "normal", "start", "#333", strings.Join(fac, " "))
 	g.b.WriteString(`</g>`)
+	if was := g.was(s); was != nil {
+		g.mark(was.Factories != p.Factories, x+4, cy, labelW-6, 50)
+	}
 	for c := rules.Colour(0); c < rules.NumNormalColours; c++ {
 		if p.Factories&(1<<uint(c)) != 0 {
 			g.printf(`<rect x="%d" y="%d" width="10" height="8" fill="%s" stroke="#333"/>`, x+10+int(c)*12, cy+38, chipFill[c])
@@ -444,11 +526,17 @@ func (g *svgBoard) panel(s, x, y, w, h int) {
 	g.text(x+10, cy+16, 12, "bold", "start", "#333", "Harbor")
 	g.text(x+10, cy+32, 12, "normal", "start", "#333", fmt.Sprintf("%d warehouse%s", p.Warehouses, map[bool]string{true: "", false: "s"}[p.Warehouses == 1]))
 	g.b.WriteString(`</g>`)
+	if was := g.was(s); was != nil {
+		g.mark(was.Warehouses != p.Warehouses, x+4, cy, labelW-6, 42)
+	}
 	g.lots(s, x+labelW, cy, w-labelW-10, rules.HarborDistrict, p.HarborLots[:])
 	cy += 64
 	// Ship (where it is), holding area, island.
 	g.text(x+10, cy+14, 12, "bold", "start", "#333", "Ship")
 	g.text(x+44, cy+14, 11, "normal", "start", "#555", g.whereText(p.ShipAt))
+	if was := g.was(s); was != nil {
+		g.mark(was.ShipAt != p.ShipAt || was.Ship != p.Ship, x+4, cy-2, labelW+5*chipStep, 24)
+	}
 	g.chips(x+labelW, cy, 5, 1, p.Ship, func(c rules.Colour) rules.Move {
 		if g.pickOwner() != s {
 			return rules.Move{Kind: rules.NumMoveKinds}
@@ -458,6 +546,9 @@ func (g *svgBoard) panel(s, x, y, w, h int) {
 	if o.Variant != rules.Classic {
 		hx := x + labelW + 5*chipStep + 12
 		g.text(hx, cy+14, 12, "bold", "start", "#333", "Holding")
+		if was := g.was(s); was != nil {
+			g.mark(was.Holding != p.Holding, hx-4, cy-2, x+w-hx-2, 24)
+		}
 		g.chips(hx+56, cy, max(1, (x+w-hx-66)/chipStep), 1, p.Holding, func(c rules.Colour) rules.Move {
 			if g.pickOwner() != s {
 				return rules.Move{Kind: rules.NumMoveKinds}
@@ -467,6 +558,9 @@ func (g *svgBoard) panel(s, x, y, w, h int) {
 	}
 	cy += 26
 	g.text(x+10, cy+14, 12, "bold", "start", "#333", fmt.Sprintf("Island (%d)", p.Island.Total()))
+	if was := g.was(s); was != nil {
+		g.mark(was.Island != p.Island, x+4, cy-2, w-8, 46)
+	}
 	g.chips(x+labelW, cy, max(1, (w-labelW-10)/chipStep), 2, p.Island, func(c rules.Colour) rules.Move {
 		if g.pickOwner() != s {
 			return rules.Move{Kind: rules.NumMoveKinds}
@@ -480,18 +574,18 @@ func (g *svgBoard) panel(s, x, y, w, h int) {
 			c := v.Companies[s]
 			switch {
 			case int(c.Owner) == s:
-				mods = append(mods, "truck company: own")
+				mods = append(mods, "company: own")
 			case c.Owner >= 0:
-				mods = append(mods, fmt.Sprintf("truck company: p%d's", c.Owner+1))
+				mods = append(mods, fmt.Sprintf("company: p%d's", c.Owner+1))
 			default:
-				mods = append(mods, fmt.Sprintf("truck company: free ($%d fees)", c.Pile))
+				mods = append(mods, fmt.Sprintf("company: free ($%d fees)", c.Pile))
 			}
 			mods = append(mods, fmt.Sprintf("trucks %d", p.Trucks))
 		}
 		if o.Modules.Has(rules.PlayerLoans) {
 			mods = append(mods, fmt.Sprintf("loan cards %d", p.LoanCards))
 		}
-		g.text(x+10, cy+12, 12, "normal", "start", "#333", strings.Join(mods, " · "))
+		g.text(x+10, cy+12, 12, "normal", "start", "#333", fit(strings.Join(mods, " · "), w-20, 12, false))
 	}
 	g.b.WriteString(`</g>`)
 }
@@ -547,6 +641,13 @@ func (g *svgBoard) lots(s, x, y, w int, d rules.District, lots []rules.Counts) {
 		}
 		g.printf(`<g data-lot="p%d-%s-%d">`, s+1, d, price)
 		g.box(lx, y, lw, 58, "#f6f7f9", attrs)
+		if was := g.was(s); was != nil {
+			before := was.FactoryLots[:]
+			if d == rules.HarborDistrict {
+				before = was.HarborLots[:]
+			}
+			g.mark(i < len(before) && before[i] != lots[i], lx-2, y-2, lw+4, 62)
+		}
 		g.text(lx+4, y+13, 11, "bold", "start", "#556", fmt.Sprintf("$%d", price))
 		g.chips(lx+4, y+16, max(1, (lw-6)/chipStep), 2, lots[i], func(c rules.Colour) rules.Move {
 			if g.pickOwner() != s {

@@ -172,7 +172,7 @@ func checkNoLeak(t *testing.T, p *playSession, st GameState) {
 		}
 	}
 	for _, l := range st.Log {
-		if l.Step >= 0 && l.Seat != p.g.Human() && play.SealedPhase(phaseOf(l.Phase)) && strings.HasPrefix(l.Text, "$") {
+		if l.Step >= 0 && l.Seat != p.g.Human() && play.SealedPhase(phaseOf(l.Phase)) && (strings.HasPrefix(l.Text, "$") || strings.Contains(l.Words, "$")) {
 			t.Fatalf("log line %+v shows another seat's sealed bid", l)
 		}
 	}

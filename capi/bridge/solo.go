@@ -11,13 +11,16 @@ import (
 
 // SoloBuffers are the caller-owned outputs of a Solo: per game the learner's observation
 // (N x D) and byte mask (N x A), its reward from the last step (N), whether that step ended
-// the episode (N each) and the learner's seat in the current episode (N).
+// the episode (N each), the learner's seat in the current episode (N), and, for a game the
+// last step ended, the learner's observation of the final position (FinalObs, N x D; rows of
+// games that did not end are left as they were).
 type SoloBuffers struct {
 	Obs                   []float32
 	Mask                  []int8
 	Reward                []float32
 	Terminated, Truncated []bool
 	Seat                  []int64
+	FinalObs              []float32
 }
 
 // Solo is N single-agent games: in each, one learning seat is the caller's and Go bots play
@@ -67,7 +70,8 @@ func NewSolo(n int, optsJSON string, opponents []string, seat int, seed uint64, 
 		name      string
 		got, want int
 	}{{"observation", len(b.Obs), n * s.Obs}, {"mask", len(b.Mask), n * s.Actions}, {"reward", len(b.Reward), n},
-		{"terminated", len(b.Terminated), n}, {"truncated", len(b.Truncated), n}, {"seat", len(b.Seat), n}} {
+		{"terminated", len(b.Terminated), n}, {"truncated", len(b.Truncated), n}, {"seat", len(b.Seat), n},
+		{"final observation", len(b.FinalObs), n * s.Obs}} {
 		if c.got != c.want {
 			return 0, errBuf(c.name, c.got, c.want)
 		}
@@ -231,6 +235,9 @@ func (x *Solo) stepGame(i, action int) error {
 	if !done {
 		g.write()
 		return nil
+	}
+	if err := g.e.Observe(seat, x.out.FinalObs[i*x.d:(i+1)*x.d]); err != nil {
+		return err
 	}
 	x.scores[i] = g.e.State().Scores()
 	x.episodes[i]++

@@ -14,7 +14,7 @@ func newTestSolo(t *testing.T, n int, opts string, opponents []string, seat int,
 		t.Fatal(err)
 	}
 	b := SoloBuffers{Obs: make([]float32, n*s.Obs), Mask: make([]int8, n*s.Actions), Reward: make([]float32, n),
-		Terminated: make([]bool, n), Truncated: make([]bool, n), Seat: make([]int64, n)}
+		Terminated: make([]bool, n), Truncated: make([]bool, n), Seat: make([]int64, n), FinalObs: make([]float32, n*s.Obs)}
 	h, err := NewSolo(n, opts, opponents, seat, seed, workers, b)
 	if err != nil {
 		t.Fatal(err)
@@ -85,6 +85,13 @@ func TestSoloGamesAreSingleEnvsWithOpponents(t *testing.T) {
 				t.Fatalf("step %d game %d: terminated/truncated %v/%v, single env status %v", step, i, b.Terminated[i], b.Truncated[i], r.b.Status)
 			}
 			if done {
+				final := make([]float32, s.Obs)
+				if err := EnvObserve(r.h, r.seat, final, make([]int8, s.Actions)); err != nil {
+					t.Fatal(err)
+				}
+				if !slices.Equal(final, b.FinalObs[i*s.Obs:(i+1)*s.Obs]) {
+					t.Fatalf("step %d game %d: final observation differs from the single env's", step, i)
+				}
 				ends++
 				r.k++
 				start(r, i)

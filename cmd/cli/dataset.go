@@ -200,6 +200,8 @@ func runDatasetHead(dir string, o datasetOptions, out io.Writer) error {
 	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(w, "game_id\tseed\tagents\tfinal_score\tfinal_cash\twinners\tlength\tturns\tend_reason\t")
 	n := 0
+	// The agents of the games printed, by game id, so the steps table can name the decider.
+	seats := map[uint64][]string{}
 	for g, err := range ds.Games() {
 		if err != nil {
 			return err
@@ -208,13 +210,17 @@ func runDatasetHead(dir string, o datasetOptions, out io.Writer) error {
 			break
 		}
 		n++
-		var score, cash []string
+		seats[uint64(g.GameID)] = g.Agents
+		var score, cash, winners []string
 		for _, s := range g.Scores {
 			score = append(score, fmt.Sprint(s.Total))
 			cash = append(cash, fmt.Sprint(s.Cash))
 		}
-		fmt.Fprintf(w, "%d\t%d\t%s\t%s\t%s\t%v\t%d\t%d\t%s\t\n", g.GameID, g.Seed, strings.Join(g.Agents, ","),
-			strings.Join(score, ","), strings.Join(cash, ","), g.Winners, g.Length, g.Turns, g.EndReason)
+		for _, seat := range g.Winners {
+			winners = append(winners, seatName(int(seat), g.Agents))
+		}
+		fmt.Fprintf(w, "%d\t%d\t%s\t%s\t%s\t%s\t%d\t%d\t%s\t\n", g.GameID, g.Seed, strings.Join(g.Agents, ","),
+			strings.Join(score, ","), strings.Join(cash, ","), strings.Join(winners, ","), g.Length, g.Turns, g.EndReason)
 	}
 	_ = w.Flush()
 
@@ -238,7 +244,7 @@ func runDatasetHead(dir string, o datasetOptions, out io.Writer) error {
 			if int(s.Action) < len(m.Meta.ActionNames) {
 				action = fmt.Sprintf("%d %s", s.Action, m.Meta.ActionNames[s.Action])
 			}
-			fmt.Fprintf(w, "%d\t%d\t%d\t%d\t%s\t%d\t%s\t%s\t%g\t%v\t%v\t%v\t\n", s.GameID, s.Step, s.Turn, s.Decider, phase,
+			fmt.Fprintf(w, "%d\t%d\t%d\t%s\t%s\t%d\t%s\t%s\t%g\t%v\t%v\t%v\t\n", s.GameID, s.Step, s.Turn, seatName(int(s.Decider), seats[uint64(s.GameID)]), phase,
 				len(s.Legal), action, s.ActionText, s.Reward, s.Done, s.Returns, s.Obs[:min(8, len(s.Obs))])
 		}
 		if n == o.rows {
@@ -246,4 +252,13 @@ func runDatasetHead(dir string, o datasetOptions, out io.Writer) error {
 		}
 	}
 	return w.Flush()
+}
+
+// seatName is a seat number with the name of the agent that played it ("2 valuer"), or the
+// number alone where the agents are not known.
+func seatName(seat int, agents []string) string {
+	if seat >= 0 && seat < len(agents) && agents[seat] != "" {
+		return fmt.Sprintf("%d %s", seat, agents[seat])
+	}
+	return fmt.Sprint(seat)
 }

@@ -145,8 +145,8 @@ containers, loans). Then the win rate of each seat (seat 0 moves first), game le
 the games ended. Ctrl-C stops early, prints (and saves) the results so far and exits with
 status 130.
 
---save DIR writes every game as a game record (container-game/1 JSON) that container replay
-reads; DIR must be new, empty or an earlier eval --save directory, whose game files are
+--save DIR writes every game as a game record (container-game/1 JSON, naming the agent of
+each seat) that container replay reads; DIR must be new, empty or an earlier eval --save directory, whose game files are
 replaced (with --shard, those of the shard's games). --csv FILE writes the per-agent table as CSV; an existing FILE is replaced only when
 it is an eval CSV (or with --force). Both are checked before the first game is played, and
 the table is printed even when writing them fails.
@@ -340,6 +340,11 @@ func saveRecords(dir string, o tourneyOptions, res *eval.Result) error {
 	for _, g := range res.Games {
 		if g.Record == nil {
 			continue
+		}
+		// The record names who played each seat (the agents as given on the command line).
+		g.Record.Agents = make([]string, len(g.Agents))
+		for seat, a := range g.Agents {
+			g.Record.Agents[seat] = res.Agents[a]
 		}
 		data, err := g.Record.MarshalRecord()
 		if err != nil {

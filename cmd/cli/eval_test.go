@@ -7,6 +7,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -72,6 +73,21 @@ func TestEval_SaveWritesReplayableRecordsAndCSV(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, st.IsTerminal())
 	assert.Equal(t, 3, rec.Options.Players)
+	// Every record names the agents of its seats: each of the three once, seat by seat as
+	// the game's rotation put them.
+	valuerSeats := map[int]bool{}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		require.NoError(t, err)
+		rec, _, err := rules.LoadRecord(data)
+		require.NoError(t, err)
+		assert.ElementsMatch(t, []string{"valuer", "shipper", "manufacturer"}, rec.Agents, f)
+		valuerSeats[slices.Index(rec.Agents, "valuer")] = true
+	}
+	assert.Len(t, valuerSeats, 3, "three games rotate the valuer through the three seats")
+	var rep bytes.Buffer
+	require.NoError(t, runReplay(files[0], replayOptions{viewer: -1}, &rep))
+	assert.Regexp(t, `\nAgents: p1 \w+, p2 \w+, p3 \w+\n`, rep.String(), "replay names the agents")
 	csv, err := os.ReadFile(o.csv)
 	require.NoError(t, err)
 	assert.Equal(t, 4, strings.Count(string(csv), "\n"), "header and three agents")

@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-// TestHugeFlagValuesRefusedUpFront (issue 18, item 8): every huge or out-of-range numeric
+// TestHugeFlagValuesRefusedUpFront: every huge or out-of-range numeric
 // flag is refused before any work with exit code 1 and one line naming the flag, and the
 // --out directory is not created.
 func TestHugeFlagValuesRefusedUpFront(t *testing.T) {

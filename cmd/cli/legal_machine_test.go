@@ -31,7 +31,7 @@ func writePosition(t *testing.T, cash0 int, auctions, machine string) string {
 }
 
 // TestLegalRefusesImpossibleMachine: a Factory Purchase from seat 9 (a machine the engine
-// cannot produce; it crashed `legal` before issue 18) is refused on load with one line that
+// cannot produce; it crashed `legal` before 2026-12-01) is refused on load with one line that
 // names the machine field.
 func TestLegalRefusesImpossibleMachine(t *testing.T) {
 	path := writePosition(t, 20, `[]`, `{"phase": 5, "decider": 0, "action": 7, "actions_used": 1, "district": 1, "counterpart": 9}`)

@@ -10,7 +10,7 @@ import (
 	"github.com/container-rl/container/env/rules"
 )
 
-// TestHugeInputGivesShortError (issue 18, item 9): a position file with a 20 MB ship string,
+// TestHugeInputGivesShortError: a position file with a 20 MB ship string,
 // a 50 MB --rules value and a record file above rules.MaxRecordBytes each give one short
 // line on stderr (the input quoted to at most rules.MaxQuoted bytes).
 func TestHugeInputGivesShortError(t *testing.T) {

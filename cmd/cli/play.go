@@ -275,12 +275,13 @@ func (p *playGame) parse(line string) (rules.Move, error) {
 // show tells the human what a move just applied did, keeping other seats' sealed bids sealed
 // until their round closes.
 func (p *playGame) show(ev play.Event) {
+	w := play.Words{Viewer: p.seat}
 	switch {
 	case ev.Decider == p.seat:
 	case ev.SealedBid():
-		fmt.Fprintf(p.out, "%s placed a sealed bid\n", p.seatName(ev.Decider))
+		fmt.Fprintf(p.out, "%s placed a sealed bid (%s)\n", p.seatName(ev.Decider), strings.ToLower(w.SealedMove(ev.Context)))
 	default:
-		fmt.Fprintf(p.out, "%s: %v\n", p.seatName(ev.Decider), ev.Move)
+		fmt.Fprintf(p.out, "%s: %s  [%v]\n", p.seatName(ev.Decider), w.Move(ev.Context, ev.Move), ev.Move)
 	}
 	if len(ev.Revealed) == 0 {
 		return
@@ -325,9 +326,16 @@ func (p *playGame) printBoard() {
 func (p *playGame) printMoves(d rules.Decision) {
 	var amounts *play.Amounts
 	p.moves, amounts = p.Choices()
-	fmt.Fprintf(p.out, "Your decision (%s):\n", d.Phase)
+	// The words come from the seat's own view of the decision (no sealed values in it).
+	c := play.ContextOf(p.View().Decision(), len(p.names))
+	w := play.Words{Viewer: p.seat}
+	fmt.Fprintf(p.out, "Your decision (%s): %s\n", d.Phase, w.Ask(c))
+	width := 0
+	for _, m := range p.moves {
+		width = max(width, len(m.String()))
+	}
 	for i, m := range p.moves {
-		fmt.Fprintf(p.out, "  %2d  %v\n", i+1, m)
+		fmt.Fprintf(p.out, "  %2d  %-*s  %s\n", i+1, width, m.String(), w.Move(c, m))
 	}
 	if amounts != nil {
 		fmt.Fprintf(p.out, "  $N  an amount from $%d to $%d", amounts.Min, amounts.Max)

@@ -28,8 +28,8 @@ every set of as many agents as seats in turn (a fixed shuffled order), each set 
 games as seats with its members rotated through them: over every C(agents, players) x players
 games each agent plays every seat equally often and meets every other agent equally often, so
 the list's order does not matter. --schedule window seats agents g, g+1, ... (mod the number of
-agents) in game g, so each agent meets only those near it in the list (the schedule before
-session 27; ladders made with it need it to be reproduced).`,
+agents) in game g, so each agent meets only those near it in the list (the only schedule
+before commit 9f10f48 of 2026-12-02; ladders made with it need it to be reproduced).`,
 		Example: `  container rate --agents valuer,shipper,manufacturer,random --games 400
   container rate --agents valuer,shipper,manufacturer,random,random --players 5 --games 250 --json
   container rate --agents random,manufacturer,shipper,valuer,default,ismcts:sims=50,ismcts,ismcts:sims=800 --players 4 --games 560

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/container-rl/container/env/rules"
 	"github.com/spf13/cobra"
@@ -68,6 +69,13 @@ func runReplay(path string, o replayOptions, out io.Writer) error {
 	}
 	fmt.Fprintf(out, "Game: %d players, %s rules, %s length, modules %q, %s, %d moves\n",
 		opts.Players, opts.Variant, opts.Length, opts.Modules.String(), start, len(rec.Moves))
+	if len(rec.Agents) > 0 {
+		names := make([]string, len(rec.Agents))
+		for seat, a := range rec.Agents {
+			names[seat] = fmt.Sprintf("p%d %s", seat+1, a)
+		}
+		fmt.Fprintf(out, "Agents: %s\n", strings.Join(names, ", "))
+	}
 	turn := int32(-1)
 	final, err := rec.Replay(func(i int, s *rules.State, m rules.Move) {
 		if s.Turn != turn {
@@ -95,6 +103,7 @@ type replayJSON struct {
 	Modules      string           `json:"modules"`
 	Seed         uint64           `json:"seed"`
 	FromPosition bool             `json:"from_position"`
+	Agents       []string         `json:"agents,omitempty"` // who played each seat, when the record says
 	Moves        []replayMoveJSON `json:"moves"`
 	Ended        string           `json:"ended"` // "two-colours", "turn-limit" or "" (not over)
 	Scores       []rules.Score    `json:"scores"`
@@ -113,7 +122,7 @@ type replayMoveJSON struct {
 func writeReplayJSON(rec *rules.Record, out io.Writer) error {
 	o := rec.Options
 	j := replayJSON{Players: o.Players, Variant: o.Variant.String(), Length: o.Length.String(), Modules: o.Modules.String(),
-		Seed: rec.Seed, FromPosition: rec.From != nil, Moves: make([]replayMoveJSON, 0, len(rec.Moves))}
+		Seed: rec.Seed, FromPosition: rec.From != nil, Agents: rec.Agents, Moves: make([]replayMoveJSON, 0, len(rec.Moves))}
 	final, err := rec.Replay(func(i int, s *rules.State, m rules.Move) {
 		d := s.Decision()
 		id, ok := s.MoveToAction(m)

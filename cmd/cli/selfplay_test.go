@@ -47,6 +47,11 @@ func TestSelfplayThenDatasetStatsAndHead(t *testing.T) {
 	require.NoError(t, runDatasetHead(dir, datasetOptions{rows: 2}, &out))
 	require.Contains(t, out.String(), "random,valuer,shipper")
 	require.Equal(t, 2+1, strings.Count(out.String()[strings.Index(out.String(), "steps:"):], "\n")-1, "header and two step rows")
+	// Seats are printed with the agent that played them: the winners of each game and the
+	// decider of each step.
+	gamesPart, stepsPart, _ := strings.Cut(out.String()[strings.Index(out.String(), "games:"):], "steps:")
+	require.Regexp(t, `(?m)^0 +\d+ +random,valuer,shipper +\S+ +\S+ +\d (random|valuer|shipper)(,\d (random|valuer|shipper))* +\d`, gamesPart)
+	require.Regexp(t, `(?m)^0 +0 +0 +\d (random|valuer|shipper) +turn `, stepsPart)
 
 	// Running again into the same directory needs --resume, which then has nothing to do.
 	require.ErrorContains(t, runSelfplay(context.Background(), smallSelfplay(dir), &out), "--resume")

@@ -20,7 +20,8 @@ const (
 	ScheduleBalanced Schedule = "balanced"
 	// ScheduleWindow seats agents g, g+1, ... (mod agents) in game g (SeatAgents): a window
 	// rotating along the list, so each agent meets only those near it in the list. The only
-	// schedule before session 27, and what a results file without a schedule was made with.
+	// schedule before commit 9f10f48 (2026-12-02), and what a results file without a
+	// schedule was made with.
 	ScheduleWindow Schedule = "window"
 )
 

@@ -18,6 +18,8 @@ type Entry struct {
 	Decider int
 	Turn    int32
 	Phase   rules.Phase
+	// Context is the public part of the decision the move answered (for its words).
+	Context Context
 }
 
 // SealedBid reports whether the entry is a bid the other seats see only when its round closes.
@@ -121,8 +123,11 @@ func (p *Game) Play(m rules.Move) (Event, error) {
 	if err := p.state.ApplyMoveChecked(m); err != nil {
 		return Event{}, err
 	}
-	return p.record(Entry{Move: m, Decider: d.Decider, Turn: turn, Phase: d.Phase}), nil
+	return p.record(Entry{Move: m, Decider: d.Decider, Turn: turn, Phase: d.Phase, Context: p.context(d)}), nil
 }
+
+// context is the public context of decision d of this game.
+func (p *Game) context(d rules.Decision) Context { return ContextOf(d, p.game.Options().Players) }
 
 // BotMove lets the deciding bot act on its own redacted view and applies its checked action.
 func (p *Game) BotMove() (Event, error) {
@@ -138,7 +143,7 @@ func (p *Game) BotMove() (Event, error) {
 	}
 	m := p.state.ActionToMove(a)
 	p.state.Apply(a)
-	return p.record(Entry{Move: m, Decider: d.Decider, Turn: turn, Phase: d.Phase}), nil
+	return p.record(Entry{Move: m, Decider: d.Decider, Turn: turn, Phase: d.Phase, Context: p.context(d)}), nil
 }
 
 // RunBots lets the bots decide until the human decides or the game ends, calling onMove (if

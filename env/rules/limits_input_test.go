@@ -21,7 +21,7 @@ func TestQuoteCutsLongInput(t *testing.T) {
 	}
 }
 
-// TestHugeStringGivesShortError (issue 18, item 9): a position whose ship is a 50 MB string
+// TestHugeStringGivesShortError: a position whose ship is a 50 MB string
 // of bad letters, a record whose move is one, and a 50 MB variant name give errors of a few
 // hundred bytes, not 50 MB.
 func TestHugeStringGivesShortError(t *testing.T) {
@@ -53,8 +53,8 @@ func TestHugeStringGivesShortError(t *testing.T) {
 	}
 }
 
-// TestHugeRecordRefusedWithoutHugeAllocation (issue 18, item 9): a JSON record of 10
-// million moves (60 MB; before issue 18 it allocated 0.9 GB before its error) is refused by
+// TestHugeRecordRefusedWithoutHugeAllocation: a JSON record of 10
+// million moves (60 MB; before 2026-12-01 it allocated 0.9 GB before its error) is refused by
 // size before decoding; one of 4 million moves (24 MB, under MaxRecordBytes) is refused at
 // the first move past the game's end without holding its moves as strings.
 func TestHugeRecordRefusedWithoutHugeAllocation(t *testing.T) {

@@ -6,7 +6,7 @@ import (
 )
 
 // TestTurnLimitBounded: a turn limit above MaxTurnLimit is refused (1e17 overflowed
-// MaxGameLength before issue 18), and the largest one keeps MaxGameLength positive.
+// MaxGameLength before 2026-12-01), and the largest one keeps MaxGameLength positive.
 func TestTurnLimitBounded(t *testing.T) {
 	for _, tl := range []int{-1, MaxTurnLimit + 1, 1e17} {
 		if err := (Options{Players: 4, TurnLimit: tl}).Validate(); !errors.Is(err, ErrInvalidOptions) {

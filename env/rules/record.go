@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"strings"
+	"unicode"
 )
 
 // Game records: options + seed + the moves determine a game completely, so a record stores
@@ -16,7 +18,11 @@ import (
 // JSON form:
 //
 //	{"format": "container-game/1", "options": {...}, "seed": 7,
+//	 "agents": ["default", "valuer", "valuer", "valuer"],
 //	 "moves": ["produce", "place w $2", ...], "checksum": "1a2b3c4d5e6f7081"}
+//
+// "agents" is optional (records written before it existed have none, and load as before):
+// who played each seat, for the reader.
 //
 // A record may instead start from a position (docs/POSITION.md): "position": {...} replaces
 // "options" and "seed". The checksum may be left out (nothing is verified then); when given,
@@ -42,6 +48,26 @@ type Record struct {
 	From *State
 	// NoChecksum: the record carries no checksum, so Verify and LoadRecord check nothing.
 	NoChecksum bool
+	// Agents optionally names who played each seat (one name a seat, seat 0 first), for
+	// the reader: replaying ignores it. Only the JSON form carries it.
+	Agents []string
+}
+
+// MaxRecordAgentBytes bounds an agent name in a record.
+const MaxRecordAgentBytes = 256
+
+// checkAgents refuses a list of agent names that does not name every seat once, or holds an
+// empty, overlong or non-printable name.
+func checkAgents(agents []string, players int) error {
+	if len(agents) != players {
+		return fmt.Errorf("%w: %d agents for %d seats", ErrBadRecord, len(agents), players)
+	}
+	for i, a := range agents {
+		if a == "" || len(a) > MaxRecordAgentBytes || strings.IndexFunc(a, func(r rune) bool { return !unicode.IsPrint(r) }) >= 0 {
+			return fmt.Errorf("%w: agent of seat %d is %s: want 1 to %d printable bytes", ErrBadRecord, i, Quote(a), MaxRecordAgentBytes)
+		}
+	}
+	return nil
 }
 
 // NewRecordFrom records the moves applied to s since the position from, which s was cloned
@@ -141,6 +167,22 @@ func (r *Record) MarshalRecord() ([]byte, error) {
 			return nil, err
 		}
 		fmt.Fprintf(&b, "  \"format\": %s,\n  \"options\": %s,\n  \"seed\": %d,\n  \"moves\": [", head, opts, r.Seed)
+	}
+	if len(r.Agents) > 0 {
+		// Written before the moves, and only when known, so a record without agents is
+		// byte for byte what earlier builds wrote.
+		if err := checkAgents(r.Agents, r.Options.Players); err != nil {
+			return nil, err
+		}
+		names, err := json.Marshal(r.Agents)
+		if err != nil {
+			return nil, err
+		}
+		at := bytes.LastIndex(b.Bytes(), []byte("  \"moves\": ["))
+		tail := append([]byte(nil), b.Bytes()[at:]...)
+		b.Truncate(at)
+		fmt.Fprintf(&b, "  \"agents\": %s,\n", names)
+		b.Write(tail)
 	}
 	j := struct{ Moves []string }{moves}
 	for i, m := range j.Moves {

@@ -16,6 +16,7 @@ type recordHeaderJSON struct {
 	Options  *optionsJSON    `json:"options"`
 	Seed     *uint64         `json:"seed"`
 	Position json.RawMessage `json:"position"`
+	Agents   json.RawMessage `json:"agents"`
 	Moves    json.RawMessage `json:"moves"`
 	Checksum string          `json:"checksum"`
 }
@@ -93,6 +94,13 @@ func LoadRecord(data []byte) (*Record, *State, error) {
 		r.Options = g.Options()
 		s = g.NewInitialStateSeed(r.Seed)
 	}
+	if len(j.Agents) > 0 {
+		agents, err := decodeAgents(j.Agents, r.Options.Players)
+		if err != nil {
+			return nil, nil, err
+		}
+		r.Agents = agents
+	}
 	limit := s.Game().MaxGameLength()
 	md := json.NewDecoder(bytes.NewReader(j.Moves))
 	if len(bytes.TrimSpace(j.Moves)) > 0 && !bytes.Equal(bytes.TrimSpace(j.Moves), []byte("null")) {
@@ -127,4 +135,28 @@ func LoadRecord(data []byte) (*Record, *State, error) {
 		r.Moves = []Move{}
 	}
 	return r, s, nil
+}
+
+// decodeAgents reads a record's "agents" list one name at a time, refusing it as soon as it
+// names more seats than the game has (so a huge list is never held in memory).
+func decodeAgents(raw json.RawMessage, players int) ([]string, error) {
+	d := json.NewDecoder(bytes.NewReader(raw))
+	if tok, err := d.Token(); err != nil || tok != json.Delim('[') {
+		return nil, fmt.Errorf("%w: agents must be a list of names, one a seat", ErrBadRecord)
+	}
+	var agents []string
+	for d.More() {
+		if len(agents) == players {
+			return nil, fmt.Errorf("%w: more agents than the %d seats", ErrBadRecord, players)
+		}
+		var a string
+		if err := d.Decode(&a); err != nil {
+			return nil, fmt.Errorf("%w: agents must be a list of names, one a seat", ErrBadRecord)
+		}
+		agents = append(agents, a)
+	}
+	if err := checkAgents(agents, players); err != nil {
+		return nil, err
+	}
+	return agents, nil
 }

@@ -96,7 +96,7 @@ func ExampleParse() {
 // BenchmarkIsmctsInPlay plays whole 4-player games of the default ismcts (180 simulations,
 // 2 workers) against three valuers, one game per iteration (its seat rotating), and reports
 // the wall time of a searched decision (forced moves are not searched) averaged over the
-// game: the figure the "decides in at most 50 ms" is about.
+// game: the figure the target "decides in at most 50 ms" is about.
 //
 //	go test ./env/search -run XXX -bench IsmctsInPlay -benchtime 6x
 func BenchmarkIsmctsInPlay(b *testing.B) {

@@ -30,7 +30,7 @@ func TestParse_DefaultsAndRoundTrip(t *testing.T) {
 	if c, _ := Parse("net=default"); c.C != DefaultNetC {
 		t.Errorf("net without c: c = %v, want the PUCT default %v", c.C, DefaultNetC)
 	}
-	// With a net and rollouts the prior is lighter by default (session 27: better against
+	// With a net and rollouts the prior is lighter by default (2026-12-02, commit 151c8ff: better against
 	// three valuers and against three plain ismcts than at 1.5); an explicit c still wins.
 	if c, _ := Parse("net=default,rollout=valuer"); c.C != DefaultNetRolloutC || DefaultNetRolloutC != 0.5 {
 		t.Errorf("net and rollout without c: c = %v, want %v", c.C, DefaultNetRolloutC)

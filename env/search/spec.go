@@ -47,8 +47,8 @@ type Config struct {
 	// (instead of the most visited one) while fewer than Explore turns have been played: the
 	// opening variety that search-guided self-play (container train exit) needs.
 	Explore int
-	// AnyLoan makes every legal loan a candidate move (spec loans=any), as before session 26;
-	// by default (loans=useful) the search considers a loan only where its cash would make
+	// AnyLoan makes every legal loan a candidate move (spec loans=any), as before commit
+	// 21aadbd (2026-12-02); by default (loans=useful) the search considers a loan only where its cash would make
 	// another move legal at that decision (see loanUseful).
 	AnyLoan bool
 	// rolloutSet records that the spec named a rollout (with a net: rollouts score leaves).
@@ -64,7 +64,8 @@ const (
 	DefaultC       = 0.7
 	DefaultNetC    = 1.5
 	// DefaultNetRolloutC is c with a net whose leaves rollouts score (net= with rollout=):
-	// a lighter prior, measured better against both yardsticks (session 27, docs/BOTS.md).
+	// a lighter prior, measured better against both yardsticks (2026-12-02, commit 151c8ff;
+	// docs/BOTS.md).
 	DefaultNetRolloutC = 0.5
 	DefaultFPU         = -1
 	// MaxSims bounds sims; MaxTime bounds ms; MaxWorkers bounds workers.

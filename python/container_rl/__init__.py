@@ -1,7 +1,9 @@
 """container_rl: the Container board-game engine, encodings and bots from Python.
 
-A thin ctypes layer over the Go library built from ``capi/`` (``python/build.sh``); needs
-only the standard library and NumPy. See python/README.md.
+A thin ctypes layer over the Go library built from ``capi/`` (``pip install ./python`` builds
+it); needs only the standard library and NumPy. ``container_rl.pettingzoo`` (PettingZoo AEC)
+and ``container_rl.gymnasium`` (single-agent envs against Go bots, registered as
+``container_rl/Container-v0``) need their frameworks. See python/README.md.
 """
 
 from ._lib import (ContainerError, EpisodeOverError, HandleError, IllegalActionError, InternalError,
@@ -26,8 +28,12 @@ def _register_gymnasium():
         return
     from gymnasium.envs.registration import register, registry
     if "container_rl/Container-v0" not in registry:
+        # No order-enforcing or checker wrapper by default: make() returns the env itself, so
+        # env.action_masks() (what masked-PPO libraries call) works on it; the env refuses a
+        # step before reset on its own. make(..., disable_env_checker=False) adds the checker.
         register(id="container_rl/Container-v0", entry_point="container_rl.gymnasium:ContainerGymEnv",
-                 vector_entry_point="container_rl.gymnasium:ContainerVectorEnv")
+                 vector_entry_point="container_rl.gymnasium:ContainerVectorEnv", order_enforce=False,
+                 disable_env_checker=True)
 
 
 _register_gymnasium()

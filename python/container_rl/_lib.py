@@ -89,7 +89,7 @@ _SIGS = {
     "ctr_env_step_play": [_c_i64, _c_i64, _p, _p, _c_i64],
     "ctr_env_render": [_c_i64, _c_i64, _p, _c_i64, _p, _p, _c_i64],
     "ctr_solo_new": [_c_i64, _s, _s, _c_i64, _c_u64, _c_i64, _c_i64, _c_i64, _p, _p, _p, _p, _p, _p, _p, _p,
-                     _c_i64],
+                     _p, _c_i64],
     "ctr_solo_reset": [_c_i64, _c_u64, _p, _c_i64],
     "ctr_solo_step": [_c_i64, _p, _c_i64, _p, _c_i64],
     "ctr_solo_game": [_c_i64, _c_i64, _p, _c_i64, _p, _p, _c_i64],
@@ -124,6 +124,17 @@ def _load():
 
 
 lib = _load()
+_LOADED_PID = os.getpid()
+
+
+def check_not_forked():
+    """Refuse to make Go objects in a process forked after the library was loaded: the Go
+    runtime's threads do not survive fork(), and calling into it there can hang."""
+    if os.getpid() != _LOADED_PID:
+        raise ContainerError(
+            "container_rl: this process was forked from one that had already loaded the Go library, "
+            "which cannot run after fork(); use the 'spawn' or 'forkserver' start method "
+            "(multiprocessing.get_context('spawn'), AsyncVectorEnv(..., context='spawn'))")
 
 
 class ErrBuf:
@@ -151,6 +162,8 @@ def check(code, err=None):
 
 def call(fn, *args):
     """Call fn(*args, errbuf, errcap) and raise on error (for calls off the hot path)."""
+    if os.getpid() != _LOADED_PID:
+        check_not_forked()
     err = ErrBuf()
     code = fn(*args, err.ptr, ERR_CAP)
     if code:

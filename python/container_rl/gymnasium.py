@@ -38,6 +38,8 @@ def _opponent_list(opponents, players):
         p = 4 if players is None else players
         if isinstance(p, bool) or not isinstance(p, (int, np.integer)):
             raise _lib.InvalidArgumentError(f"players: want an int, got {type(p).__name__}")
+        if not 1 <= int(p) <= 16:
+            spec(players=int(p) if abs(int(p)) < 1 << 62 else -1)  # Go's message for a bad count
         return ["valuer"] * max(int(p) - 1, 0), int(p)
     if isinstance(opponents, str) or not hasattr(opponents, "__iter__"):
         raise _lib.InvalidArgumentError(
@@ -145,7 +147,9 @@ class ContainerGymEnv(gymnasium.Env):
         self._copy = bool(copy_observations)
         self.observation_space = _obs_box(self._core.spec)
         self.action_space = MaskedDiscrete(self._core.num_actions, self._live_mask)
-        self._seating = None
+        # Seated now so that an unknown bot, or one that cannot play these options, fails here.
+        self._seating = _seating(self._seat_for(0), opponents, players)
+        self._core._set_opponents(self._seating)
         self.seat = None
         self._episode_index = -1
         self._done = True
@@ -161,6 +165,8 @@ class ContainerGymEnv(gymnasium.Env):
         return k % self.num_players
 
     def reset(self, *, seed=None, options=None):
+        if seed is not None:
+            _seed(seed)  # our one-line error before gymnasium's own seeding sees it
         super().reset(seed=seed)
         core = self._core
         for _ in range(100):
@@ -246,8 +252,10 @@ class ContainerVectorEnv(VectorEnv):
     NumPy views of the buffers Go writes (no copy), overwritten by the next call. A finished
     game is reset in the same step (``metadata["autoreset_mode"]`` is SAME_STEP): its row
     already shows the next episode's first observation, its reward and termination are the
-    finished episode's. ``infos["action_mask"]`` [N, 241] int8 and ``action_masks()`` give
-    the legal actions, ``infos["seat"]`` the learner's seat per game.
+    finished episode's, ``infos["final_obs"]`` [N, D] holds the learner's view of the final
+    position in the rows where ``infos["_final_obs"]`` is True (other rows are stale).
+    ``infos["action_mask"]`` [N, 241] int8 and ``action_masks()`` give the legal actions,
+    ``infos["seat"]`` the learner's seat per game.
 
     Game i's k-th episode uses seed ``game_seed(seed, i, k)`` and, with ``seat="rotate"``,
     seat (i + k) mod players. ``workers``: Go goroutines (0: one per core).
@@ -284,17 +292,22 @@ class ContainerVectorEnv(VectorEnv):
         self.terminations = np.zeros(n, dtype=np.bool_)
         self.truncations = np.zeros(n, dtype=np.bool_)
         self.seats = np.zeros(n, dtype=np.int64)
+        self.final_observations = np.zeros((n, d), dtype=np.float32)
         self._err = _lib.ErrBuf()
         h = ctypes.c_int64(0)
         _lib.call(lib.ctr_solo_new, n, opts, _lib.dumps(opponents, "opponents"), -1 if fixed is None else fixed,
                   self.base_seed, _lib.c_int(workers, "workers"), d, a, _lib.ptr(self.observations),
                   _lib.ptr(self.masks), _lib.ptr(self.rewards), _lib.ptr(self.terminations),
-                  _lib.ptr(self.truncations), _lib.ptr(self.seats), ctypes.byref(h))
+                  _lib.ptr(self.truncations), _lib.ptr(self.seats), _lib.ptr(self.final_observations),
+                  ctypes.byref(h))
         self._h = h.value
         self._keepalive = (self.observations, self.masks, self.rewards, self.terminations, self.truncations,
-                           self.seats)
+                           self.seats, self.final_observations)
         self._actions = np.zeros(n, dtype=np.int64)
+        self._ended = np.zeros(n, dtype=np.bool_)
         self._infos = {"action_mask": self.masks, "seat": self.seats}
+        self._step_infos = {"action_mask": self.masks, "seat": self.seats, "final_obs": self.final_observations,
+                            "_final_obs": self._ended}
 
     def reset(self, *, seed=None, options=None):
         """Restart every game at episode 0 of its seed sequence (``seed`` replaces the base
@@ -325,7 +338,8 @@ class ContainerVectorEnv(VectorEnv):
         code = lib.ctr_solo_step(self._h, _lib.ptr(a), self.num_envs, self._err.ptr, ERR_CAP)
         if code:
             self._err.raise_for(code)
-        return self.observations, self.rewards, self.terminations, self.truncations, self._infos
+        np.logical_or(self.terminations, self.truncations, out=self._ended)
+        return self.observations, self.rewards, self.terminations, self.truncations, self._step_infos
 
     def action_masks(self):
         """[N, 241] bool: each game's legal actions for its learner."""

@@ -37,6 +37,59 @@ async function checkFits(page, sel, what) {
   if (m.page > m.view) fail(`the page is ${m.page - m.view}px wider than the window`);
 }
 
+// checkTargets scrolls each move target of the board into view and asks the browser which
+// element is at its centre: a target whose centre belongs to another element (a label drawn
+// over it, a neighbour) is not clickable there. Returns the number of targets, the covered
+// ones and the smallest side of a target in CSS pixels.
+async function checkTargets(page) {
+  return page.evaluate(() => {
+    const out = { total: 0, covered: [], minSide: Infinity };
+    for (const t of document.querySelectorAll('#board [data-move]')) {
+      t.scrollIntoView({ block: 'center', inline: 'center' });
+      const r = t.getBoundingClientRect();
+      const at = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      out.total++;
+      out.minSide = Math.min(out.minSide, r.width, r.height);
+      const owner = at && at.closest('[data-move]');
+      if (owner !== t) out.covered.push(`${t.dataset.move}: centre is <${at ? at.tagName : 'nothing'}>${owner ? ' of ' + owner.dataset.move : ''}`);
+    }
+    window.scrollTo(0, 0);
+    return out;
+  });
+}
+
+// checkPhone fails on what breaks a phone layout: the page scrolling sideways, a button of
+// the decision smaller than 40x40 CSS pixels, a seat panel whose text sticks out.
+async function checkPhone(page, where) {
+  const m = await page.evaluate(() => {
+    const small = [...document.querySelectorAll('#g-decide button, #g-recent button')].filter((b) => b.offsetParent !== null)
+      .map((b) => b.getBoundingClientRect()).filter((r) => r.width < 40 || r.height < 40).length;
+    const seats = [...document.querySelectorAll('.seat')].filter((e) => e.scrollWidth > e.clientWidth + 1).length;
+    return { page: document.documentElement.scrollWidth, view: document.documentElement.clientWidth, small, seats };
+  });
+  if (m.page > m.view) fail(`${where}: the page is ${m.page - m.view}px wider than the phone`);
+  if (m.small > 0) fail(`${where}: ${m.small} buttons smaller than 40x40 px`);
+  if (m.seats > 0) fail(`${where}: ${m.seats} seat panels overflow`);
+}
+
+// panelOverflow lists the texts of the board's seat panels drawn past their panel's edges
+// (measured by the browser, in board units).
+async function panelOverflow(page) {
+  return page.evaluate(() => {
+    const out = [];
+    for (const g of document.querySelectorAll('#board g[data-seat]')) {
+      const box = g.querySelector('rect').getBBox();
+      for (const t of g.querySelectorAll('text')) {
+        const b = t.getBBox();
+        if (b.x < box.x - 0.5 || b.x + b.width > box.x + box.width + 0.5) out.push(`${g.dataset.seat}: ${t.textContent}`);
+      }
+    }
+    return out;
+  });
+}
+
+const pct = (xs, q) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(s.length * q))]; };
+
 // startServer runs container serve on a free port and resolves with its URL.
 function startServer() {
   const proc = spawn(CONTAINER, ['serve', '--addr', '127.0.0.1:0', '--data', data], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -108,8 +161,39 @@ try {
   let clicks = 0;
   let boardClicks = 0;
   const moveTimes = [];
+  let targetsChecked = 0;
+  const covered = [];
+  let historyChecked = false;
+  let desktopShot = false;
   while (!(await page.locator('#g-over').isVisible())) {
     if (++clicks > MAX_CLICKS) throw new Error(`the game did not end after ${MAX_CLICKS} decisions`);
+    // Every outlined target of every decision is clickable at its centre.
+    const tc = await checkTargets(page);
+    for (const o of await panelOverflow(page)) fail(`decision ${clicks}: board text past its panel: ${o}`);
+    targetsChecked += tc.total;
+    covered.push(...tc.covered);
+    if (clicks === 1) {
+      // Moves read as words; the notation is on hover.
+      const b = await page.locator('#g-moves button').first().evaluate((e) => ({ text: e.textContent, move: e.dataset.move, title: e.title }));
+      if (b.text === b.move || b.title !== b.move || !/^[A-Z]/.test(b.text)) fail(`move button ${JSON.stringify(b)} does not read as words with the notation on hover`);
+      const prompt = await page.locator('#g-prompt').textContent();
+      if (!prompt || prompt.length < 10) fail(`the decision reads ${JSON.stringify(prompt)}`);
+    }
+    if (!historyChecked && await page.locator('#g-recent-list li[data-step]').count() >= 3) {
+      // Step back through the bots' replies, return, then watch them at the fast pace.
+      historyChecked = true;
+      await page.click('#g-h-prev');
+      await page.waitForSelector('body[data-history-step]');
+      if (!(await page.locator('#g-h-banner').isVisible())) fail('stepping back shows no banner');
+      await page.click('#g-h-prev');
+      await page.click('#g-h-now');
+      await page.waitForFunction(() => !document.body.dataset.historyStep);
+      await page.selectOption('#g-h-pace', '400');
+      await page.click('#g-h-play');
+      await page.waitForSelector('body[data-history-step]');
+      await page.waitForFunction(() => !document.body.dataset.historyStep, null, { timeout: 30000 });
+      timings.history_checked = true;
+    }
     await page.locator('#g-advice').evaluate((e) => e.replaceChildren());
     await page.click('#g-ask');
     const advised = await page.locator('#g-advice code').first().textContent({ timeout: 15000 });
@@ -130,6 +214,13 @@ try {
     await clickAndWait(target);
     moveTimes.push(Number(await page.evaluate(() => document.body.dataset.moveMs)));
     if (clicks === 40) await page.screenshot({ path: join(OUT, 'play.png'), fullPage: true });
+    if (clicks >= 30 && !desktopShot && await page.locator('#g-recent').isVisible()) {
+      // The window as a player sees it, with the bots' replies listed and outlined
+      // (docs/img/web-desktop.png comes from here).
+      desktopShot = true;
+      await page.evaluate(() => { window.scrollTo(0, 0); for (const b of document.querySelectorAll('.board-scroll')) b.scrollTo(0, 0); });
+      await page.screenshot({ path: join(OUT, 'play-desktop.png') });
+    }
   }
   moveTimes.sort((a, b) => a - b);
   timings.human_decisions = clicks;
@@ -138,10 +229,16 @@ try {
   timings.reveal_lines = await page.locator('#g-log li', { hasText: 'sealed bids revealed' }).count();
   timings.board_clicks = boardClicks;
   // Click to board drawn, measured in the page: the human move, the bots' replies and drawing.
-  timings.click_to_board_p50_ms = moveTimes[Math.floor(moveTimes.length / 2)];
-  timings.click_to_board_p99_ms = moveTimes[Math.floor(moveTimes.length * 0.99)];
+  timings.click_to_board_p50_ms = pct(moveTimes, 0.5);
+  timings.click_to_board_p95_ms = pct(moveTimes, 0.95);
+  timings.click_to_board_p99_ms = pct(moveTimes, 0.99);
+  timings.board_targets_checked = targetsChecked;
+  timings.board_targets_covered = covered.length;
+  if (covered.length > 0) fail(`${covered.length} of ${targetsChecked} board targets are covered at their centre, e.g. ${covered.slice(0, 5).join('; ')}`);
+  if (!timings.history_checked) fail('the game never showed three replies to step through');
   console.log(`game over after ${clicks} decisions (${boardClicks} clicked on the board)`);
   await page.screenshot({ path: join(OUT, 'play-final.png'), fullPage: true });
+  if (!(await page.locator('#g-new').isVisible())) fail('the finished game offers no "New game" button');
   await checkFits(page, '#g-scores', 'the final score table');
 
   // The score table against container score of the downloaded record.
@@ -217,6 +314,77 @@ try {
   await page.click('#r-ask');
   await page.waitForSelector('#r-advice code');
   await page.screenshot({ path: join(OUT, 'replay-ask.png'), fullPage: true });
+
+  // A phone (390x844): first page, a 5-player game with every module played by tapping
+  // moves in the list, checked at every decision (no sideways scrolling, buttons of at least
+  // 40x40 px, seat panels that hold their text), then the replay viewer.
+  const ph = await context.newPage();
+  ph.on('console', (m) => { if (m.type() === 'error') fail(`phone console error: ${m.text()}`); });
+  ph.on('pageerror', (e) => fail(`phone page error: ${e.message}`));
+  await ph.setViewportSize({ width: 390, height: 844 });
+  await ph.goto(url, { waitUntil: 'load' });
+  await ph.waitForSelector('body[data-ready="1"]', { timeout: 10000 });
+  timings.phone_first_page_ms = Number(await ph.evaluate(() => document.body.dataset.readyMs));
+  await ph.selectOption('#ng-players', '5');
+  await ph.fill('#ng-seed', '5');
+  await ph.fill('#ng-turns', '40');
+  for (const c of await ph.locator('.ng-module').all()) await c.check();
+  await checkPhone(ph, 'phone, new game form');
+  const phRenders = async () => Number(await ph.evaluate(() => document.body.dataset.renders || 0));
+  let before = await phRenders();
+  await ph.click('#ng-start');
+  await ph.waitForFunction((n) => Number(document.body.dataset.renders || 0) > n, before);
+  if (await ph.locator('#g-log-box').evaluate((e) => e.open)) fail('phone: the move list starts unfolded');
+  const scale = await ph.locator('#board svg').evaluate((e) => e.getBoundingClientRect().width / 1200);
+  timings.phone_board_text_px = Math.round(11 * scale * 10) / 10;
+  if (timings.phone_board_text_px < 10) fail(`phone: the board's smallest labels are ${timings.phone_board_text_px} px`);
+  const phoneTimes = [];
+  let phoneDecisions = 0;
+  let phoneMin = Infinity;
+  while (!(await ph.locator('#g-over').isVisible()) && phoneDecisions < 120) {
+    phoneDecisions++;
+    await checkPhone(ph, `phone, decision ${phoneDecisions}`);
+    const pt = await checkTargets(ph);
+    for (const o of await panelOverflow(ph)) fail(`phone decision ${phoneDecisions}: board text past its panel: ${o}`);
+    if (pt.total > 0) phoneMin = Math.min(phoneMin, pt.minSide);
+    if (pt.covered.length > 0) fail(`phone: board targets covered at their centre: ${pt.covered.slice(0, 5).join('; ')}`);
+    const buttons = ph.locator('#g-moves button, #g-amount button[data-move]');
+    const n = await buttons.count();
+    if (n === 0) throw new Error('phone: no move to tap');
+    // Mostly the first move (ending the turn when offered keeps the game moving), now and
+    // then another.
+    const target = buttons.nth(phoneDecisions % 4 === 0 ? phoneDecisions % n : 0);
+    before = await phRenders();
+    await target.click();
+    await ph.waitForFunction((k) => Number(document.body.dataset.renders || 0) > k, before, { timeout: 15000 });
+    phoneTimes.push(Number(await ph.evaluate(() => document.body.dataset.moveMs)));
+    if (phoneDecisions === 12) {
+      // docs/img/web-phone.png comes from here.
+      await ph.evaluate(() => { window.scrollTo(0, 0); for (const b of document.querySelectorAll('.board-scroll')) b.scrollTo(0, 0); });
+      await ph.screenshot({ path: join(OUT, 'phone-play.png') });
+    }
+  }
+  timings.phone_decisions = phoneDecisions;
+  timings.phone_click_to_board_p50_ms = pct(phoneTimes, 0.5);
+  timings.phone_click_to_board_p95_ms = pct(phoneTimes, 0.95);
+  timings.phone_board_target_min_px = Math.round(phoneMin * 10) / 10;
+  // Zoomed in all the way, the smallest board target is a finger's size.
+  for (let i = 0; i < 5; i++) await ph.click('#g-zoom-in');
+  const zoomed = await ph.locator('#board svg').evaluate((e) => e.getBoundingClientRect().width / 1200);
+  timings.phone_board_target_min_zoomed_px = Math.round(18 * zoomed * 10) / 10;
+  if (timings.phone_board_target_min_zoomed_px < 40) fail(`phone: zoomed in, the smallest board target is ${timings.phone_board_target_min_zoomed_px} px`);
+  await ph.screenshot({ path: join(OUT, 'phone-play-full.png'), fullPage: true });
+  await ph.click('#tab-replay');
+  await ph.waitForSelector('#or-record option[value="played.json"]', { state: 'attached' });
+  await ph.selectOption('#or-record', 'played.json');
+  await ph.click('#or-open-record');
+  await ph.waitForSelector('body[data-replay-step="0"]');
+  await ph.click('#r-next');
+  await ph.waitForSelector('body[data-replay-step="1"]');
+  const rw = await ph.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  if (rw > 0) fail(`phone: the replay page is ${rw}px wider than the phone`);
+  await ph.screenshot({ path: join(OUT, 'phone-replay.png') });
+  await ph.close();
 } catch (err) {
   fail(err.stack || String(err));
   await page.screenshot({ path: join(OUT, 'failure.png'), fullPage: true }).catch(() => {});
