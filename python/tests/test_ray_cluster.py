@@ -45,6 +45,9 @@ def _free_port():
 def binary(tmp_path_factory):
     if os.environ.get("CONTAINER"):
         return os.path.abspath(os.environ["CONTAINER"])
+    shipped = os.path.join(os.path.dirname(os.path.abspath(crl_ray.__file__)), "bin", "container")
+    if os.access(shipped, os.X_OK):
+        return shipped
     path = str(tmp_path_factory.mktemp("bin") / "container")
     subprocess.run(["go", "build", "-o", path, "./cmd/container"], cwd=ROOT, check=True)
     return path
@@ -58,7 +61,9 @@ def _ray_bin():
 def cluster(binary):
     """A head and one worker node, each its own `ray start` process tree; torn down at the end."""
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([os.path.join(ROOT, "python")] + [p for p in [env.get("PYTHONPATH")] if p])
+    # The workers import container_rl from where this process did (installed, or the checkout).
+    pkg_parent = os.path.dirname(os.path.dirname(os.path.abspath(crl_ray.__file__)))
+    env["PYTHONPATH"] = os.pathsep.join([pkg_parent] + [p for p in [env.get("PYTHONPATH")] if p])
     env["CONTAINER"] = binary
     env["RAY_USAGE_STATS_ENABLED"] = "0"
     # A removed node is noticed within a few seconds, not the default half minute.
