@@ -66,6 +66,9 @@ def cluster(binary):
     env["PYTHONPATH"] = os.pathsep.join([pkg_parent] + [p for p in [env.get("PYTHONPATH")] if p])
     env["CONTAINER"] = binary
     env["RAY_USAGE_STATS_ENABLED"] = "0"
+    # A test cluster on loopback without tokens, whatever ~/.ray/auth_token an earlier local
+    # ray.init left behind (head, nodes and this driver must agree).
+    env["RAY_AUTH_MODE"] = "disabled"
     # A removed node is noticed within a few seconds, not the default half minute.
     env["RAY_health_check_period_ms"] = "500"
     env["RAY_health_check_failure_threshold"] = "4"
@@ -86,8 +89,8 @@ def cluster(binary):
         return p
 
     add_node(WORKER_IP, "worker_node")
-    old_env = {k: os.environ.get(k) for k in ("CONTAINER", "PYTHONPATH")}
-    os.environ.update(CONTAINER=binary, PYTHONPATH=env["PYTHONPATH"])
+    old_env = {k: os.environ.get(k) for k in ("CONTAINER", "PYTHONPATH", "RAY_AUTH_MODE")}
+    os.environ.update(CONTAINER=binary, PYTHONPATH=env["PYTHONPATH"], RAY_AUTH_MODE="disabled")
     ray.init(address=address, _node_ip_address=HEAD_IP, log_to_driver=False, configure_logging=False)
     _wait_nodes(2)
     try:
