@@ -81,8 +81,8 @@ type indexedJob struct {
 var dnsLabel = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`)
 
 func TestScaleDocKubernetesIndexedJob(t *testing.T) {
-	blocks := scaleDocBlocks(t, "yaml")
-	require.Len(t, blocks, 1, "docs/SCALE.md has one YAML listing")
+	blocks := scaleDocYAML(t, "Job")
+	require.Len(t, blocks, 1, "docs/SCALE.md has one Job listing")
 	var job indexedJob
 	dec := yaml.NewDecoder(strings.NewReader(blocks[0]))
 	dec.KnownFields(true)
@@ -217,4 +217,101 @@ func TestScaleDocSlurmArrayScript(t *testing.T) {
 	got, err = run("SLURM_ARRAY_TASK_ID=3")
 	require.NoError(t, err, got)
 	require.Contains(t, got, "played 0 games")
+}
+
+// scaleDocYAML returns the YAML listings of docs/SCALE.md whose top-level kind is kind.
+func scaleDocYAML(t *testing.T, kind string) []string {
+	t.Helper()
+	var out []string
+	for _, b := range scaleDocBlocks(t, "yaml") {
+		var head struct {
+			Kind string `yaml:"kind"`
+		}
+		require.NoError(t, yaml.Unmarshal([]byte(b), &head), "a YAML listing of docs/SCALE.md")
+		if head.Kind == kind {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// rayPodTemplate is the part of a pod template the KubeRay listing uses.
+type rayPodTemplate struct {
+	Spec struct {
+		Containers []struct {
+			Name      string `yaml:"name"`
+			Image     string `yaml:"image"`
+			Resources struct {
+				Requests map[string]string `yaml:"requests"`
+			} `yaml:"resources"`
+			VolumeMounts []struct {
+				Name      string `yaml:"name"`
+				MountPath string `yaml:"mountPath"`
+			} `yaml:"volumeMounts"`
+		} `yaml:"containers"`
+		Volumes []struct {
+			Name                  string `yaml:"name"`
+			PersistentVolumeClaim struct {
+				ClaimName string `yaml:"claimName"`
+			} `yaml:"persistentVolumeClaim"`
+		} `yaml:"volumes"`
+	} `yaml:"spec"`
+}
+
+// TestScaleDocKubeRayCluster checks the KubeRay listing: a ray.io/v1 RayCluster whose head and
+// worker pods all mount the shared volume at the same path (every shard writes under it and
+// the merge reads it), each mount backed by a volume.
+func TestScaleDocKubeRayCluster(t *testing.T) {
+	blocks := scaleDocYAML(t, "RayCluster")
+	require.Len(t, blocks, 1, "docs/SCALE.md has one RayCluster listing")
+	var rc struct {
+		APIVersion string `yaml:"apiVersion"`
+		Kind       string `yaml:"kind"`
+		Metadata   struct {
+			Name string `yaml:"name"`
+		} `yaml:"metadata"`
+		Spec struct {
+			HeadGroupSpec struct {
+				RayStartParams map[string]string `yaml:"rayStartParams"`
+				Template       rayPodTemplate    `yaml:"template"`
+			} `yaml:"headGroupSpec"`
+			WorkerGroupSpecs []struct {
+				GroupName      string            `yaml:"groupName"`
+				Replicas       int               `yaml:"replicas"`
+				RayStartParams map[string]string `yaml:"rayStartParams"`
+				Template       rayPodTemplate    `yaml:"template"`
+			} `yaml:"workerGroupSpecs"`
+		} `yaml:"spec"`
+	}
+	dec := yaml.NewDecoder(strings.NewReader(blocks[0]))
+	dec.KnownFields(true)
+	require.NoError(t, dec.Decode(&rc))
+	require.Equal(t, "ray.io/v1", rc.APIVersion)
+	require.Equal(t, "RayCluster", rc.Kind)
+	require.Regexp(t, dnsLabel, rc.Metadata.Name)
+	require.NotEmpty(t, rc.Spec.WorkerGroupSpecs)
+	templates := []rayPodTemplate{rc.Spec.HeadGroupSpec.Template}
+	for _, g := range rc.Spec.WorkerGroupSpecs {
+		require.Regexp(t, dnsLabel, g.GroupName)
+		require.GreaterOrEqual(t, g.Replicas, 1)
+		templates = append(templates, g.Template)
+	}
+	mountPath := ""
+	for _, tpl := range templates {
+		require.Len(t, tpl.Spec.Containers, 1)
+		c := tpl.Spec.Containers[0]
+		require.NotEmpty(t, c.Image)
+		require.NotEmpty(t, c.Resources.Requests["cpu"])
+		volumes := map[string]bool{}
+		for _, v := range tpl.Spec.Volumes {
+			require.NotEmpty(t, v.PersistentVolumeClaim.ClaimName)
+			volumes[v.Name] = true
+		}
+		require.Len(t, c.VolumeMounts, 1)
+		require.True(t, volumes[c.VolumeMounts[0].Name], "mount %s has no volume", c.VolumeMounts[0].Name)
+		if mountPath == "" {
+			mountPath = c.VolumeMounts[0].MountPath
+		}
+		require.Equal(t, mountPath, c.VolumeMounts[0].MountPath, "every node sees the shared storage at one path")
+	}
 }

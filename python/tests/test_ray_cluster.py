@@ -1,0 +1,349 @@
+"""Sharded self-play and tournaments on a real local Ray cluster.
+
+The cluster is a head and a worker node started as separate ``ray start`` processes, each on
+its own loopback address (127.0.0.2, 127.0.0.3) with one CPU, so shards run on both nodes.
+The merged dataset and tables must be what one ``container`` run writes, also when a worker
+process is killed mid-shard and when a node is removed mid-run.
+
+Needs the ``ray`` package (the ``[ray]`` extra) and the container binary (built here with Go
+when ``CONTAINER`` is not set). Without ray the module is skipped, unless
+``CONTAINER_RL_REQUIRE_RAY=1`` (CI sets it), which turns the skip into a failure.
+"""
+
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+import pytest
+
+if os.environ.get("CONTAINER_RL_REQUIRE_RAY") == "1":
+    import ray  # noqa: F401  (a missing ray fails the run in CI)
+else:
+    ray = pytest.importorskip("ray")
+
+from container_rl import ray as crl_ray  # noqa: E402
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+HEAD_IP, WORKER_IP, EXTRA_IP = "127.0.0.2", "127.0.0.3", "127.0.0.4"
+AGENTS = "valuer,shipper,manufacturer,random"
+
+
+def _free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def binary(tmp_path_factory):
+    if os.environ.get("CONTAINER"):
+        return os.path.abspath(os.environ["CONTAINER"])
+    shipped = os.path.join(os.path.dirname(os.path.abspath(crl_ray.__file__)), "bin", "container")
+    if os.access(shipped, os.X_OK):
+        return shipped
+    path = str(tmp_path_factory.mktemp("bin") / "container")
+    subprocess.run(["go", "build", "-o", path, "./cmd/container"], cwd=ROOT, check=True)
+    return path
+
+
+def _ray_bin():
+    return os.path.join(os.path.dirname(sys.executable), "ray")
+
+
+@pytest.fixture(scope="module")
+def cluster(binary):
+    """A head and one worker node, each its own `ray start` process tree; torn down at the end."""
+    env = dict(os.environ)
+    # The workers import container_rl from where this process did (installed, or the checkout).
+    pkg_parent = os.path.dirname(os.path.dirname(os.path.abspath(crl_ray.__file__)))
+    env["PYTHONPATH"] = os.pathsep.join([pkg_parent] + [p for p in [env.get("PYTHONPATH")] if p])
+    env["CONTAINER"] = binary
+    env["RAY_USAGE_STATS_ENABLED"] = "0"
+    # A test cluster on loopback without tokens, whatever ~/.ray/auth_token an earlier local
+    # ray.init left behind (head, nodes and this driver must agree).
+    env["RAY_AUTH_MODE"] = "disabled"
+    # A removed node is noticed within a few seconds, not the default half minute.
+    env["RAY_health_check_period_ms"] = "500"
+    env["RAY_health_check_failure_threshold"] = "4"
+    temp = tempfile.mkdtemp(prefix="ray-", dir="/tmp")
+    port = _free_port()
+    address = f"{HEAD_IP}:{port}"
+    common = ["--num-cpus=1", "--include-dashboard=false", "--disable-usage-stats"]
+    subprocess.run([_ray_bin(), "start", "--head", f"--node-ip-address={HEAD_IP}", f"--port={port}",
+                    f"--temp-dir={temp}", '--resources={"head_node": 1}', *common],
+                   env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    procs = []
+
+    def add_node(ip, resource):
+        p = subprocess.Popen([_ray_bin(), "start", f"--address={address}", f"--node-ip-address={ip}",
+                              f'--resources={{"{resource}": 1}}', "--block", "--num-cpus=1", "--disable-usage-stats"],
+                             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        procs.append(p)
+        return p
+
+    add_node(WORKER_IP, "worker_node")
+    old_env = {k: os.environ.get(k) for k in ("CONTAINER", "PYTHONPATH", "RAY_AUTH_MODE")}
+    os.environ.update(CONTAINER=binary, PYTHONPATH=env["PYTHONPATH"], RAY_AUTH_MODE="disabled")
+    ray.init(address=address, _node_ip_address=HEAD_IP, log_to_driver=False, configure_logging=False)
+    _wait_nodes(2)
+    try:
+        yield {"address": address, "add_node": add_node, "env": env}
+    finally:
+        ray.shutdown()
+        for p in procs:
+            if p.poll() is None:
+                os.killpg(p.pid, signal.SIGTERM)
+        subprocess.run([_ray_bin(), "stop", "--force"], env=env, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL, check=False)
+        for p in procs:
+            try:
+                p.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(p.pid, signal.SIGKILL)
+        shutil.rmtree(temp, ignore_errors=True)
+        for k, v in old_env.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
+def _wait_nodes(n, timeout=60):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        alive = [x for x in ray.nodes() if x["Alive"]]
+        if len(alive) >= n:
+            return alive
+        time.sleep(0.2)
+    raise AssertionError(f"the cluster has {len(alive)} live nodes, want {n}")
+
+
+def _single(binary, command, args, out=None):
+    argv = [binary, command, *args]
+    if out:
+        argv += ["--out", str(out)]
+    if command == "selfplay":
+        argv += ["--quiet"]
+    return subprocess.run(argv, check=True, capture_output=True, text=True).stdout
+
+
+def _stats(binary, path):
+    return json.loads(subprocess.run([binary, "dataset", "stats", str(path), "--json"], check=True,
+                                     capture_output=True, text=True).stdout)
+
+
+def _steps_hashes(path):
+    """Every dataset shard's steps file hash, by shard index, from a (merged) manifest. The
+    steps files hold no wall-clock column, so one run and the merged parts have equal bytes."""
+    with open(os.path.join(path, "manifest.json"), encoding="utf-8") as f:
+        m = json.load(f)
+    return {s["index"]: (s["first_game"], s["games"], s["steps"], s["steps_sha256"]) for s in m["shards"]}
+
+
+def _games_without_duration(path):
+    """The games table as rows without games.duration_us (the one wall-clock column)."""
+    pa = pytest.importorskip("pyarrow")
+    import pyarrow.ipc as ipc  # noqa: F401
+    with open(os.path.join(path, "manifest.json"), encoding="utf-8") as f:
+        m = json.load(f)
+    rows = []
+    for s in m["shards"]:
+        with pa.memory_map(os.path.join(path, s["games_file"])) as src:
+            t = pa.ipc.open_file(src).read_all()
+        rows += t.drop_columns(["duration_us"]).to_pylist()
+    return rows
+
+
+def _assert_same_dataset(binary, single, merged):
+    assert _stats(binary, merged) == _stats(binary, single)
+    assert _steps_hashes(merged) == _steps_hashes(single)
+    try:
+        import pyarrow  # noqa: F401
+    except ImportError:
+        return
+    assert _games_without_duration(merged) == _games_without_duration(single)
+
+
+def _nodes_used(res):
+    return {r["node"] for r in res["shards"]}
+
+
+SP_ARGS = ["--agents", AGENTS, "--games", "48", "--seed", "11", "--shard-games", "6"]
+
+
+def test_selfplay_shards_on_both_nodes_merge_to_one_run(cluster, binary, tmp_path):
+    single = tmp_path / "single"
+    _single(binary, "selfplay", SP_ARGS, single)
+    res = crl_ray.selfplay(SP_ARGS, tmp_path / "ray", 4, progress=False)
+    assert len(_nodes_used(res)) == 2, res["shards"]
+    _assert_same_dataset(binary, single, tmp_path / "ray")
+
+
+@pytest.mark.parametrize("command", ["eval", "rate"])
+def test_tournament_shards_merge_to_one_run(cluster, binary, tmp_path, command):
+    args = ["--agents", AGENTS, "--games", "40", "--seed", "5"]
+    want = _single(binary, command, args + ["--json"])
+    res = crl_ray.run(command, args, tmp_path / command, 4, progress=False, json_output=True)
+    assert len(_nodes_used(res)) == 2, res["shards"]
+    assert json.loads(res["output"]) == json.loads(want)
+    # The printed table too, byte for byte.
+    table = subprocess.run([binary, command, "--merge", str(tmp_path / command)], check=True,
+                           capture_output=True, text=True).stdout
+    assert table == _single(binary, command, args)
+
+
+def _container_procs(binary, marker):
+    """(pid, ppid) of running container processes (binary) whose command line holds marker."""
+    found = []
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                cmd = f.read().split(b"\0")
+            with open(f"/proc/{pid}/stat", encoding="ascii") as f:
+                ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        if cmd and cmd[0] == binary.encode() and marker.encode() in b" ".join(cmd):
+            found.append((int(pid), ppid))
+    return found
+
+
+def _run_in_thread(fn):
+    box = {}
+
+    def target():
+        try:
+            box["result"] = fn()
+        except BaseException as e:  # reported by the test
+            box["error"] = e
+
+    t = threading.Thread(target=target, daemon=True)
+    t.start()
+    return t, box
+
+
+# Longer shards, so that a kill lands while shards are running.
+KILL_ARGS = ["--agents", AGENTS, "--games", "96", "--seed", "23", "--shard-games", "8"]
+
+
+def test_killed_worker_process_is_retried_and_merge_is_unchanged(cluster, binary, tmp_path):
+    single = tmp_path / "single"
+    _single(binary, "selfplay", KILL_ARGS, single)
+    out = tmp_path / "ray"
+    t, box = _run_in_thread(lambda: crl_ray.selfplay(KILL_ARGS, out, 4, progress=False))
+    killed = None
+    deadline = time.monotonic() + 60
+    while killed is None and time.monotonic() < deadline and t.is_alive():
+        procs = _container_procs(binary, str(out))
+        if procs:
+            pid, worker = procs[0]
+            os.kill(worker, signal.SIGKILL)  # the Ray worker running the shard's task
+            killed = worker
+        time.sleep(0.01)
+    t.join(240)
+    assert killed is not None, "no shard was seen running"
+    assert "error" not in box, box.get("error")
+    _assert_same_dataset(binary, single, out)
+
+
+def test_removed_node_mid_run_completes_with_the_same_merge(cluster, binary, tmp_path):
+    single = tmp_path / "single"
+    _single(binary, "selfplay", KILL_ARGS, single)
+    node = cluster["add_node"](EXTRA_IP, "extra_node")
+    _wait_nodes(3)
+    out = tmp_path / "ray"
+    t, box = _run_in_thread(lambda: crl_ray.selfplay(KILL_ARGS, out, 6, progress=False))
+    removed = False
+    deadline = time.monotonic() + 60
+    while not removed and time.monotonic() < deadline and t.is_alive():
+        # A shard is running on the extra node once a container process descends from it.
+        for pid, _ in _container_procs(binary, str(out)):
+            if _descends_from_node(pid, EXTRA_IP):
+                os.killpg(node.pid, signal.SIGKILL)  # the node's raylet and workers, all at once
+                for p in _processes_of_node(EXTRA_IP):
+                    _kill(p)
+                removed = True
+                break
+        time.sleep(0.01)
+    t.join(300)
+    assert removed, "no shard was seen running on the extra node"
+    assert "error" not in box, box.get("error")
+    _assert_same_dataset(binary, single, out)
+
+
+def _cmdline(pid):
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return f.read().replace(b"\0", b" ").decode("utf-8", "replace")
+    except OSError:
+        return ""
+
+
+def _parent(pid):
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as f:
+            return int(f.read().rsplit(")", 1)[1].split()[1])
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+def _descends_from_node(pid, ip):
+    while pid > 1:
+        if f"--node_ip_address={ip}" in _cmdline(pid) or f"--node-ip-address={ip}" in _cmdline(pid):
+            return True
+        pid = _parent(pid)
+    return False
+
+
+def _processes_of_node(ip):
+    return [int(p) for p in os.listdir("/proc") if p.isdigit() and _descends_from_node(int(p), ip)]
+
+
+def _kill(pid):
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+
+
+def test_bad_options_fail_the_job_with_one_line(cluster, binary, tmp_path):
+    args = ["--agents", "valuer,nosuchbot", "--games", "8"]
+    with pytest.raises(crl_ray.ShardError) as e:
+        crl_ray.selfplay(args, tmp_path / "bad", 2, progress=False)
+    msg = str(e.value)
+    assert "\n" not in msg and "nosuchbot" in msg, msg
+
+
+def test_reserved_and_bad_arguments_are_refused_before_anything_runs(tmp_path):
+    for args, shards in ((["--out", "x"], 2), (["--shard=1/2"], 2), ([], 0), ([], True), ([3], 2)):
+        with pytest.raises(ValueError):
+            crl_ray.selfplay(args, tmp_path / "x", shards, progress=False)
+    assert not (tmp_path / "x").exists()
+    with pytest.raises(ValueError):
+        crl_ray.run("train", [], tmp_path / "x", 2)
+
+
+def test_command_line_prints_progress_and_the_merged_table(cluster, binary, tmp_path):
+    out = tmp_path / "cli"
+    proc = subprocess.run([sys.executable, "-m", "container_rl.ray", "eval", "--shards", "3", "--out", str(out),
+                           "--address", cluster["address"], "--node-ip-address", HEAD_IP, "--", "--agents", AGENTS, "--games", "24", "--seed", "2"],
+                          capture_output=True, text=True, env={**os.environ, **cluster["env"]}, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == _single(binary, "eval", ["--agents", AGENTS, "--games", "24", "--seed", "2"])
+    last = proc.stderr.strip().splitlines()
+    assert any("24/24 games, 3/3 shards" in ln for ln in proc.stderr.replace("\r", "\n").splitlines()), proc.stderr
+    assert "3 shards on" in last[-1]
+    bad = subprocess.run([sys.executable, "-m", "container_rl.ray", "eval", "--shards", "2", "--out", str(out / "b"),
+                          "--address", cluster["address"], "--node-ip-address", HEAD_IP, "--", "--agents", "nosuchbot"],
+                         capture_output=True, text=True, env={**os.environ, **cluster["env"]}, timeout=300)
+    last = bad.stderr.strip().splitlines()[-1]
+    assert bad.returncode == 2 and last.startswith("container_rl.ray: eval shard") and "nosuchbot" in last, bad.stderr
