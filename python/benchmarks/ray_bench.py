@@ -9,6 +9,7 @@ the merge. Prints one JSON object.
 """
 
 import argparse
+import importlib.util
 import json
 import os
 import subprocess
@@ -16,8 +17,11 @@ import sys
 import tempfile
 import time
 
-PKG = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
-sys.path.insert(0, PKG)
+if importlib.util.find_spec("container_rl") is None:  # not installed: the checkout's package
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import container_rl  # noqa: E402
+
+PKG = os.path.dirname(os.path.dirname(os.path.abspath(container_rl.__file__)))
 os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [PKG, os.environ.get("PYTHONPATH")]))  # Ray's workers
 
 from container_rl import ray as crl_ray  # noqa: E402

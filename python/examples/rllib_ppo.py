@@ -19,6 +19,7 @@ Needs ``ray[rllib]`` and torch (see docs/SCALE.md for the tested versions).
 """
 
 import argparse
+import importlib.util
 import json
 import os
 import sys
@@ -26,7 +27,8 @@ import time
 
 import numpy as np
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+if importlib.util.find_spec("container_rl") is None:  # not installed: the checkout's package
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 import gymnasium as gym  # noqa: E402
 

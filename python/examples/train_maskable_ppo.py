@@ -16,6 +16,7 @@ see python/README.md, "Training with Stable-Baselines3").
 """
 
 import argparse
+import importlib.util
 import json
 import os
 import sys
@@ -23,7 +24,8 @@ import time
 
 import numpy as np
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+if importlib.util.find_spec("container_rl") is None:  # not installed: the checkout's package
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 
 def bots(text):

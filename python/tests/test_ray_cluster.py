@@ -7,7 +7,8 @@ process is killed mid-shard and when a node is removed mid-run.
 
 Needs the ``ray`` package (the ``[ray]`` extra) and the container binary (built here with Go
 when ``CONTAINER`` is not set). Without ray the module is skipped, unless
-``CONTAINER_RL_REQUIRE_RAY=1`` (CI sets it), which turns the skip into a failure.
+``CONTAINER_RL_REQUIRE_RAY=1`` or ``CONTAINER_RL_REQUIRE_EXTRAS=1`` (CI sets it), which turns the
+skip into a failure.
 """
 
 import json
@@ -23,7 +24,7 @@ import time
 
 import pytest
 
-if os.environ.get("CONTAINER_RL_REQUIRE_RAY") == "1":
+if "1" in (os.environ.get("CONTAINER_RL_REQUIRE_RAY"), os.environ.get("CONTAINER_RL_REQUIRE_EXTRAS")):
     import ray  # noqa: F401  (a missing ray fails the run in CI)
 else:
     ray = pytest.importorskip("ray")
