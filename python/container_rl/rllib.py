@@ -81,7 +81,7 @@ class ContainerMultiAgentEnv(MultiAgentEnv):
         nxt = self._advance()
         if nxt is None or not self.aec.agents:
             obs = {a: self._obs(a) for a in self.possible_agents}
-            final = self.aec.episode_returns
+            final = getattr(self.aec, "core", self.aec).episode_returns  # raw_env's ContainerEnv
             rewards = {a: float(final[a]) - self._returns[a] for a in self.possible_agents}
             done = {a: True for a in self.possible_agents}
             done["__all__"] = True

@@ -53,7 +53,8 @@ def test_multi_agent_env_is_turn_based_and_pays_every_seat():
     else:
         pytest.fail("the game did not end")
     assert set(obs) == set(env.possible_agents)  # every seat sees the end
-    final = env.aec.episode_returns
+    assert type(env.aec).__name__ == "raw_env"  # the PettingZoo env, not the bare core
+    final = env.aec.core.episode_returns
     for a in env.possible_agents:
         assert math.isclose(totals[a], final[a], abs_tol=1e-6)
 
