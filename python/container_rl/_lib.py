@@ -98,6 +98,8 @@ _SIGS = {
     "ctr_spiel_setup_draws": [_s, _c_u64, _p, _c_i64, _p, _p, _c_i64],
     "ctr_bot_act_spiel": [_c_i64, _c_i64, _p, _p, _c_i64],
     "ctr_wilson": [ctypes.c_double, _c_i64, ctypes.c_double, _p, _p, _c_i64],
+    "ctr_spiel_rollout": [_c_i64, _c_u64, _p, _c_i64, _p, _c_i64],
+    "ctr_bot_stats": [_c_i64, _p, _p, _c_i64],
 }
 _RESTYPES = {"ctr_abi_version": _c_i64, "ctr_game_seed": _c_u64, "ctr_open_handles": _c_i64}
 

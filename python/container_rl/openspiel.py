@@ -29,6 +29,8 @@ States serialise as their full position (or the setup draws made so far).
 
 import ctypes
 import json
+import threading
+import types
 
 import numpy as np
 import pyspiel
@@ -82,12 +84,26 @@ class _Facts:
         return _Facts(json.loads(opts_json))
 
 
+_local = threading.local()
+
+
+def _scratch():
+    """This thread's buffers for a node's status (Go fills them, refresh copies them out)."""
+    sc = getattr(_local, "sc", None)
+    if sc is None:
+        sc = _local.sc = types.SimpleNamespace(legal=np.zeros(_NUM_ACTIONS, dtype=np.int32),
+                                               probs=np.zeros(_NUM_ACTIONS, dtype=np.float64),
+                                               out=np.zeros(2, dtype=np.int64))
+    return sc
+
+
 class _Engine:
     """One Go state (a handle) and its node's cached status. Deep copies clone the Go state
     (OpenSpiel clones a Python state by deep-copying its attributes); pickling writes the full
     position, or the setup draws while they are being made (OpenSpiel's serialisation)."""
 
-    __slots__ = ("facts", "h", "player", "legal", "probs", "draws", "_err", "__weakref__")
+    __slots__ = ("facts", "h", "player", "legal", "probs", "draws", "texts", "_err", "__weakref__")
+
 
     def __init__(self, facts, h):
         self.facts, self.h, self.draws = facts, h, []
@@ -107,9 +123,9 @@ class _Engine:
         return cls(facts, h.value)
 
     def refresh(self):
-        legal = np.zeros(_NUM_ACTIONS, dtype=np.int32)
-        probs = np.zeros(_NUM_ACTIONS, dtype=np.float64)
-        out = np.zeros(2, dtype=np.int64)
+        self.texts = {}  # (seat, kind) -> text, for this node
+        sc = _scratch()
+        legal, probs, out = sc.legal, sc.probs, sc.out
         _lib.check(lib.ctr_spiel_status(self.h, _lib.ptr(legal), _lib.ptr(probs), _NUM_ACTIONS, _lib.ptr(out),
                                         self._err.ptr, _lib.ERR_CAP), self._err)
         n = int(out[1])
@@ -125,7 +141,11 @@ class _Engine:
         self.refresh()
 
     def text(self, seat, kind):
-        return _lib.call_text(lib.ctr_spiel_text, self.h, seat, kind)
+        key = (seat, kind)
+        t = self.texts.get(key)
+        if t is None:
+            t = self.texts[key] = _lib.call_text(lib.ctr_spiel_text, self.h, seat, kind)
+        return t
 
     def __deepcopy__(self, memo):
         h = ctypes.c_int64(0)
@@ -133,6 +153,7 @@ class _Engine:
         c = _Engine.__new__(_Engine)
         c.facts, c.h, c._err = self.facts, h.value, _lib.ErrBuf()
         c.player, c.legal, c.probs, c.draws = self.player, self.legal, self.probs, list(self.draws)
+        c.texts = dict(self.texts)
         return c
 
     def __reduce__(self):
@@ -297,3 +318,54 @@ def wilson(wins, games, z=0.0):
     out = np.zeros(2, dtype=np.float64)
     _lib.call(lib.ctr_wilson, float(wins), _lib.c_int(games, "games"), float(z), _lib.ptr(out))
     return float(out[0]), float(out[1])
+
+
+# --- bots ---------------------------------------------------------------------------------
+
+
+class GoBot(pyspiel.Bot):
+    """A bot of the project (``valuer``, ``default``, ``ismcts:...``, a ``.bot`` file; see
+    :func:`container_rl.list_bots`) as an OpenSpiel bot for ``game``: it decides in Go from the
+    deciding seat's redacted view of the state. ``sims`` and ``search_seconds`` add up the
+    search figures of its decisions (zero for a bot that does not search)."""
+
+    def __init__(self, game, spec, seed=0):
+        pyspiel.Bot.__init__(self)
+        from .bots import BotPolicy
+        self.spec = spec
+        self._policy = BotPolicy(spec, seed, **json.loads(game._facts.opts_json))
+        self._out = ctypes.c_int64(0)
+        self._stats = np.zeros(3, dtype=np.int64)
+        self.decisions = self.searches = self.sims = 0
+        self.search_seconds = 0.0
+
+    def step(self, state):
+        _lib.call(lib.ctr_bot_act_spiel, self._policy._h, state._e.h, ctypes.byref(self._out))
+        _lib.call(lib.ctr_bot_stats, self._policy._h, _lib.ptr(self._stats))
+        self.decisions += 1
+        if self._stats[0] > 0 and len(state._e.legal) > 1:
+            self.searches += 1
+            self.sims += int(self._stats[0])
+            self.search_seconds += self._stats[1] / 1e9
+        return self._out.value
+
+    def restart_at(self, state):
+        pass
+
+    def inform_action(self, state, player_id, action):
+        pass
+
+    def provides_policy(self):
+        return False
+
+    def close(self):
+        self._policy.close()
+
+
+def rollout(state, seed):
+    """The returns of one uniformly random playout of state to the end, played in Go (state
+    is unchanged)."""
+    out = np.zeros(state._e.facts.players, dtype=np.float64)
+    _lib.call(lib.ctr_spiel_rollout, state._e.h, ctypes.c_uint64(_lib.c_int(seed, "seed") & ((1 << 64) - 1)),
+              _lib.ptr(out), len(out))
+    return out
