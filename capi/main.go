@@ -541,3 +541,25 @@ func ctr_wilson(wins C.double, n C.int64_t, z C.double, out *C.double, errb *C.c
 		return nil
 	})
 }
+
+//export ctr_spiel_rollout
+func ctr_spiel_rollout(h C.int64_t, seed C.uint64_t, out *C.double, n C.int64_t, errb *C.char, errcap C.int64_t) C.int {
+	return call(errb, errcap, func() error {
+		o, err := slice[float64](unsafe.Pointer(out), n)
+		if err != nil {
+			return err
+		}
+		return bridge.SpielRollout(int64(h), uint64(seed), o)
+	})
+}
+
+//export ctr_bot_stats
+func ctr_bot_stats(bh C.int64_t, out *C.int64_t, errb *C.char, errcap C.int64_t) C.int {
+	return call(errb, errcap, func() error {
+		o, err := slice[int64](unsafe.Pointer(out), 3)
+		if err != nil {
+			return err
+		}
+		return bridge.BotStatsOf(int64(bh), o)
+	})
+}

@@ -462,3 +462,69 @@ func Wilson(wins float64, n int, z float64) (lo, hi float64) {
 	}
 	return eval.Wilson(wins, n, z)
 }
+
+// SpielRollout plays state h (unchanged) to the end on a copy, every seat (and every setup
+// draw) choosing uniformly among its legal actions with a generator seeded by seed, and writes
+// the final returns into out: the random-rollout evaluation OpenSpiel's ISMCTS uses, run in Go.
+func SpielRollout(h int64, seed uint64, out []float64) error {
+	x, err := getSpiel(h)
+	if err != nil {
+		return err
+	}
+	c := x.clone()
+	x.leave()
+	if len(out) != x.o.Rules.Players {
+		return errBuf("returns", len(out), x.o.Rules.Players)
+	}
+	rng := rand.New(rand.NewPCG(seed, 0x726f6c6c6f7574)) // "rollout"
+	for {
+		player, acts, err := c.actions()
+		if err != nil {
+			return fmt.Errorf("%w: %w", ErrInternal, err)
+		}
+		if player == SpielTerminal {
+			break
+		}
+		a := acts[rng.IntN(len(acts))]
+		if c.s != nil {
+			c.s.Apply(a)
+			continue
+		}
+		c.draws = append(c.draws, a)
+		if len(c.draws) == c.g.NumSetupDraws() {
+			su, err := c.g.SetupFromDraws(c.draws)
+			if err == nil {
+				c.s, err = c.g.NewInitialStateSetup(su)
+			}
+			if err != nil {
+				return fmt.Errorf("%w: %w", ErrInternal, err)
+			}
+		}
+	}
+	clear(out)
+	r := make([]float32, len(out))
+	env.FinalRewards(c.o.Reward, c.o.MarginScale, c.s.Scores(), r)
+	for i, v := range r {
+		out[i] = float64(v)
+	}
+	return nil
+}
+
+// BotStatsOf writes the search figures of bot bh's last decision into out: simulations, wall
+// time in nanoseconds, tree nodes; zeros for a bot that does not search.
+func BotStatsOf(bh int64, out []int64) error {
+	b, err := getBot(bh)
+	if err != nil {
+		return err
+	}
+	defer b.leave()
+	if len(out) != 3 {
+		return errBuf("stats", len(out), 3)
+	}
+	clear(out)
+	if s, ok := b.b.(interface{ LastStats() search.Stats }); ok {
+		st := s.LastStats()
+		out[0], out[1], out[2] = int64(st.Sims), st.Elapsed.Nanoseconds(), int64(st.Nodes)
+	}
+	return nil
+}
