@@ -28,10 +28,10 @@ type Spiel struct {
 	busy
 	o     env.Options
 	g     *rules.Game
-	draws []int        // the setup draws made so far (all of them once the game is set up)
-	s     *rules.State // nil while the setup is being drawn
-	enc   *encoding.Encoder
-	view  rules.State // scratch for redacted views
+	draws []int             // the setup draws made so far (all of them once the game is set up)
+	s     *rules.State      // nil while the setup is being drawn
+	enc   *encoding.Encoder // made at the first observation (cloned states rarely need one)
+	view  rules.State       // scratch for redacted views
 	legal []int
 }
 
@@ -102,7 +102,7 @@ func NewSpiel(optsJSON string) (int64, error) {
 }
 
 func newSpiel(o env.Options, g *rules.Game) *Spiel {
-	return &Spiel{o: o, g: g, enc: encoding.NewEncoderWith(g, o.Encoding()), legal: make([]int, 0, rules.NumDistinctActions())}
+	return &Spiel{o: o, g: g, legal: make([]int, 0, rules.NumDistinctActions())}
 }
 
 // NewSpielPosition makes an OpenSpiel state of the options from a position (container-
@@ -277,6 +277,9 @@ func SpielObserve(h int64, seat int, obs []float32) error {
 	defer x.leave()
 	if err := x.checkSeat(seat); err != nil {
 		return err
+	}
+	if x.enc == nil {
+		x.enc = encoding.NewEncoderWith(x.g, x.o.Encoding())
 	}
 	if len(obs) != x.enc.Size() {
 		return errBuf("observation", len(obs), x.enc.Size())

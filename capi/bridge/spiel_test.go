@@ -432,3 +432,33 @@ func TestWilsonIsTheProjectsInterval(t *testing.T) {
 func jsonInto(s string, v any) error { return json.Unmarshal([]byte(s), v) }
 
 func jsonInts(s string, v *[]int) error { return json.Unmarshal([]byte(s), v) }
+
+// The calls OpenSpiel's ISMCTS makes per simulation: a clone, a resample, an information
+// state string, a random playout.
+func BenchmarkSpielCalls(b *testing.B) {
+	h, _ := NewSpiel(`{"players": 4}`)
+	defer Free(h)
+	x := wrapSpiel(&testing.T{}, h)
+	for i := 0; i < 60; i++ {
+		_, acts := x.status()
+		x.apply(acts[0])
+	}
+	p, _ := x.status()
+	out := make([]float64, 4)
+	for _, c := range []struct {
+		name string
+		f    func(i int)
+	}{
+		{"clone", func(int) { c, _ := SpielClone(h); Free(c) }},
+		{"resample", func(i int) { c, _ := SpielResample(h, p, uint64(i)); Free(c) }},
+		{"infostate", func(int) { _, _ = SpielText(h, p, TextInfoState) }},
+		{"observation", func(int) { _, _ = SpielText(h, p, TextObservation) }},
+		{"rollout", func(i int) { _ = SpielRollout(h, uint64(i), out) }},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				c.f(i)
+			}
+		})
+	}
+}
