@@ -28,7 +28,8 @@ from container_rl import openspiel_bots as ob
 
 
 def run(args):
-    game = pyspiel.load_game("python_container", {"players": args.players, "rules": args.rules})
+    params = {"players": args.players, "rules": args.rules, "length": args.length}
+    game = pyspiel.load_game("python_container", params)
     p = args.players
     out = open(args.out, "a") if args.out else None
     for g in range(args.first, args.first + args.games):
@@ -42,7 +43,7 @@ def run(args):
                                            seconds=None if args.their_ms is None else args.their_ms / 1000,
                                            uct_c=args.uct_c, rollout=args.rollout, seed=args.seed * 100003 + g * 11 + s))
         t0 = time.perf_counter()
-        returns, decisions = ob.play(game, bots, cos.setup_draws(deal, players=p, rules=args.rules))
+        returns, decisions = ob.play(game, bots, cos.setup_draws(deal, **params))
         theirs = [b for s, b in enumerate(bots) if s != seat]
         row = {"game": g, "deal": deal, "seat": seat, "ours": args.ours, "theirs": their_name(args),
                "win": returns[seat], "returns": returns, "decisions": decisions,
@@ -103,6 +104,7 @@ def main(argv=None):
     ap.add_argument("--rollout", default="go", choices=["go", "python"])
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--rules", default="base")
+    ap.add_argument("--length", default="standard")
     ap.add_argument("--games", type=int, default=4)
     ap.add_argument("--first", type=int, default=0, help="index of the first game (to run a row in parts)")
     ap.add_argument("--seed", type=int, default=1)
