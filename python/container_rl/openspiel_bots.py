@@ -35,12 +35,23 @@ class CountingISMCTSBot(ismcts.ISMCTSBot):
     ``searches``. The search itself is OpenSpiel's: this class only decides how many
     simulations run (OpenSpiel's Python ISMCTSBot has no time budget)."""
 
-    def __init__(self, game, evaluator, uct_c, max_simulations, seconds=None, random_state=None):
+    def __init__(self, game, evaluator, uct_c, max_simulations, seconds=None, random_state=None, final="visits"):
         super().__init__(game, evaluator, uct_c, max_simulations, random_state=random_state,
                          final_policy_type=ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT)
+        if final not in ("visits", "visits-value"):
+            raise ValueError(f"container: final {final!r}; want visits or visits-value")
+        self._final = final
         self._seconds = seconds
         self.sims = self.searches = 0
         self.search_seconds = 0.0
+
+    def get_final_policy(self, state, node):
+        if self._final == "visits":
+            return super().get_final_policy(state, node)
+        # The move our ismcts plays: most visits, then the higher mean value, then the lower id
+        # (OpenSpiel's MAX_VISIT_COUNT draws among the most visited at random).
+        best = max(node.child_info.items(), key=lambda kv: (kv[1].visits, kv[1].value(), -kv[0]))[0]
+        return [(a, 1.0 if a == best else 0.0) for a in state.legal_actions()]
 
     def run_search(self, state):
         legal = state.legal_actions()
@@ -69,10 +80,11 @@ class CountingISMCTSBot(ismcts.ISMCTSBot):
         return policy
 
 
-def make_ismcts(game, sims=None, seconds=None, uct_c=2.0, rollout="go", seed=0):
+def make_ismcts(game, sims=None, seconds=None, uct_c=2.0, rollout="go", seed=0, final="visits"):
     """An OpenSpiel ISMCTSBot for game: ``sims`` simulations or ``seconds`` per decision,
     random rollouts by OpenSpiel's RandomRolloutEvaluator (``rollout="python"``) or the same
-    playouts in Go (``rollout="go"``)."""
+    playouts in Go (``rollout="go"``); the move played is OpenSpiel's (``final="visits"``:
+    most visited, ties at random) or ours (``"visits-value"``: ties to the higher value)."""
     rs = np.random.RandomState(seed % (2**32))
     if rollout == "python":
         ev = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState((seed + 1) % (2**32)))
@@ -82,12 +94,13 @@ def make_ismcts(game, sims=None, seconds=None, uct_c=2.0, rollout="go", seed=0):
         raise ValueError(f"container: rollout {rollout!r}; want go or python")
     if (sims is None) == (seconds is None):
         raise ValueError("container: give sims or seconds")
-    return CountingISMCTSBot(game, ev, uct_c, sims or 1, seconds=seconds, random_state=rs)
+    return CountingISMCTSBot(game, ev, uct_c, sims or 1, seconds=seconds, random_state=rs, final=final)
 
 
 def play(game, bots, draws):
     """Plays one game: the setup draws (a list of chance outcomes, e.g. openspiel.setup_draws)
-    then bots[seat].step for each decision; returns the final returns and the decisions made."""
+    then bots[seat].step for each decision; returns the final returns, the decisions made and
+    the final state."""
     state = game.new_initial_state()
     for a in draws:
         state.apply_action(a)
@@ -98,4 +111,4 @@ def play(game, bots, draws):
         p = state.current_player()
         state.apply_action(bots[p].step(state))
         n += 1
-    return state.returns(), n
+    return state.returns(), n, state

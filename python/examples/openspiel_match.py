@@ -23,12 +23,13 @@ import time
 import numpy as np
 import pyspiel
 
+import container_rl as crl
 from container_rl import openspiel as cos
 from container_rl import openspiel_bots as ob
 
 
 def run(args):
-    params = {"players": args.players, "rules": args.rules, "length": args.length}
+    params = {"players": args.players, "rules": args.rules, "length": args.length, "reward": args.their_reward}
     game = pyspiel.load_game("python_container", params)
     p = args.players
     out = open(args.out, "a") if args.out else None
@@ -41,12 +42,17 @@ def run(args):
             else:
                 bots.append(ob.make_ismcts(game, sims=args.their_sims,
                                            seconds=None if args.their_ms is None else args.their_ms / 1000,
-                                           uct_c=args.uct_c, rollout=args.rollout, seed=args.seed * 100003 + g * 11 + s))
+                                           uct_c=args.uct_c, rollout=args.rollout, seed=args.seed * 100003 + g * 11 + s,
+                                           final=args.their_final))
         t0 = time.perf_counter()
-        returns, decisions = ob.play(game, bots, cos.setup_draws(deal, **params))
+        returns, decisions, state = ob.play(game, bots, cos.setup_draws(deal, **params))
+        # The win share (1 to the winner, split between tied winners) from the final scores,
+        # whatever reward the game's returns use.
+        winners = [s for s, sc in enumerate(crl.score_position(state.position_json())) if sc["winner"]]
+        win = 1 / len(winners) if seat in winners else 0.0
         theirs = [b for s, b in enumerate(bots) if s != seat]
         row = {"game": g, "deal": deal, "seat": seat, "ours": args.ours, "theirs": their_name(args),
-               "win": returns[seat], "returns": returns, "decisions": decisions,
+               "win": win, "returns": returns, "decisions": decisions,
                "seconds": round(time.perf_counter() - t0, 2),
                "our_sims": bots[seat].sims, "our_search_s": round(bots[seat].search_seconds, 4),
                "our_searches": bots[seat].searches,
@@ -62,7 +68,12 @@ def run(args):
 
 def their_name(args):
     budget = f"sims={args.their_sims}" if args.their_ms is None else f"ms={args.their_ms:g}"
-    return f"openspiel-ismcts:{budget},c={args.uct_c:g},rollout={args.rollout}"
+    name = f"openspiel-ismcts:{budget},c={args.uct_c:g},rollout={args.rollout}"
+    if args.their_final != "visits":
+        name += f",final={args.their_final}"
+    if args.their_reward != "win-loss":
+        name += f",reward={args.their_reward}"
+    return name
 
 
 def table(paths):
@@ -102,6 +113,12 @@ def main(argv=None):
     ap.add_argument("--their-ms", type=float, help="OpenSpiel ISMCTS milliseconds per decision")
     ap.add_argument("--uct-c", type=float, default=0.7, help="OpenSpiel ISMCTS UCT constant (ours defaults to 0.7)")
     ap.add_argument("--rollout", default="go", choices=["go", "python"])
+    ap.add_argument("--their-final", default="visits", choices=["visits", "visits-value"],
+                    help="the move OpenSpiel's ISMCTS plays: OpenSpiel's most visited (ties at random) or ours "
+                         "(ties to the higher value)")
+    ap.add_argument("--their-reward", default="win-loss", choices=["win-loss", "rank"],
+                    help="the game's returns, which OpenSpiel's ISMCTS backs up (the table's win share is always "
+                         "the win-loss split)")
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--rules", default="base")
     ap.add_argument("--length", default="standard")
