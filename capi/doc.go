@@ -3,7 +3,7 @@
 //
 //	go build -buildmode=c-shared -o python/container_rl/libcontainer.so ./capi
 //
-// (python/build.sh does that and installs the package). It is thin: every exported function
+// (pip install ./python does that through python/setup.py and installs the package). It is thin: every exported function
 // converts its C arguments into Go slices and strings and calls package bridge, which holds
 // the logic, the handle table and the error codes; no Go pointer crosses the boundary (the
 // caller gets int64 handles) and no panic does either (bridge.Guard turns one into an error

@@ -390,6 +390,118 @@ func ctr_bench_vec(n, workers, iters C.int64_t, seed C.uint64_t, out *C.double, 
 	})
 }
 
+//export ctr_env_opponents
+func ctr_env_opponents(h C.int64_t, specs *C.char, errb *C.char, errcap C.int64_t) C.int {
+	return call(errb, errcap, func() error {
+		var list []string
+		if err := json.Unmarshal([]byte(str(specs)), &list); err != nil {
+			return fmt.Errorf("%w: bot specs: want a JSON list of strings: %v", bridge.ErrInvalid, err)
+		}
+		return bridge.EnvSetOpponents(int64(h), list)
+	})
+}
+
+//export ctr_env_play
+func ctr_env_play(h C.int64_t, moves *C.int64_t, errb *C.char, errcap C.int64_t) C.int {
+	return call(errb, errcap, func() error {
+		n, err := bridge.EnvPlay(int64(h))
+		if moves != nil {
+			*moves = C.int64_t(n)
+		}
+		return err
+	})
+}
+
+//export ctr_env_step_play
+func ctr_env_step_play(h, action C.int64_t, moves *C.int64_t, errb *C.char, errcap C.int64_t) C.int {
+	return call(errb, errcap, func() error {
+		n, err := bridge.EnvStepPlay(int64(h), int(action))
+		if moves != nil {
+			*moves = C.int64_t(n)
+		}
+		return err
+	})
+}
+
+//export ctr_env_render
+func ctr_env_render(h, viewer C.int64_t, out *C.char, cap C.int64_t, need *C.int64_t, errb *C.char, errcap C.int64_t) C.int {
+	return call(errb, errcap, func() error {
+		s, err := bridge.EnvRenderText(int64(h), int(viewer))
+		if err != nil {
+			return err
+		}
+		return text(s, out, cap, need)
+	})
+}
+
+//export ctr_solo_new
+func ctr_solo_new(n C.int64_t, opts, opponents *C.char, seat C.int64_t, seed C.uint64_t, workers, d, a C.int64_t,
+	obs *C.float, mask *C.int8_t, reward *C.float, terminated, truncated *C.uint8_t, seats *C.int64_t,
+	h *C.int64_t, errb *C.char, errcap C.int64_t) C.int {
+	return call(errb, errcap, func() error {
+		s, err := bridge.VecSizes(int(n), str(opts))
+		if err != nil {
+			return err
+		}
+		if int(d) != s.Obs || int(a) != s.Actions {
+			return fmt.Errorf("%w: buffers sized for D=%d A=%d; these options need D=%d A=%d", bridge.ErrInvalid, d, a, s.Obs, s.Actions)
+		}
+		var list []string
+		if err := json.Unmarshal([]byte(str(opponents)), &list); err != nil {
+			return fmt.Errorf("%w: opponents: want a JSON list of strings: %v", bridge.ErrInvalid, err)
+		}
+		var b bridge.SoloBuffers
+		if b.Obs, err = slice[float32](unsafe.Pointer(obs), n*d); err != nil {
+			return err
+		}
+		if b.Mask, err = slice[int8](unsafe.Pointer(mask), n*a); err != nil {
+			return err
+		}
+		if b.Reward, err = slice[float32](unsafe.Pointer(reward), n); err != nil {
+			return err
+		}
+		if b.Terminated, err = slice[bool](unsafe.Pointer(terminated), n); err != nil {
+			return err
+		}
+		if b.Truncated, err = slice[bool](unsafe.Pointer(truncated), n); err != nil {
+			return err
+		}
+		if b.Seat, err = slice[int64](unsafe.Pointer(seats), n); err != nil {
+			return err
+		}
+		id, err := bridge.NewSolo(int(n), str(opts), list, int(seat), uint64(seed), int(workers), b)
+		*h = C.int64_t(id)
+		return err
+	})
+}
+
+//export ctr_solo_reset
+func ctr_solo_reset(h C.int64_t, seed C.uint64_t, errb *C.char, errcap C.int64_t) C.int {
+	return call(errb, errcap, func() error { return bridge.SoloReset(int64(h), uint64(seed)) })
+}
+
+//export ctr_solo_step
+func ctr_solo_step(h C.int64_t, actions *C.int64_t, n C.int64_t, errb *C.char, errcap C.int64_t) C.int {
+	return call(errb, errcap, func() error {
+		acts, err := slice[int](unsafe.Pointer(actions), n)
+		if err != nil {
+			return err
+		}
+		return bridge.SoloStep(int64(h), acts)
+	})
+}
+
+//export ctr_solo_game
+func ctr_solo_game(h, i C.int64_t, out *C.char, cap C.int64_t, need *C.int64_t, errb *C.char, errcap C.int64_t) C.int {
+	return call(errb, errcap, func() error {
+		s, err := bridge.SoloGameJSON(int64(h), int(i))
+		if err != nil {
+			return err
+		}
+		return text(s, out, cap, need)
+	})
+}
+
 // --- OpenSpiel states (python/container_rl/openspiel.py) ---
 
 //export ctr_spiel_game

@@ -44,6 +44,7 @@ type Env struct {
 	e     *env.Env
 	b     EnvBuffers
 	sizes Sizes
+	opp   *opponents // Go bots in some seats (EnvSetOpponents), or nil
 }
 
 // SizesOf returns the buffer sizes of an options JSON object (see ParseOptions).
@@ -124,8 +125,18 @@ func EnvReset(h int64, seed uint64, optsJSON string) error {
 				env.ErrInvalidOptions, x.sizes.Players, x.sizes.Obs)
 		}
 		x.e = e
+		if x.opp != nil {
+			if err := x.opp.remake(e.Options().Rules); err != nil {
+				return err
+			}
+		}
 	}
 	x.e.Reset(seed)
+	if x.opp != nil {
+		if err := x.opp.reseed(seed); err != nil {
+			return err
+		}
+	}
 	clear(x.b.Since)
 	x.write()
 	x.b.Status[StLastAgent] = -1
@@ -140,17 +151,30 @@ func EnvStep(h int64, action int) error {
 		return err
 	}
 	defer x.leave()
+	if err := x.step(action); err != nil {
+		return err
+	}
+	x.write()
+	return nil
+}
+
+// step applies action for the current decider and adds the rewards to Since (the caller
+// writes the rest of the outputs once it stops stepping).
+func (x *Env) step(action int) error {
 	agent := x.e.Agent()
 	if _, err := x.e.Step(action); err != nil {
 		return err
 	}
 	x.b.Since[agent] = 0
-	x.write()
+	for i, v := range x.e.Rewards() {
+		x.b.Since[i] += v
+	}
 	x.b.Status[StLastAgent] = int64(agent)
 	return nil
 }
 
-// write copies the env's position outputs into the caller's buffers.
+// write copies the env's position outputs into the caller's buffers (Since is kept up to
+// date by step and EnvReset).
 func (x *Env) write() {
 	e, b := x.e, x.b
 	copy(b.Obs, e.Obs())
@@ -160,11 +184,7 @@ func (x *Env) write() {
 		b.Mask[id] = 1
 		b.Legal[i] = int32(id)
 	}
-	r := e.Rewards()
-	copy(b.Rewards, r)
-	for i, v := range r {
-		b.Since[i] += v
-	}
+	copy(b.Rewards, e.Rewards())
 	copy(b.Total, e.CumulativeRewards())
 	st := e.State()
 	b.Status[StAgent] = int64(e.Agent())
@@ -275,4 +295,21 @@ func EnvRecordJSON(h int64) (string, error) {
 	}
 	b, err := rules.NewRecord(x.e.State(), x.e.Seed()).MarshalRecord()
 	return string(b), err
+}
+
+// EnvRenderText is the text board of the current position (rules.State.Render) as viewer
+// sees it; viewer -1 draws the omniscient board.
+func EnvRenderText(h int64, viewer int) (string, error) {
+	x, err := getEnv(h)
+	if err != nil {
+		return "", err
+	}
+	defer x.leave()
+	if x.e.State() == nil {
+		return "", env.ErrNotReset
+	}
+	if viewer < -1 || viewer >= x.sizes.Players {
+		return "", fmt.Errorf("%w: viewer %d; want -1 (everything) or a seat from 0 to %d", ErrInvalid, viewer, x.sizes.Players-1)
+	}
+	return x.e.State().Render(viewer), nil
 }

@@ -1,7 +1,9 @@
 """container_rl: the Container board-game engine, encodings and bots from Python.
 
-A thin ctypes layer over the Go library built from ``capi/`` (``python/build.sh``); needs
-only the standard library and NumPy. See python/README.md.
+A thin ctypes layer over the Go library built from ``capi/`` (``pip install ./python`` builds
+it); needs only the standard library and NumPy. ``container_rl.pettingzoo`` (PettingZoo AEC)
+and ``container_rl.gymnasium`` (single-agent envs against Go bots, registered as
+``container_rl/Container-v0``) need their frameworks. See python/README.md.
 """
 
 from ._lib import (ContainerError, EpisodeOverError, HandleError, IllegalActionError, InternalError,
@@ -16,6 +18,21 @@ __all__ = ["ContainerEnv", "VectorEnv", "BotPolicy", "BotTable", "list_bots", "s
            "feature_columns", "game_seed", "score_position", "observe_position", "Box", "Dict", "Discrete",
            "ContainerError", "InvalidArgumentError", "IllegalActionError", "EpisodeOverError",
            "UnknownBotError", "HandleError", "InternalError", "open_handles", "env"]
+
+
+def _register_gymnasium():
+    # gymnasium.make("container_rl/Container-v0") works after `import container_rl` when
+    # gymnasium is installed; the env module itself is imported only by make().
+    import importlib.util
+    if importlib.util.find_spec("gymnasium") is None:
+        return
+    from gymnasium.envs.registration import register, registry
+    if "container_rl/Container-v0" not in registry:
+        register(id="container_rl/Container-v0", entry_point="container_rl.gymnasium:ContainerGymEnv",
+                 vector_entry_point="container_rl.gymnasium:ContainerVectorEnv")
+
+
+_register_gymnasium()
 
 
 def env(**options):

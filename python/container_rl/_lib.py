@@ -10,7 +10,7 @@ import json
 import operator
 import os
 
-ABI_VERSION = 2
+ABI_VERSION = 3
 STATUS_LEN = 8  # bridge.StatusLen
 ST_AGENT, ST_TERMINATED, ST_TRUNCATED, ST_PHASE, ST_NUM_LEGAL, ST_TURN, ST_STEPS, ST_LAST_AGENT = range(8)
 
@@ -100,6 +100,15 @@ _SIGS = {
     "ctr_wilson": [ctypes.c_double, _c_i64, ctypes.c_double, _p, _p, _c_i64],
     "ctr_spiel_rollout": [_c_i64, _c_u64, _p, _c_i64, _p, _c_i64],
     "ctr_bot_stats": [_c_i64, _p, _p, _c_i64],
+    "ctr_env_opponents": [_c_i64, _s, _p, _c_i64],
+    "ctr_env_play": [_c_i64, _p, _p, _c_i64],
+    "ctr_env_step_play": [_c_i64, _c_i64, _p, _p, _c_i64],
+    "ctr_env_render": [_c_i64, _c_i64, _p, _c_i64, _p, _p, _c_i64],
+    "ctr_solo_new": [_c_i64, _s, _s, _c_i64, _c_u64, _c_i64, _c_i64, _c_i64, _p, _p, _p, _p, _p, _p, _p, _p,
+                     _c_i64],
+    "ctr_solo_reset": [_c_i64, _c_u64, _p, _c_i64],
+    "ctr_solo_step": [_c_i64, _p, _c_i64, _p, _c_i64],
+    "ctr_solo_game": [_c_i64, _c_i64, _p, _c_i64, _p, _p, _c_i64],
 }
 _RESTYPES = {"ctr_abi_version": _c_i64, "ctr_game_seed": _c_u64, "ctr_open_handles": _c_i64}
 
@@ -116,8 +125,8 @@ def _load():
     path = _find_library()
     if not os.path.exists(path):
         raise ImportError(
-            f"container_rl: the Go library {path} is missing; build it with python/build.sh "
-            "(go build -buildmode=c-shared -o python/container_rl/libcontainer.so ./capi)")
+            f"container_rl: the Go library {path} is missing; reinstall the package "
+            "(pip install ./python, which builds it) or set CONTAINER_RL_LIB")
     lib = ctypes.CDLL(path)
     for name, args in _SIGS.items():
         fn = getattr(lib, name)
@@ -126,11 +135,22 @@ def _load():
     got = lib.ctr_abi_version()
     if got != ABI_VERSION:
         raise ImportError(f"container_rl: {path} has C ABI version {got}, this package needs "
-                          f"{ABI_VERSION}; rebuild it with python/build.sh")
+                          f"{ABI_VERSION}; reinstall the package (pip install ./python) to rebuild it")
     return lib
 
 
 lib = _load()
+_LOADED_PID = os.getpid()
+
+
+def check_not_forked():
+    """Refuse to make Go objects in a process forked after the library was loaded: the Go
+    runtime's threads do not survive fork(), and calling into it there can hang."""
+    if os.getpid() != _LOADED_PID:
+        raise ContainerError(
+            "container_rl: this process was forked from one that had already loaded the Go library, "
+            "which cannot run after fork(); use the 'spawn' or 'forkserver' start method "
+            "(multiprocessing.get_context('spawn'), AsyncVectorEnv(..., context='spawn'))")
 
 
 class ErrBuf:
@@ -158,6 +178,8 @@ def check(code, err=None):
 
 def call(fn, *args):
     """Call fn(*args, errbuf, errcap) and raise on error (for calls off the hot path)."""
+    if os.getpid() != _LOADED_PID:
+        check_not_forked()
     err = ErrBuf()
     code = fn(*args, err.ptr, ERR_CAP)
     if code:

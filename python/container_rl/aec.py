@@ -33,9 +33,12 @@ class ContainerEnv(_lib.Handle):
     ``None`` before ``agent_iter`` stops.
     """
 
-    metadata = {"name": "container_v1", "render_modes": [], "is_parallelizable": False}
+    metadata = {"name": "container_v1", "render_modes": ["ansi"], "is_parallelizable": False}
 
-    def __init__(self, copy_observations=True, **options):
+    def __init__(self, copy_observations=True, render_mode=None, **options):
+        if render_mode not in (None, "ansi"):
+            raise _lib.InvalidArgumentError(f"render_mode: {render_mode!r}; want None or 'ansi'")
+        self.render_mode = render_mode
         self._opts = _lib.options_json(options)
         sizes = np.zeros(3, dtype=np.int64)
         _lib.call(lib.ctr_sizes, self._opts, _lib.ptr(sizes))
@@ -61,6 +64,8 @@ class ContainerEnv(_lib.Handle):
         self._step_fn = lib.ctr_env_step
         self._errp = self._err.ptr
         self._copy = bool(copy_observations)
+        self._moves = ctypes.c_int64(0)
+        self._moves_p = ctypes.addressof(self._moves)
         self._obs_dict = {"observation": self._obs, "action_mask": self._mask}
         self._spec = spec(**options)
         self._phases = self._spec["phases"]
@@ -122,6 +127,9 @@ class ContainerEnv(_lib.Handle):
         code = self._step_fn(self._h, action, self._errp, ERR_CAP)
         if code:
             self._err.raise_for(code)
+        self._moved()
+
+    def _moved(self):
         a = self._st[ST_AGENT]
         if a >= 0:
             self.agent_selection = self.possible_agents[a]
@@ -129,6 +137,36 @@ class ContainerEnv(_lib.Handle):
             self._ended = True
             self._dead = list(self.possible_agents)
             self.agent_selection = self._dead[0]
+
+    # --- Go bots in some seats (the single-agent Gymnasium env uses these) ----------------
+
+    def _set_opponents(self, specs):
+        """Seat Go bots: ``specs[s]`` a bot spec, or "" for the seats the caller plays."""
+        _lib.call(lib.ctr_env_opponents, self._h, _lib.dumps(list(specs), "opponents"))
+
+    def _play(self):
+        """Let the Go bots move until a caller's seat decides or the game ends (after reset)."""
+        _lib.call(lib.ctr_env_play, self._h, self._moves_p)
+        if self._ended:
+            return self._moves.value
+        self._moved()
+        return self._moves.value
+
+    def _step_play(self, action):
+        """step(action) for the caller's seat, then the bots' moves, in one Go call."""
+        if self._ended:
+            return self._dead_step(action)
+        if type(action) is not int:
+            action = self._coerce_action(action)
+        if not -0x80000000 <= action <= 0x7fffffff:
+            raise _lib.IllegalActionError(
+                f"action {action} for {self.agent_selection}: outside the action ids 0 to "
+                f"{self.num_actions - 1}: illegal action")
+        code = lib.ctr_env_step_play(self._h, action, self._moves_p, self._errp, ERR_CAP)
+        if code:
+            self._err.raise_for(code)
+        self._moved()
+        return self._moves.value
 
     def _coerce_action(self, action):
         if isinstance(action, np.integer):
@@ -295,7 +333,17 @@ class ContainerEnv(_lib.Handle):
         return self._spec
 
     def render(self):
-        return None
+        """The text board (``render_mode="ansi"``): every player's districts, ship, island,
+        cash and loans, the supplies and the pending decision, drawn by Go's
+        ``rules.State.Render`` with nothing hidden; None without a render mode."""
+        if self.render_mode is None:
+            return None
+        return self.board()
+
+    def board(self, agent=None):
+        """The text board as ``agent`` may see it (None: everything)."""
+        viewer = -1 if agent is None else self._seat(agent)
+        return _lib.call_text(lib.ctr_env_render, self._h, viewer)
 
     def close(self):
         """Free the Go environment (also done when the object is collected)."""

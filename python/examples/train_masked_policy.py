@@ -14,6 +14,7 @@ legal ones. Evaluation plays the greedy policy under win/loss rewards.
 """
 
 import argparse
+import importlib.util
 import os
 import sys
 import time
@@ -22,7 +23,8 @@ import numpy as np
 import torch
 import torch.nn as nn
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+if importlib.util.find_spec("container_rl") is None:  # not installed: the checkout's package
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import container_rl as crl  # noqa: E402
 
 

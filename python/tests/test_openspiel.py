@@ -1,7 +1,7 @@
 """Container as an OpenSpiel game (container_rl.openspiel): OpenSpiel's own checks and bots.
 
-Skipped where open_spiel is not installed (``pip install open_spiel``, pinned in
-python/constraints.txt). CONTAINER_OPENSPIEL_FULL=1 runs OpenSpiel's random-simulation test
+Skipped where open_spiel is not installed (``pip install './python[openspiel]'``, pinned in
+python/constraints.txt), except under CONTAINER_RL_REQUIRE_EXTRAS=1 (CI). CONTAINER_OPENSPIEL_FULL=1 runs OpenSpiel's random-simulation test
 for every player count with base rules, Classic and all modules at full length (minutes).
 """
 
@@ -12,7 +12,9 @@ import os
 import numpy as np
 import pytest
 
-pyspiel = pytest.importorskip("pyspiel")
+from conftest import require  # noqa: E402
+
+pyspiel = require("pyspiel")
 
 import container_rl as crl  # noqa: E402
 from container_rl import openspiel as cos  # noqa: E402
