@@ -68,7 +68,8 @@ class CountingISMCTSBot(ismcts.ISMCTSBot):
             key = self.get_state_key(state)
             n = 0
             deadline = t0 + self._seconds
-            while n == 0 or time.perf_counter() < deadline:
+            # At least until the root has a visited move (its first simulation only expands it).
+            while self._root_node.total_visits <= 0 or time.perf_counter() < deadline:
                 sampled = self.sample_root_state(state)
                 assert key == self.get_state_key(sampled)
                 self.run_simulation(sampled)
