@@ -224,6 +224,10 @@ def test_openspiel_ismcts_meets_our_bots():
     assert decisions > 0 and sum(state.returns()) == pytest.approx(1.0)
     assert ours[1].searches > 0 and ours[1].sims > 0 and ours[0].sims == 0
     assert sum(b.searches for b in theirs) > 0
+    # A time budget too short for one simulation still searches until the root has a move.
+    quick = ob.make_ismcts(g, seconds=1e-9, seed=3)
+    s2 = set_up(g, 10)
+    assert quick.step(s2) in s2.legal_actions() and quick.sims >= 2
     # The shipped network ("default") has models for the standard length.
     g = load(players=3)
     state = set_up(g, 9)
