@@ -66,6 +66,37 @@ def run(args):
             out.flush()
 
 
+def speed(args):
+    """Simulations per second of each search at the same positions: decisions 10, 60 and 110
+    of a game the valuer plays in every seat from deal --seed."""
+    params = {"players": args.players, "rules": args.rules, "length": args.length}
+    game = pyspiel.load_game("python_container", params)
+    state = game.new_initial_state()
+    for a in cos.setup_draws(args.seed, **params):
+        state.apply_action(a)
+    valuers = [cos.GoBot(game, "valuer", seed=s) for s in range(args.players)]
+    positions = []
+    for k in range(111):
+        if k in (10, 60, 110):
+            positions.append(state.clone())
+        state.apply_action(valuers[state.current_player()].step(state))
+    searchers = [
+        ("openspiel ISMCTSBot, RandomRolloutEvaluator (Python playouts)",
+         lambda: ob.make_ismcts(game, sims=20, uct_c=args.uct_c, rollout="python", seed=1)),
+        ("openspiel ISMCTSBot, GoRandomRollout (the same playouts in Go)",
+         lambda: ob.make_ismcts(game, sims=200, uct_c=args.uct_c, rollout="go", seed=1)),
+        ("ours: ismcts:rollout=random,workers=1", lambda: cos.GoBot(game, "ismcts:rollout=random,sims=2000,workers=1")),
+        ("ours: ismcts (valuer rollouts), workers=1", lambda: cos.GoBot(game, "ismcts:sims=2000,workers=1")),
+    ]
+    print("| search | sims | seconds | sims/s |")
+    print("|---|---:|---:|---:|")
+    for name, make in searchers:
+        bot = make()
+        for pos in positions:
+            bot.step(pos)
+        print(f"| {name} | {bot.sims} | {bot.search_seconds:.2f} | {rate(bot.sims, bot.search_seconds)} |")
+
+
 def their_name(args):
     budget = f"sims={args.their_sims}" if args.their_ms is None else f"ms={args.their_ms:g}"
     name = f"openspiel-ismcts:{budget},c={args.uct_c:g},rollout={args.rollout}"
@@ -127,9 +158,13 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", help="append one JSON line per game here")
     ap.add_argument("--table", nargs="+", metavar="JSONL", help="print the table of these result files and exit")
+    ap.add_argument("--speed", action="store_true", help="print the simulations per second of each search and exit")
     args = ap.parse_args(argv)
     if args.table:
         table(args.table)
+        return 0
+    if args.speed:
+        speed(args)
         return 0
     if (args.their_sims is None) == (args.their_ms is None):
         ap.error("give --their-sims or --their-ms")
