@@ -655,13 +655,13 @@ func ctr_wilson(wins C.double, n C.int64_t, z C.double, out *C.double, errb *C.c
 }
 
 //export ctr_spiel_rollout
-func ctr_spiel_rollout(h C.int64_t, seed C.uint64_t, out *C.double, n C.int64_t, errb *C.char, errcap C.int64_t) C.int {
+func ctr_spiel_rollout(h C.int64_t, seed C.uint64_t, kind C.int64_t, out *C.double, n C.int64_t, errb *C.char, errcap C.int64_t) C.int {
 	return call(errb, errcap, func() error {
 		o, err := slice[float64](unsafe.Pointer(out), n)
 		if err != nil {
 			return err
 		}
-		return bridge.SpielRollout(int64(h), uint64(seed), o)
+		return bridge.SpielRollout(int64(h), uint64(seed), int(kind), o)
 	})
 }
 

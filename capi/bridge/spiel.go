@@ -466,10 +466,17 @@ func Wilson(wins float64, n int, z float64) (lo, hi float64) {
 	return eval.Wilson(wins, n, z)
 }
 
+// What SpielRollout writes.
+const (
+	RolloutReturns  = iota // the game's returns (its reward scheme)
+	RolloutOutcomes        // the outcomes our ismcts backs up (search.Outcomes)
+)
+
 // SpielRollout plays state h (unchanged) to the end on a copy, every seat (and every setup
 // draw) choosing uniformly among its legal actions with a generator seeded by seed, and writes
-// the final returns into out: the random-rollout evaluation OpenSpiel's ISMCTS uses, run in Go.
-func SpielRollout(h int64, seed uint64, out []float64) error {
+// into out the final returns (RolloutReturns: the random-rollout evaluation OpenSpiel's ISMCTS
+// uses, run in Go) or our search's outcomes (RolloutOutcomes).
+func SpielRollout(h int64, seed uint64, kind int, out []float64) error {
 	x, err := getSpiel(h)
 	if err != nil {
 		return err
@@ -478,6 +485,9 @@ func SpielRollout(h int64, seed uint64, out []float64) error {
 	x.leave()
 	if len(out) != x.o.Rules.Players {
 		return errBuf("returns", len(out), x.o.Rules.Players)
+	}
+	if kind != RolloutReturns && kind != RolloutOutcomes {
+		return fmt.Errorf("%w: rollout kind %d", ErrInvalid, kind)
 	}
 	rng := rand.New(rand.NewPCG(seed, 0x726f6c6c6f7574)) // "rollout"
 	for {
@@ -503,6 +513,10 @@ func SpielRollout(h int64, seed uint64, out []float64) error {
 				return fmt.Errorf("%w: %w", ErrInternal, err)
 			}
 		}
+	}
+	if kind == RolloutOutcomes {
+		search.Outcomes(c.s, out)
+		return nil
 	}
 	clear(out)
 	r := make([]float32, len(out))

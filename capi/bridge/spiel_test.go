@@ -352,11 +352,38 @@ func TestSpielCloneReturnsRolloutAndBots(t *testing.T) {
 		t.Fatal("applying an action to a clone changed the original")
 	}
 	out := make([]float64, 3)
-	if err := SpielRollout(x.h, 9, out); err != nil {
+	if err := SpielRollout(x.h, 9, RolloutReturns, out); err != nil {
 		t.Fatal(err)
 	}
 	if s := out[0] + out[1] + out[2]; math.Abs(s-1) > 1e-6 || x.text(0, TextFull) != before {
 		t.Fatalf("rollout returns %v (sum %v), or it changed the state", out, s)
+	}
+	// The same playout valued as our search values it: for a playout with one winner, the
+	// winner's outcome is above 1/2, every outcome in [0, 1], and not the win-loss split.
+	oc, ret := make([]float64, 3), make([]float64, 3)
+	found := false
+	for seed := uint64(0); seed < 30 && !found; seed++ {
+		if err := SpielRollout(x.h, seed, RolloutReturns, ret); err != nil {
+			t.Fatal(err)
+		}
+		if slices.Max(ret) != 1 {
+			continue // a shared win (a playout may run to the turn limit, a loss for the search)
+		}
+		found = true
+		if err := SpielRollout(x.h, seed, RolloutOutcomes, oc); err != nil {
+			t.Fatal(err)
+		}
+		for i := range oc {
+			if oc[i] < 0 || oc[i] > 1 || (ret[i] > 0) != (oc[i] > 0.5) || oc[i] == ret[i] {
+				t.Fatalf("search outcomes %v for returns %v", oc, ret)
+			}
+		}
+	}
+	if !found {
+		t.Fatal("no random playout with one winner in 30")
+	}
+	if err := SpielRollout(x.h, 9, 2, oc); Code(err) != CodeInvalid {
+		t.Fatalf("rollout kind 2: %v", err)
 	}
 	b, err := NewBot("valuer", opts, 1)
 	if err != nil {
@@ -453,7 +480,7 @@ func BenchmarkSpielCalls(b *testing.B) {
 		{"resample", func(i int) { c, _ := SpielResample(h, p, uint64(i)); Free(c) }},
 		{"infostate", func(int) { _, _ = SpielText(h, p, TextInfoState) }},
 		{"observation", func(int) { _, _ = SpielText(h, p, TextObservation) }},
-		{"rollout", func(i int) { _ = SpielRollout(h, uint64(i), out) }},
+		{"rollout", func(i int) { _ = SpielRollout(h, uint64(i), RolloutReturns, out) }},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			for i := 0; i < b.N; i++ {

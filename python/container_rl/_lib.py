@@ -98,7 +98,7 @@ _SIGS = {
     "ctr_spiel_setup_draws": [_s, _c_u64, _p, _c_i64, _p, _p, _c_i64],
     "ctr_bot_act_spiel": [_c_i64, _c_i64, _p, _p, _c_i64],
     "ctr_wilson": [ctypes.c_double, _c_i64, ctypes.c_double, _p, _p, _c_i64],
-    "ctr_spiel_rollout": [_c_i64, _c_u64, _p, _c_i64, _p, _c_i64],
+    "ctr_spiel_rollout": [_c_i64, _c_u64, _c_i64, _p, _c_i64, _p, _c_i64],
     "ctr_bot_stats": [_c_i64, _p, _p, _c_i64],
     "ctr_env_opponents": [_c_i64, _s, _p, _c_i64],
     "ctr_env_play": [_c_i64, _p, _p, _c_i64],

@@ -362,10 +362,17 @@ class GoBot(pyspiel.Bot):
         self._policy.close()
 
 
-def rollout(state, seed):
-    """The returns of one uniformly random playout of state to the end, played in Go (state
-    is unchanged)."""
+_ROLLOUT_KINDS = {"returns": 0, "search": 1}
+
+
+def rollout(state, seed, value="returns"):
+    """One uniformly random playout of state to the end, played in Go (state is unchanged):
+    the game's returns (``value="returns"``) or the outcomes our ismcts backs up
+    (``"search"``: half the win share, half the score margin over the best other seat,
+    squashed to 0..1; search.Outcomes)."""
+    if value not in _ROLLOUT_KINDS:
+        raise ValueError(f"container: rollout value {value!r}; want returns or search")
     out = np.zeros(state._e.facts.players, dtype=np.float64)
     _lib.call(lib.ctr_spiel_rollout, state._e.h, ctypes.c_uint64(_lib.c_int(seed, "seed") & ((1 << 64) - 1)),
-              _lib.ptr(out), len(out))
+              _ROLLOUT_KINDS[value], _lib.ptr(out), len(out))
     return out

@@ -14,13 +14,15 @@ class GoRandomRollout(mcts.Evaluator):
     """OpenSpiel's random-rollout evaluation (uniform prior, one uniformly random playout to
     the end, its returns) with the playout run in Go (container_rl.openspiel.rollout): the
     same distribution as ``mcts.RandomRolloutEvaluator(n_rollouts=1)``, without a Python
-    call per move."""
+    call per move. ``value="search"`` values the playout as our ismcts does instead of by the
+    game's returns (an ablation; see docs/OPENSPIEL.md)."""
 
-    def __init__(self, random_state):
+    def __init__(self, random_state, value="returns"):
         self._rs = random_state
+        self._value = value
 
     def evaluate(self, state):
-        return cos.rollout(state, int(self._rs.randint(0, 2**62)))
+        return cos.rollout(state, int(self._rs.randint(0, 2**62)), self._value)
 
     def prior(self, state):
         if state.is_chance_node():
@@ -81,16 +83,17 @@ class CountingISMCTSBot(ismcts.ISMCTSBot):
         return policy
 
 
-def make_ismcts(game, sims=None, seconds=None, uct_c=2.0, rollout="go", seed=0, final="visits"):
+def make_ismcts(game, sims=None, seconds=None, uct_c=2.0, rollout="go", seed=0, final="visits", value="returns"):
     """An OpenSpiel ISMCTSBot for game: ``sims`` simulations or ``seconds`` per decision,
     random rollouts by OpenSpiel's RandomRolloutEvaluator (``rollout="python"``) or the same
     playouts in Go (``rollout="go"``); the move played is OpenSpiel's (``final="visits"``:
-    most visited, ties at random) or ours (``"visits-value"``: ties to the higher value)."""
+    most visited, ties at random) or ours (``"visits-value"``: ties to the higher value); Go
+    playouts valued by the game's returns or as our search values them (``value``)."""
     rs = np.random.RandomState(seed % (2**32))
     if rollout == "python":
         ev = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState((seed + 1) % (2**32)))
     elif rollout == "go":
-        ev = GoRandomRollout(np.random.RandomState((seed + 1) % (2**32)))
+        ev = GoRandomRollout(np.random.RandomState((seed + 1) % (2**32)), value)
     else:
         raise ValueError(f"container: rollout {rollout!r}; want go or python")
     if (sims is None) == (seconds is None):

@@ -43,7 +43,7 @@ def run(args):
                 bots.append(ob.make_ismcts(game, sims=args.their_sims,
                                            seconds=None if args.their_ms is None else args.their_ms / 1000,
                                            uct_c=args.uct_c, rollout=args.rollout, seed=args.seed * 100003 + g * 11 + s,
-                                           final=args.their_final))
+                                           final=args.their_final, value=args.their_value))
         t0 = time.perf_counter()
         returns, decisions, state = ob.play(game, bots, cos.setup_draws(deal, **params))
         # The win share (1 to the winner, split between tied winners) from the final scores,
@@ -102,6 +102,8 @@ def their_name(args):
     name = f"openspiel-ismcts:{budget},c={args.uct_c:g},rollout={args.rollout}"
     if args.their_final != "visits":
         name += f",final={args.their_final}"
+    if args.their_value != "returns":
+        name += f",value={args.their_value}"
     if args.their_reward != "win-loss":
         name += f",reward={args.their_reward}"
     return name
@@ -147,6 +149,9 @@ def main(argv=None):
     ap.add_argument("--their-final", default="visits", choices=["visits", "visits-value"],
                     help="the move OpenSpiel's ISMCTS plays: OpenSpiel's most visited (ties at random) or ours "
                          "(ties to the higher value)")
+    ap.add_argument("--their-value", default="returns", choices=["returns", "search"],
+                    help="how OpenSpiel's ISMCTS values a Go playout: the game's returns or our search's outcome "
+                         "(half win share, half squashed score margin)")
     ap.add_argument("--their-reward", default="win-loss", choices=["win-loss", "rank"],
                     help="the game's returns, which OpenSpiel's ISMCTS backs up (the table's win share is always "
                          "the win-loss split)")

@@ -234,6 +234,17 @@ def test_openspiel_ismcts_meets_our_bots():
     assert cos.GoBot(g, "default").step(state) in state.legal_actions()
 
 
+def test_go_playouts():
+    g = load(players=4)
+    s = set_up(g, 2)
+    before = str(s)
+    r = cos.rollout(s, 1)
+    v = cos.rollout(s, 1, "search")
+    assert sum(r) == pytest.approx(1.0) and all(0 <= x <= 1 for x in v) and str(s) == before
+    with pytest.raises(ValueError, match="rollout value"):
+        cos.rollout(s, 1, "margin")
+
+
 def test_match_script_table(tmp_path):
     import importlib.util
     path = os.path.join(HERE, "..", "examples", "openspiel_match.py")
