@@ -504,3 +504,177 @@ func ctr_solo_game(h, i C.int64_t, out *C.char, cap C.int64_t, need *C.int64_t, 
 		return text(s, out, cap, need)
 	})
 }
+
+// --- OpenSpiel states (python/container_rl/openspiel.py) ---
+
+//export ctr_spiel_game
+func ctr_spiel_game(opts *C.char, out *C.char, cap C.int64_t, need *C.int64_t, errb *C.char, errcap C.int64_t) C.int {
+	return call(errb, errcap, func() error {
+		s, err := bridge.SpielGameJSON(str(opts))
+		if err != nil {
+			return err
+		}
+		return text(s, out, cap, need)
+	})
+}
+
+//export ctr_spiel_new
+func ctr_spiel_new(opts *C.char, h *C.int64_t, errb *C.char, errcap C.int64_t) C.int {
+	return call(errb, errcap, func() error {
+		id, err := bridge.NewSpiel(str(opts))
+		*h = C.int64_t(id)
+		return err
+	})
+}
+
+//export ctr_spiel_position
+func ctr_spiel_position(opts, position *C.char, h *C.int64_t, errb *C.char, errcap C.int64_t) C.int {
+	return call(errb, errcap, func() error {
+		id, err := bridge.NewSpielPosition(str(opts), str(position))
+		*h = C.int64_t(id)
+		return err
+	})
+}
+
+//export ctr_spiel_clone
+func ctr_spiel_clone(h C.int64_t, out *C.int64_t, errb *C.char, errcap C.int64_t) C.int {
+	return call(errb, errcap, func() error {
+		id, err := bridge.SpielClone(int64(h))
+		*out = C.int64_t(id)
+		return err
+	})
+}
+
+//export ctr_spiel_status
+func ctr_spiel_status(h C.int64_t, legal *C.int32_t, probs *C.double, a C.int64_t, out *C.int64_t, errb *C.char, errcap C.int64_t) C.int {
+	return call(errb, errcap, func() error {
+		l, err := slice[int32](unsafe.Pointer(legal), a)
+		if err != nil {
+			return err
+		}
+		p, err := slice[float64](unsafe.Pointer(probs), a)
+		if err != nil {
+			return err
+		}
+		o, err := slice[int64](unsafe.Pointer(out), 2)
+		if err != nil {
+			return err
+		}
+		return bridge.SpielStatus(int64(h), l, p, o)
+	})
+}
+
+//export ctr_spiel_apply
+func ctr_spiel_apply(h, action C.int64_t, errb *C.char, errcap C.int64_t) C.int {
+	return call(errb, errcap, func() error { return bridge.SpielApply(int64(h), int(action)) })
+}
+
+//export ctr_spiel_returns
+func ctr_spiel_returns(h C.int64_t, out *C.double, n C.int64_t, errb *C.char, errcap C.int64_t) C.int {
+	return call(errb, errcap, func() error {
+		o, err := slice[float64](unsafe.Pointer(out), n)
+		if err != nil {
+			return err
+		}
+		return bridge.SpielReturns(int64(h), o)
+	})
+}
+
+//export ctr_spiel_observe
+func ctr_spiel_observe(h, seat C.int64_t, obs *C.float, d C.int64_t, errb *C.char, errcap C.int64_t) C.int {
+	return call(errb, errcap, func() error {
+		o, err := slice[float32](unsafe.Pointer(obs), d)
+		if err != nil {
+			return err
+		}
+		return bridge.SpielObserve(int64(h), int(seat), o)
+	})
+}
+
+//export ctr_spiel_text
+func ctr_spiel_text(h, seat, kind C.int64_t, out *C.char, cap C.int64_t, need *C.int64_t, errb *C.char, errcap C.int64_t) C.int {
+	return call(errb, errcap, func() error {
+		s, err := bridge.SpielText(int64(h), int(seat), int(kind))
+		if err != nil {
+			return err
+		}
+		return text(s, out, cap, need)
+	})
+}
+
+//export ctr_spiel_action_text
+func ctr_spiel_action_text(h, action C.int64_t, out *C.char, cap C.int64_t, need *C.int64_t, errb *C.char, errcap C.int64_t) C.int {
+	return call(errb, errcap, func() error {
+		s, err := bridge.SpielActionText(int64(h), int(action))
+		if err != nil {
+			return err
+		}
+		return text(s, out, cap, need)
+	})
+}
+
+//export ctr_spiel_resample
+func ctr_spiel_resample(h, seat C.int64_t, seed C.uint64_t, out *C.int64_t, errb *C.char, errcap C.int64_t) C.int {
+	return call(errb, errcap, func() error {
+		id, err := bridge.SpielResample(int64(h), int(seat), uint64(seed))
+		*out = C.int64_t(id)
+		return err
+	})
+}
+
+//export ctr_spiel_setup_draws
+func ctr_spiel_setup_draws(opts *C.char, seed C.uint64_t, out *C.char, cap C.int64_t, need *C.int64_t, errb *C.char, errcap C.int64_t) C.int {
+	return call(errb, errcap, func() error {
+		s, err := bridge.SpielSetupDraws(str(opts), uint64(seed))
+		if err != nil {
+			return err
+		}
+		return text(s, out, cap, need)
+	})
+}
+
+//export ctr_bot_act_spiel
+func ctr_bot_act_spiel(bh, sh C.int64_t, action *C.int64_t, errb *C.char, errcap C.int64_t) C.int {
+	return call(errb, errcap, func() error {
+		a, err := bridge.BotActSpiel(int64(bh), int64(sh))
+		*action = C.int64_t(a)
+		return err
+	})
+}
+
+//export ctr_wilson
+func ctr_wilson(wins C.double, n C.int64_t, z C.double, out *C.double, errb *C.char, errcap C.int64_t) C.int {
+	return call(errb, errcap, func() error {
+		o, err := slice[float64](unsafe.Pointer(out), 2)
+		if err != nil {
+			return err
+		}
+		if n < 0 || wins < 0 || float64(wins) > float64(n) {
+			return fmt.Errorf("%w: %v wins out of %d games", bridge.ErrInvalid, float64(wins), n)
+		}
+		o[0], o[1] = bridge.Wilson(float64(wins), int(n), float64(z))
+		return nil
+	})
+}
+
+//export ctr_spiel_rollout
+func ctr_spiel_rollout(h C.int64_t, seed C.uint64_t, kind C.int64_t, out *C.double, n C.int64_t, errb *C.char, errcap C.int64_t) C.int {
+	return call(errb, errcap, func() error {
+		o, err := slice[float64](unsafe.Pointer(out), n)
+		if err != nil {
+			return err
+		}
+		return bridge.SpielRollout(int64(h), uint64(seed), int(kind), o)
+	})
+}
+
+//export ctr_bot_stats
+func ctr_bot_stats(bh C.int64_t, out *C.int64_t, errb *C.char, errcap C.int64_t) C.int {
+	return call(errb, errcap, func() error {
+		o, err := slice[int64](unsafe.Pointer(out), 3)
+		if err != nil {
+			return err
+		}
+		return bridge.BotStatsOf(int64(bh), o)
+	})
+}

@@ -4,7 +4,7 @@
 # PyPI cannot change what CI or a developer gets. pip builds the Go library (and the
 # container command) through python/setup.py; Go and a C compiler must be on PATH.
 #
-#     python/venv.sh                    # .venv/ at the repo root, extras pettingzoo,gymnasium,test
+#     python/venv.sh                    # .venv/ at the repo root, extras pettingzoo,gymnasium,openspiel,test
 #     VENV=/tmp/v python/venv.sh -e     # elsewhere, editable install
 #     EXTRAS=gymnasium,test python/venv.sh
 #
@@ -17,7 +17,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 PYTHON="${PYTHON:-/usr/bin/python3}"
 VENV="${VENV:-$ROOT/.venv}"
-EXTRAS="${EXTRAS:-pettingzoo,gymnasium,test}"
+EXTRAS="${EXTRAS:-pettingzoo,gymnasium,openspiel,test}"
 EDITABLE=()
 if [[ "${1:-}" == -e ]]; then
 	EDITABLE=(-e)

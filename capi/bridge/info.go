@@ -12,7 +12,7 @@ import (
 
 // ABIVersion is bumped whenever a function's signature or a buffer layout of the C ABI
 // changes; the Python package refuses a library with another version.
-const ABIVersion = 2
+const ABIVersion = 3
 
 // SpecJSON is the observation spec of the options (encoding.Spec as JSON: version, size,
 // features with offsets, labels and bounds, and the action names), plus the phase names

@@ -26,11 +26,16 @@ func (g *Game) NewInitialStateSeed(seed uint64) *State {
 // NewInitialStateSeed does, reusing s's memory: it allocates nothing, so self-play loops and
 // vectorised environments can reset games without garbage.
 func (g *Game) ResetState(s *State, seed uint64) {
-	o := &g.opts
 	pcg := pcgPool.Get().(*rand.PCG)
 	defer pcgPool.Put(pcg)
-	pcg.Seed(seed, 0x636f6e7461696e65) // "containe"
-	r := rand.New(pcg)
+	su := g.drawSetup(setupRand(pcg, seed))
+	g.layOut(s, &su)
+}
+
+// layOut sets s up as a new game of g with the setup choices su (valid for g), reusing s's
+// history buffer.
+func (g *Game) layOut(s *State, su *Setup) {
+	o := &g.opts
 	h := s.history[:0]
 	if h == nil {
 		h = make([]Move, 0, historyCap)
@@ -48,15 +53,45 @@ func (g *Game) ResetState(s *State, seed uint64) {
 		s.Supply[Gold] = uint8(gold)
 	}
 	s.WarehouseSupply = uint8(o.warehouses() - n)
+	g.applySetup(s, su)
+}
+
+// drawSetup makes the setup's random choices in the rulebook's order (steps 5-6, 8-12, 13,
+// 14), each from r exactly as the seeded setup always has.
+func (g *Game) drawSetup(r *rand.Rand) Setup {
+	n := g.opts.Players
+	var su Setup
+	if g.opts.Variant != Classic {
+		perm := permColours(r)
+		for k := range su.Bank {
+			su.Bank[k] = Colour(perm[k])
+		}
+	}
+	factories := permColours(r)
+	for i := 0; i < n; i++ {
+		su.Factories[i] = Colour(factories[i])
+	}
+	cards := permColours(r)
+	for i := 0; i < n; i++ {
+		su.Cards[i] = uint8(cards[i])
+	}
+	su.First = r.IntN(n)
+	return su
+}
+
+// applySetup lays out s (reset to a blank State of g with its history buffer) from su, which
+// must be valid for g (ValidateSetup).
+func (g *Game) applySetup(s *State, su *Setup) {
+	o := &g.opts
+	n := o.Players
 
 	// Steps 5-6: the Off-Shore Bank (not in Classic): one container of each colour, two at
 	// random to lot I, one to lot II, the rest back; cash $1, $2, $3.
 	if o.Variant != Classic {
-		perm := permColours(r)
-		s.Bank.ContainerLots[0][perm[0]]++
-		s.Bank.ContainerLots[0][perm[1]]++
-		s.Bank.ContainerLots[1][perm[2]]++
-		for _, c := range perm[:3] {
+		s.Bank.ContainerLots[0][su.Bank[0]]++
+		s.Bank.ContainerLots[0][su.Bank[1]]++
+		s.Bank.ContainerLots[1][su.Bank[2]]++
+		for _, c := range su.Bank {
 			s.Supply[c]--
 		}
 		s.Bank.CashLots = [BankLots]int32{1, 2, 3}
@@ -64,10 +99,9 @@ func (g *Game) ResetState(s *State, seed uint64) {
 
 	// Steps 8-12: ships in the ocean, a free warehouse, a random distinct factory colour with
 	// one container of it in the $2 factory lot, $20.
-	factories := permColours(r)
 	for i := 0; i < n; i++ {
 		p := &s.Players[i]
-		c := Colour(factories[i])
+		c := su.Factories[i]
 		p.Factories = 1 << c
 		s.FactorySupply[c]--
 		p.Warehouses = 1
@@ -87,15 +121,13 @@ func (g *Game) ResetState(s *State, seed uint64) {
 	}
 
 	// Step 13: scoring cards dealt from all five.
-	cards := permColours(r)
 	for i := 0; i < n; i++ {
-		s.Players[i].Card = uint8(cards[i])
+		s.Players[i].Card = su.Cards[i]
 	}
 
 	// Step 14: a random first player.
-	first := r.IntN(n)
-	s.FirstPlayer = int8(first)
-	s.Active = int8(first)
+	s.FirstPlayer = int8(su.First)
+	s.Active = int8(su.First)
 	s.machine.Winner = -1
 	s.machine.Returner = -1
 	s.machine.Counterpart = -1

@@ -438,6 +438,16 @@ func (w *worker) rollout(st *rules.State, out *[rules.MaxPlayers]float64) {
 // MarginScale is the score margin (in dollars) at which a seat's margin term reaches 0.88.
 const MarginScale = 20
 
+// Outcomes writes into out (one entry per seat) the outcome the search backs up for the
+// position st, ended or not: worker.score's value (for evaluators outside the search that
+// should value positions the same way, such as OpenSpiel's ISMCTS in docs/OPENSPIEL.md).
+func Outcomes(st *rules.State, out []float64) {
+	var w worker
+	var o [rules.MaxPlayers]float64
+	w.score(st, &o)
+	copy(out, o[:])
+}
+
 // score writes each seat's outcome in st, ended or not (scored as if it ended now): half
 // its share of the win, half its margin over the best other seat squashed to 0..1. A game
 // that ended at the safety turn limit is a loss (0) for every seat, so that no seat sees a

@@ -10,7 +10,7 @@ import json
 import operator
 import os
 
-ABI_VERSION = 2
+ABI_VERSION = 3
 STATUS_LEN = 8  # bridge.StatusLen
 ST_AGENT, ST_TERMINATED, ST_TRUNCATED, ST_PHASE, ST_NUM_LEGAL, ST_TURN, ST_STEPS, ST_LAST_AGENT = range(8)
 
@@ -84,6 +84,22 @@ _SIGS = {
     "ctr_score": [_s, _p, _c_i64, _p, _p, _c_i64],
     "ctr_observe_position": [_s, _c_i64, _c_i64, _p, _c_i64, _p, _p, _c_i64],
     "ctr_bench_vec": [_c_i64, _c_i64, _c_i64, _c_u64, _p, _p, _c_i64],
+    "ctr_spiel_game": [_s, _p, _c_i64, _p, _p, _c_i64],
+    "ctr_spiel_new": [_s, _p, _p, _c_i64],
+    "ctr_spiel_position": [_s, _s, _p, _p, _c_i64],
+    "ctr_spiel_clone": [_c_i64, _p, _p, _c_i64],
+    "ctr_spiel_status": [_c_i64, _p, _p, _c_i64, _p, _p, _c_i64],
+    "ctr_spiel_apply": [_c_i64, _c_i64, _p, _c_i64],
+    "ctr_spiel_returns": [_c_i64, _p, _c_i64, _p, _c_i64],
+    "ctr_spiel_observe": [_c_i64, _c_i64, _p, _c_i64, _p, _c_i64],
+    "ctr_spiel_text": [_c_i64, _c_i64, _c_i64, _p, _c_i64, _p, _p, _c_i64],
+    "ctr_spiel_action_text": [_c_i64, _c_i64, _p, _c_i64, _p, _p, _c_i64],
+    "ctr_spiel_resample": [_c_i64, _c_i64, _c_u64, _p, _p, _c_i64],
+    "ctr_spiel_setup_draws": [_s, _c_u64, _p, _c_i64, _p, _p, _c_i64],
+    "ctr_bot_act_spiel": [_c_i64, _c_i64, _p, _p, _c_i64],
+    "ctr_wilson": [ctypes.c_double, _c_i64, ctypes.c_double, _p, _p, _c_i64],
+    "ctr_spiel_rollout": [_c_i64, _c_u64, _c_i64, _p, _c_i64, _p, _c_i64],
+    "ctr_bot_stats": [_c_i64, _p, _p, _c_i64],
     "ctr_env_opponents": [_c_i64, _s, _p, _c_i64],
     "ctr_env_play": [_c_i64, _p, _p, _c_i64],
     "ctr_env_step_play": [_c_i64, _c_i64, _p, _p, _c_i64],
