@@ -159,7 +159,7 @@ func TestGameAskIsAboutTheHumansDecisionOnTheHumansView(t *testing.T) {
 		probe.take()
 		for k := 0; k < 30 && !st.Over; k++ {
 			var a AskAnswer
-			c.ok("POST", "/api/games/"+st.ID+"/ask", st.Token, AskRequest{Bot: "test-ask-probe"}, &a)
+			c.ok("POST", "/api/games/"+st.ID+"/ask", st.Token, GameAskRequest{Bot: "test-ask-probe"}, &a)
 			if a.Seat != seat {
 				t.Fatalf("move %d: the answer is for seat %d, the human is %d", k, a.Seat, seat)
 			}

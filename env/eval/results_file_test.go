@@ -48,7 +48,18 @@ func TestReadResultsFileRefusesWhatIsNotAResultsFile(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name string, f any) string {
 		t.Helper()
-		b, err := json.Marshal(f)
+		// Written as a shard writes it (with its checksum), so each case is refused for what
+		// it changes, not for a missing checksum.
+		var b []byte
+		var err error
+		switch v := f.(type) {
+		case *ResultsFile:
+			b, err = v.Marshal()
+		case ResultsFile:
+			b, err = v.Marshal()
+		default:
+			b, err = json.Marshal(f)
+		}
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -66,7 +77,7 @@ func TestReadResultsFileRefusesWhatIsNotAResultsFile(t *testing.T) {
 		t.Errorf("a missing file: %v", err)
 	}
 	os.WriteFile(filepath.Join(dir, "text.json"), []byte("games: 6\n"), 0o644)
-	if _, err := ReadResultsFile(filepath.Join(dir, "text.json")); !errors.Is(err, ErrMerge) || !strings.Contains(err.Error(), "text.json: not a results file") {
+	if _, err := ReadResultsFile(filepath.Join(dir, "text.json")); !errors.Is(err, ErrMerge) || !strings.Contains(err.Error(), "text.json") || !strings.Contains(err.Error(), "not a results file") {
 		t.Errorf("not JSON: %v", err)
 	}
 	edit := func(name string, change func(f *ResultsFile), want string) {
@@ -80,7 +91,12 @@ func TestReadResultsFileRefusesWhatIsNotAResultsFile(t *testing.T) {
 			t.Errorf("%s: %v, want ErrMerge naming the file and %q", name, err, want)
 		}
 	}
-	edit("format.json", func(f *ResultsFile) { f.Format = "container-eval-results/2" }, `format "container-eval-results/2"`)
+	other := *files[1]
+	other.Format = "container-eval-results/9"
+	if _, err := ReadResultsFile(write("format.json", map[string]any{"format": other.Format, "games": other.Games})); !errors.Is(err, ErrMerge) ||
+		!strings.Contains(err.Error(), "format.json") || !strings.Contains(err.Error(), "container-eval-results/9") {
+		t.Errorf("another format: %v", err)
+	}
 	edit("agents.json", func(f *ResultsFile) { f.Agents = nil }, "0 agents")
 	edit("games.json", func(f *ResultsFile) { f.Games = 0 }, "0 games")
 	edit("batch.json", func(f *ResultsFile) { f.Batch = -1 }, "batch -1")
