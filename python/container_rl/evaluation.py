@@ -10,10 +10,9 @@ equally often), a shared win counts 1/k for each of its k winners, and every rat
 Needs gymnasium (the games are played through ``container_rl/Container-v0``).
 """
 
-import math
-
 import numpy as np
 
+from . import _lib
 from ._lib import InvalidArgumentError
 
 # Z95 is the normal quantile of a two-sided 95% interval (Go: eval.Z95).
@@ -22,16 +21,13 @@ Z95 = 1.959963984540054
 
 def wilson(wins, n, z=Z95):
     """The Wilson score interval (lo, hi) for wins successes out of n trials (wins may be
-    fractional: shared wins count 1/k each); (0, 1) when n is 0. Same formula as Go's
-    ``eval.Wilson``."""
+    fractional: shared wins count 1/k each); (0, 1) when n is 0. Computed by Go's
+    ``eval.Wilson`` (one implementation for every table of the project)."""
     if n <= 0:
         return 0.0, 1.0
-    p = wins / n
-    z2 = z * z
-    den = 1 + z2 / n
-    centre = (p + z2 / (2 * n)) / den
-    half = z / den * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
-    return max(0.0, centre - half), min(1.0, centre + half)
+    out = np.zeros(2, dtype=np.float64)
+    _lib.call(_lib.lib.ctr_wilson, float(wins), _lib.c_int(n, "games"), float(z), _lib.ptr(out))
+    return float(out[0]), float(out[1])
 
 
 def rate(wins, n):

@@ -315,9 +315,8 @@ def setup_draws(seed, **params):
 def wilson(wins, games, z=0.0):
     """The Wilson score interval of wins (shared wins count 1/k) out of games, at normal
     quantile z (0: 95%): the Go statistics every project table uses (env/eval.Wilson)."""
-    out = np.zeros(2, dtype=np.float64)
-    _lib.call(lib.ctr_wilson, float(wins), _lib.c_int(games, "games"), float(z), _lib.ptr(out))
-    return float(out[0]), float(out[1])
+    from .evaluation import Z95, wilson as _wilson
+    return _wilson(wins, games, z or Z95)
 
 
 # --- bots ---------------------------------------------------------------------------------

@@ -8,13 +8,12 @@ here: the AEC env (``container_rl.pettingzoo.raw_env``, the Go engine) does it a
 ``python/examples/rllib_ppo.py``; needs ``ray[rllib]`` (imported when this module is).
 """
 
-import math
-
 import gymnasium as gym
 import numpy as np
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
 
 from .aec import ContainerEnv
+from .evaluation import wilson  # noqa: F401  (the example's intervals)
 
 
 def _aec_env(**options):
@@ -90,14 +89,3 @@ class ContainerMultiAgentEnv(MultiAgentEnv):
         for a, r in rewards.items():
             self._returns[a] += r
         return {nxt: self._obs(nxt)}, rewards, {"__all__": False}, {"__all__": False}, {}
-
-
-def wilson(wins, n, z=1.959963984540054):
-    """The 95% Wilson score interval of wins out of n (the one container eval prints)."""
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return max(0.0, c - h), min(1.0, c + h)
