@@ -320,6 +320,12 @@ def main(argv=None):
         cut = argv.index("--")
         argv, flags = argv[:cut], argv[cut + 1:]
     ns = p.parse_args(argv)
+    # Standard output carries only the merged result: whatever Ray prints meanwhile (a node
+    # marked dead, a worker's message) goes to standard error.
+    sys.stdout.flush()
+    saved = os.dup(1)
+    os.dup2(2, 1)  # also what Ray's own threads write to the file descriptor
+    stdout, sys.stdout = sys.stdout, sys.stderr
     try:
         res = run(ns.command, flags, ns.out, ns.shards, address=ns.address, binary=ns.binary, retries=ns.retries,
                   progress=not ns.no_progress, json_output=ns.json, num_cpus=ns.cpus,
@@ -330,7 +336,13 @@ def main(argv=None):
     except KeyboardInterrupt:
         print("container_rl.ray: interrupted; rerun the same command to continue", file=sys.stderr)
         return 130
+    finally:
+        sys.stderr.flush()
+        sys.stdout = stdout
+        os.dup2(saved, 1)
+        os.close(saved)
     sys.stdout.write(res["output"])
+    sys.stdout.flush()
     nodes = len({r["node"] for r in res["shards"]})
     print(f"{ns.shards} shards on {nodes} node(s) in {res['seconds']:.1f}s; merged into {res['out']}", file=sys.stderr)
     return 0

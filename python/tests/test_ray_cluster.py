@@ -77,10 +77,11 @@ def cluster(binary):
     port = _free_port()
     address = f"{HEAD_IP}:{port}"
     common = ["--num-cpus=1", "--include-dashboard=false", "--disable-usage-stats"]
-    subprocess.run([_ray_bin(), "start", "--head", f"--node-ip-address={HEAD_IP}", f"--port={port}",
-                    f"--temp-dir={temp}", '--resources={"head_node": 1}', *common],
-                   env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    procs = []
+    # Every node is a `ray start --block` process in a session of its own, so teardown stops
+    # exactly this cluster (never `ray stop`, which would stop every Ray on the machine).
+    procs = [subprocess.Popen([_ray_bin(), "start", "--head", "--block", f"--node-ip-address={HEAD_IP}",
+                               f"--port={port}", f"--temp-dir={temp}", '--resources={"head_node": 1}', *common],
+                              env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)]
 
     def add_node(ip, resource):
         p = subprocess.Popen([_ray_bin(), "start", f"--address={address}", f"--node-ip-address={ip}",
@@ -92,7 +93,15 @@ def cluster(binary):
     add_node(WORKER_IP, "worker_node")
     old_env = {k: os.environ.get(k) for k in ("CONTAINER", "PYTHONPATH", "RAY_AUTH_MODE")}
     os.environ.update(CONTAINER=binary, PYTHONPATH=env["PYTHONPATH"], RAY_AUTH_MODE="disabled")
-    ray.init(address=address, _node_ip_address=HEAD_IP, log_to_driver=False, configure_logging=False)
+    deadline = time.monotonic() + 90
+    while True:
+        try:
+            ray.init(address=address, _node_ip_address=HEAD_IP, log_to_driver=False, configure_logging=False)
+            break
+        except (ConnectionError, RuntimeError):
+            if time.monotonic() > deadline or procs[0].poll() is not None:
+                raise
+            time.sleep(0.5)
     _wait_nodes(2)
     try:
         yield {"address": address, "add_node": add_node, "env": env}
@@ -101,13 +110,14 @@ def cluster(binary):
         for p in procs:
             if p.poll() is None:
                 os.killpg(p.pid, signal.SIGTERM)
-        subprocess.run([_ray_bin(), "stop", "--force"], env=env, stdout=subprocess.DEVNULL,
-                       stderr=subprocess.DEVNULL, check=False)
         for p in procs:
             try:
                 p.wait(timeout=20)
             except subprocess.TimeoutExpired:
                 os.killpg(p.pid, signal.SIGKILL)
+        for ip in (HEAD_IP, WORKER_IP, EXTRA_IP):  # whatever of this cluster outlived its group
+            for pid in _processes_of_node(ip):
+                _kill(pid)
         shutil.rmtree(temp, ignore_errors=True)
         for k, v in old_env.items():
             if v is None:
