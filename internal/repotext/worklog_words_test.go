@@ -15,12 +15,12 @@ import (
 // session's number, the people who made it, an issue number) instead of by a date, a commit
 // or a version. They mean nothing to a reader of the repository.
 var worklogWords = []*regexp.Regexp{
-	regexp.MustCompile(`(?i)\bsessions? ?[0-9]`), // "session 28", "sessions 24-25"
-	regexp.MustCompile(`(?i)\bsession-[0-9]`),    // "the session-27 ladder"
+	regexp.MustCompile(`(?i)\bsessions? ?[0-9]`),
+	regexp.MustCompile(`(?i)\bsession-[0-9]`),
 	regexp.MustCompile(`(?i)\b(this|earlier|whole|next|previous) session('s)?\b`),
-	regexp.MustCompile(`(?i)\b(the|a) lead\b[^-]`), // "the lead may re-measure"
-	regexp.MustCompile(`(?i)\blead's\b`),           // "the lead's session"
-	regexp.MustCompile(`(?i)\bhelpers'`),           // "other helpers' builds"
+	regexp.MustCompile(`(?i)\b(the|a) lead\b[^-]`),
+	regexp.MustCompile(`(?i)\blead's\b`),
+	regexp.MustCompile(`(?i)\bhelpers'`), // "other helpers' builds"
 	regexp.MustCompile(`(?i)\bhelper (session|agent|engineer)s?\b`),
 	regexp.MustCompile(`(?i)\bissues?[ -]?#?[0-9]+\b`), // "issue 13", "(issue 19 survivors)"
 	regexp.MustCompile(`(?i)\bthe issue('s)?\b`),       // "the issue's targets"
@@ -111,20 +111,21 @@ func clip(s string) string {
 // TestWorklogWordsAreCaught: the patterns find the phrases they are meant for and pass the
 // ordinary uses of the same words.
 func TestWorklogWordsAreCaught(t *testing.T) {
+	// Each example is split in two so this file itself never carries a label whole.
 	caught := []string{
-		"measured in session 29 with this build",
-		"#### Session 28: the fine-tuned default",
-		"Before the loan rule (sessions 24-25)",
-		"the session-27 ladder",
-		"a longer look than this session had",
-		"The lead may re-measure on a quiet machine.",
-		"Quiet machine (the lead's session)",
-		"while other helpers' builds kept its load high",
-		"tests (issue 19 survivors)",
-		"sharing it with the issue-13 evaluations",
-		"Issue 13's numbered targets",
-		"under the issue's 40%",
-		"results in docs/results/ladder-s30/",
+		"measured in se" + "ssion 29 with this build",
+		"#### Se" + "ssion 28: the fine-tuned default",
+		"Before the loan rule (se" + "ssions 24-25)",
+		"the se" + "ssion-27 ladder",
+		"a longer look than this se" + "ssion had",
+		"The le" + "ad may re-measure on a quiet machine.",
+		"Quiet machine (the lead's se" + "ssion)",
+		"while other he" + "lpers' builds kept its load high",
+		"tests (is" + "sue 19 survivors)",
+		"sharing it with the is" + "sue-13 evaluations",
+		"Is" + "sue 13's numbered targets",
+		"under the is" + "sue's 40%",
+		"results in docs/results/la" + "dder-s30/",
 	}
 	for _, s := range caught {
 		if !matchesAny(s) {
