@@ -19,7 +19,7 @@ var worklogWords = []*regexp.Regexp{
 	regexp.MustCompile(`(?i)\bsession-[0-9]`),
 	regexp.MustCompile(`(?i)\b(this|earlier|whole|next|previous) session('s)?\b`),
 	regexp.MustCompile(`(?i)\b(the|a) lead\b[^-]`),
-	regexp.MustCompile(`(?i)\blead's\b`),
+	regexp.MustCompile(`(?i)\blead[']s\b`),
 	regexp.MustCompile(`(?i)\bhelpers'`), // "other helpers' builds"
 	regexp.MustCompile(`(?i)\bhelper (session|agent|engineer)s?\b`),
 	regexp.MustCompile(`(?i)\bissues?[ -]?#?[0-9]+\b`), // "issue 13", "(issue 19 survivors)"
@@ -119,7 +119,7 @@ func TestWorklogWordsAreCaught(t *testing.T) {
 		"the se" + "ssion-27 ladder",
 		"a longer look than this se" + "ssion had",
 		"The le" + "ad may re-measure on a quiet machine.",
-		"Quiet machine (the lead's se" + "ssion)",
+		"Quiet machine (the le" + "ad's session)",
 		"while other he" + "lpers' builds kept its load high",
 		"tests (is" + "sue 19 survivors)",
 		"sharing it with the is" + "sue-13 evaluations",
