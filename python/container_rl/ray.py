@@ -231,7 +231,9 @@ def run(command, args, out, shards, *, address=None, binary=None, retries=3, pro
     out = os.path.abspath(os.fspath(out))
     if not ray.is_initialized():
         kw = {"_node_ip_address": node_ip_address} if node_ip_address else {}
-        ray.init(address=address or os.environ.get("RAY_ADDRESS"), log_to_driver=False,
+        # "local" starts a fresh instance rather than joining whatever cluster an earlier
+        # `ray start` recorded in /tmp/ray/ray_current_cluster (possibly long gone).
+        ray.init(address=address or os.environ.get("RAY_ADDRESS") or "local", log_to_driver=False,
                  include_dashboard=False, configure_logging=False, **kw)
     task = ray.remote(run_shard)
     t0 = time.monotonic()

@@ -100,7 +100,7 @@ def main(argv=None):
     p.add_argument("--lr", type=float, default=3e-4)
     p.add_argument("--eval-games", type=int, default=200)
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--address", help="Ray cluster address (default: a local Ray instance)")
+    p.add_argument("--address", help="Ray cluster address (default: RAY_ADDRESS, else a new local Ray instance)")
     p.add_argument("--json", help="write the curve and the evaluation to this file")
     p.add_argument("--ci", action="store_true", help="a short run: 2 iterations of 1000 steps, 8 evaluation games")
     args = p.parse_args(argv)
@@ -110,11 +110,13 @@ def main(argv=None):
     import ray
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
     if not ray.is_initialized():
-        kw = {} if args.address else {"num_cpus": max(2, args.env_runners + 1), "_node_ip_address": "127.0.0.2"}
+        kw = {} if args.address or os.environ.get("RAY_ADDRESS") else {"num_cpus": max(2, args.env_runners + 1), "_node_ip_address": "127.0.0.2"}
         pkg_parent = os.path.dirname(os.path.dirname(os.path.abspath(container_rl.__file__)))
         if "site-packages" not in pkg_parent:  # run from a checkout: the env runners import it from there too
             kw["runtime_env"] = {"env_vars": {"PYTHONPATH": pkg_parent}}
-        ray.init(address=args.address, include_dashboard=False, log_to_driver=False, configure_logging=False, **kw)
+        # "local": a fresh instance, never a cluster some earlier `ray start` recorded in /tmp/ray.
+        address = args.address or os.environ.get("RAY_ADDRESS") or "local"
+        ray.init(address=address, include_dashboard=False, log_to_driver=False, configure_logging=False, **kw)
     algo = build(args)
     curve = []
     t0 = time.monotonic()

@@ -84,8 +84,11 @@ def cluster(binary):
                               env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)]
 
     def add_node(ip, resource):
+        # Its own --temp-dir too: a worker node otherwise records the head's address in
+        # /tmp/ray/ray_current_cluster, where a later plain ray.init() would look for a live cluster.
         p = subprocess.Popen([_ray_bin(), "start", f"--address={address}", f"--node-ip-address={ip}",
-                              f'--resources={{"{resource}": 1}}', "--block", "--num-cpus=1", "--disable-usage-stats"],
+                              f"--temp-dir={temp}", f'--resources={{"{resource}": 1}}', "--block", "--num-cpus=1",
+                              "--disable-usage-stats"],
                              env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
         procs.append(p)
         return p
@@ -358,3 +361,26 @@ def test_command_line_prints_progress_and_the_merged_table(cluster, binary, tmp_
                          capture_output=True, text=True, env={**os.environ, **cluster["env"]}, timeout=300)
     last = bad.stderr.strip().splitlines()[-1]
     assert bad.returncode == 2 and last.startswith("container_rl.ray: eval shard") and "nosuchbot" in last, bad.stderr
+
+
+def test_without_an_address_a_new_local_instance_starts_whatever_an_old_ray_start_recorded(binary, tmp_path):
+    """`ray start` records its cluster in <tmp>/ray/ray_current_cluster and leaves it there when the
+    cluster is gone; a plain ray.init() then tries to join that dead address. Without --address
+    the command line starts its own local instance instead."""
+    ray_tmp = tempfile.mkdtemp(prefix="rt-", dir="/tmp")  # short: Ray's socket paths live under it
+    try:
+        os.makedirs(os.path.join(ray_tmp, "ray"))
+        with open(os.path.join(ray_tmp, "ray", "ray_current_cluster"), "w", encoding="utf-8") as f:
+            f.write(f"127.0.0.1:{_free_port()}")  # nothing listens there
+        pkg_parent = os.path.dirname(os.path.dirname(os.path.abspath(crl_ray.__file__)))
+        env = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}
+        env.update(RAY_TMPDIR=ray_tmp, CONTAINER=binary, RAY_USAGE_STATS_ENABLED="0", RAY_AUTH_MODE="disabled",
+                   PYTHONPATH=os.pathsep.join([pkg_parent] + [p for p in [env.get("PYTHONPATH")] if p]))
+        args = ["--agents", AGENTS, "--games", "8", "--seed", "4"]
+        proc = subprocess.run([sys.executable, "-m", "container_rl.ray", "eval", "--shards", "2",
+                               "--out", str(tmp_path / "local"), "--node-ip-address", "127.0.0.5", "--", *args],
+                              capture_output=True, text=True, env=env, timeout=120)
+        assert proc.returncode == 0, proc.stderr[-3000:]
+        assert proc.stdout == _single(binary, "eval", args)
+    finally:
+        shutil.rmtree(ray_tmp, ignore_errors=True)
