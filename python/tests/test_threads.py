@@ -3,6 +3,7 @@ documented HandleError, never an error about actions or indices from the other t
 half-written buffers, and the games are left as if only the calls that ran had run."""
 
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -11,9 +12,11 @@ import container_rl as crl
 from container_rl._lib import HandleError
 
 
-def _hammer(calls, seconds=1.5):
+def _hammer(calls, seconds=1.5, until=None, deadline=60):
     """Run calls[0] and calls[1] on two threads at once for a while; each returns normally
-    or raises. Returns per thread the list of outcomes (None, or the exception)."""
+    or raises. Returns per thread the list of outcomes (None, or the exception). With until,
+    the threads go on past seconds until until(outcomes) holds or deadline seconds have passed
+    (on a loaded machine one thread can lose every race for a long time)."""
     stop = threading.Event()
     outcomes = ([], [])
 
@@ -30,6 +33,9 @@ def _hammer(calls, seconds=1.5):
     for t in threads:
         t.start()
     stop.wait(seconds)
+    t0 = time.monotonic()
+    while until is not None and not until(outcomes) and time.monotonic() - t0 < deadline:
+        time.sleep(0.05)
     stop.set()
     for t in threads:
         t.join()
@@ -56,7 +62,7 @@ def test_a_step_is_never_given_the_other_threads_actions(as_list):
         def illegal(rng):
             vec.step(bad if as_list else np.array(bad, dtype=np.int64))
 
-        a, b = _hammer([good, illegal])
+        a, b = _hammer([good, illegal], until=lambda o: None in o[0])
         wrong_a = [repr(e) for e in a if e is not None and not _busy(e)]
         assert wrong_a == [], wrong_a[:3]
         assert None in a
@@ -90,7 +96,7 @@ def test_stepping_while_another_thread_observes_and_resets():
             vec.observe(int(rng.integers(4)), 0)
             vec.game_info(int(rng.integers(4)))
 
-        a, b = _hammer([stepper, reader])
+        a, b = _hammer([stepper, reader], until=lambda o: None in o[0])
         wrong = [repr(e) for e in a + b if e is not None and not _busy(e)]
         assert wrong == [], wrong[:3]
         assert None in a
