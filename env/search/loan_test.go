@@ -194,3 +194,50 @@ func TestLoanUsefulIn_AgreesWithTheRules(t *testing.T) {
 	}
 	t.Logf("decisions checked per phase: %v", checked)
 }
+
+// A loan is useful when the one move its $10 opens is a factory of the first colour (the
+// first id after the repayments): that move counts like any other.
+func TestCandidates_LoanForAFactoryOfTheFirstColour(t *testing.T) {
+	w := newTestWorker()
+	found := 0
+	decisionsOf(t, rules.DefaultOptions(), 5, func(st *rules.State, legal []int) {
+		if found > 0 || st.Phase() != rules.PhaseTurn || !slices.Contains(legal, takeLoan) {
+			return
+		}
+		p := &st.Players[st.CurrentPlayer()]
+		built := bits.OnesCount8(p.Factories)
+		if built >= rules.MaxFactories || p.Factories&(1<<rules.White) != 0 || st.FactorySupply[rules.White] == 0 {
+			return
+		}
+		for c := range st.FactorySupply {
+			if rules.Colour(c) != rules.White {
+				st.FactorySupply[c] = 0
+			}
+		}
+		st.WarehouseSupply = 0
+		p.Cash = int32(rules.FactoryCost[built+1] - 1)
+		before := st.LegalActions(nil)
+		p.Cash += rules.LoanAmount
+		after := st.LegalActions(nil)
+		p.Cash -= rules.LoanAmount
+		var opened []int
+		for _, a := range after {
+			if !slices.Contains(before, a) {
+				opened = append(opened, a)
+			}
+		}
+		if len(opened) != 1 {
+			return
+		}
+		if m := st.ActionToMove(opened[0]); m.Kind != rules.BuildFactory || m.Colour != rules.White {
+			return
+		}
+		found++
+		if !slices.Contains(w.candidates(st), takeLoan) {
+			t.Errorf("turn %d: the loan that pays for a white factory is left out", st.Turn)
+		}
+	})
+	if found == 0 {
+		t.Fatal("no position where $10 opens only a white factory")
+	}
+}

@@ -1,0 +1,93 @@
+package search
+
+import (
+	"errors"
+	"math"
+	"testing"
+	"time"
+
+	"github.com/container-rl/container/env/rules"
+)
+
+// rampNet is an Evaluator whose prior grows with the legal index (prior[i] ∝ i+1) and whose
+// value for seat s is 0.1·(s+1), everywhere. With fail set it first writes 0.9 everywhere,
+// then returns an error.
+type rampNet struct{ fail bool }
+
+func (r rampNet) Evaluate(_ *rules.State, legal []int, prior, value []float32) error {
+	if r.fail {
+		for i := range prior {
+			prior[i] = 0.9
+		}
+		for s := range value {
+			value[s] = 0.9
+		}
+		return errors.New("refused")
+	}
+	sum := float32(len(legal) * (len(legal) + 1) / 2)
+	for i := range prior {
+		prior[i] = float32(i+1) / sum
+	}
+	for s := range value {
+		value[s] = 0.1 * float32(s+1)
+	}
+	return nil
+}
+
+// With a net and no rollout policy, the root's edges carry the net's prior of their own
+// move, and every simulation backs up the net's value of the leaf it reached (no
+// rollout). A net that fails gives every move the same prior and every seat 0.5. For 3, 4
+// and 5 players (5 is the size of the value arrays).
+func TestPUCT_RootEdgesCarryTheNetsPriorAndValue(t *testing.T) {
+	for _, players := range []int{3, 4, 5} {
+		opts := rules.DefaultOptions()
+		opts.Players = players
+		g, err := rules.NewGame(opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, fail := range []bool{false, true} {
+			st := g.NewInitialStateSeed(uint64(players))
+			seat := st.CurrentPlayer()
+			var view rules.State
+			st.Redact(seat, &view)
+			cfg := DefaultConfig()
+			w := &worker{cfg: &cfg, eval: rampNet{fail: fail}}
+			w.search(&view, seat, 30, time.Time{})
+			var probe worker
+			probe.cfg = &cfg
+			cands := probe.candidates(st)
+			if len(cands) < 3 {
+				t.Fatalf("%d players: %d candidate moves, not a test", players, len(cands))
+			}
+			sum := float32(len(cands) * (len(cands) + 1) / 2)
+			visited := 0
+			for i, a := range cands {
+				e := w.rootEdge(a, seat)
+				if e == nil {
+					t.Fatalf("%d players, fail=%v: no root edge for candidate %d", players, fail, a)
+				}
+				want := float32(i+1) / sum
+				wantValue := float64(0.1 * float32(seat+1)) // the net's value for the root's seat
+				if fail {
+					want, wantValue = 1/float32(len(cands)), 0.5
+				}
+				if e.prior != want {
+					t.Errorf("%d players, fail=%v: move %d prior %v, want %v", players, fail, a, e.prior, want)
+				}
+				if e.visits > 0 {
+					visited++
+					if mean := e.value / float64(e.visits); math.Abs(mean-wantValue) > 1e-6 {
+						t.Errorf("%d players, fail=%v: move %d mean %v over %d visits, want the net's %v", players, fail, a, mean, e.visits, wantValue)
+					}
+				}
+			}
+			if visited == 0 {
+				t.Errorf("%d players, fail=%v: no root move visited", players, fail)
+			}
+			if (w.err != nil) != fail {
+				t.Errorf("%d players, fail=%v: worker error %v", players, fail, w.err)
+			}
+		}
+	}
+}
