@@ -7,7 +7,9 @@
 # or only the FILEs named, runs the package's own tests against each mutant (one worker, so
 # it can share a machine) and writes the per-mutant results to out/mutation/<pkg>.json and
 # the log to out/mutation/<pkg>.log. Environment: SHORT=1 runs the tests with -short (the
-# slow suites: env/rules, env, datasets); WORKERS=N uses N workers; COEF=K sets the timeout
+# slow suites: env/rules, env, datasets); RUN=REGEX runs only the tests whose names match
+# (go test -run; a mutant those tests kill is killed by the whole suite too, so the score
+# can only be lower than the whole suite's); WORKERS=N uses N workers; COEF=K sets the timeout
 # coefficient (the per-mutant timeout is K times the coverage run; default 15, generous on
 # a loaded machine). See docs/TESTING.md for the scores and what the survivors mean.
 set -euo pipefail
@@ -44,6 +46,10 @@ name="${pkg//\//_}"
 export GOFLAGS="${GOFLAGS:+$GOFLAGS }-count=1 -failfast -ldflags=-w"
 if [ "${SHORT:-0}" = 1 ]; then
 	export GOFLAGS="$GOFLAGS -short"
+fi
+if [ -n "${RUN:-}" ]; then
+	case "$RUN" in *" "*) echo "mutation: RUN must not contain spaces" >&2; exit 2 ;; esac
+	export GOFLAGS="$GOFLAGS -run=$RUN"
 fi
 go tool gremlins unleash --workers "${WORKERS:-1}" --timeout-coefficient "${COEF:-15}" \
 	-o "$out/$name.json" "${args[@]}" "./$pkg" 2>&1 | tee "$out/$name.log" | { grep -a -v 'RUNNABLE\|NOT COVERED' || true; }
