@@ -45,4 +45,22 @@
 //     Extra). The loop moves the progress bar, rewrites RUN/metrics.csv and metrics.json and
 //     saves the checkpoint every CheckpointEvery steps and at the last step; r.seconds() is
 //     the training time over every process, r.interval the start of the log interval.
+//
+// # Files by part
+//
+// The package is one package, so that the trainers share the run lifecycle and the network
+// without exported glue; its files group by part:
+//
+//   - The network: config.go (NetConfig), model.go (the GoMLX graph), weights.go (the float32
+//     tensors), forward.go and affine_*.go/.s (the plain-Go forward pass and its AVX kernels).
+//   - Training runs: run.go (the lifecycle), trainer.go (optimiser, Hyper), shard.go (sharded
+//     steps), checkpoint.go, resume.go, metrics.go, backend_xla.go (the XLA backend, build tag
+//     xla).
+//   - Behaviour cloning: bc.go, samples.go (rows in memory), data.go (rows from a dataset).
+//   - PPO: ppo.go, rollout.go.
+//   - Search-guided training (ExIt): exit.go, exit_data.go (the replay buffer), exit_step.go.
+//   - Bot files and playing: botfile.go, fileformat.go (the framing, read as hostile data),
+//     export.go, upgrade.go (older layouts), nnbot.go (NetBot), advise.go (the web's advice),
+//     searchnet.go (a network guiding ismcts).
+//   - measure.go: the training-speed measurement behind `container bench --train`.
 package training
