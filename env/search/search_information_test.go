@@ -108,7 +108,7 @@ func TestDeterminize_NeverChangesWhatTheSeatHasSeen(t *testing.T) {
 }
 
 type drawStats struct {
-	classicBids, baseZeroBids, incentivesAfterBid, bidsOfLenders int
+	classicBids, baseZeroBids, incentivesAfterBid, incentivesAfterRunoff, bidsOfLenders int
 }
 
 // checkDrawnValuesArePossible checks that every sealed value d drew for a seat other than
@@ -154,6 +154,9 @@ func checkDrawnValuesArePossible(t *testing.T, o rules.Options, st, d *rules.Sta
 			if sd.Action.Kind == rules.SailIsland && sd.Delivery.HasBid&(1<<i) != 0 {
 				free -= bid + runoff
 				stats.incentivesAfterBid++
+				if runoff > 0 {
+					stats.incentivesAfterRunoff++
+				}
 			}
 			if inc := dd.Loan.Incentives[i]; inc < 0 || inc > max(0, free-rules.LoanAmount) {
 				t.Fatalf("%v step %d: seat %d (cash $%d, free $%d) drawn an incentive of $%d", o, st.Steps, i, cash, free, inc)
@@ -311,56 +314,64 @@ func TestDeterminize_ALoanRequestInsideADeliveryAuction(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	takeLoan, _ := rules.KindBase(rules.TakeLoan)
 	requests := 0
-	for seed := uint64(1); seed <= 60 && requests < 12; seed++ {
+	for seed := uint64(1); seed <= 60 && requests < 16; seed++ {
 		// Five players, and a request by the third bidder or later: the bidders before it then bid
 		// incentives in turn while each other's stay sealed.
 		o := rules.Options{Players: 5, Modules: rules.PlayerLoans, Length: rules.Short}
-		var start *rules.State
+		// One request among sealed delivery bids and one among sealed runoff additions (a
+		// tie's runoff: the incentive must fit beside the bid and the runoff).
+		var starts [2]*rules.State
 		playGame(t, o, []string{"valuer", "shipper", "valuer", "manufacturer", "valuer"}[:o.Players], seed, func(st *rules.State) {
 			dec := st.Decision()
-			if start == nil && dec.Phase == rules.PhaseDeliveryBid && bits.OnesCount8(uint8(dec.Delivery.HasBid)) >= 2 &&
-				slices.Contains(st.LegalActions(nil), takeLoan) {
-				start = st.Clone()
+			if !slices.Contains(st.LegalActions(nil), takeLoan) {
+				return
+			}
+			if starts[0] == nil && dec.Phase == rules.PhaseDeliveryBid && bits.OnesCount8(uint8(dec.Delivery.HasBid)) >= 2 {
+				starts[0] = st.Clone()
+			}
+			if starts[1] == nil && dec.Phase == rules.PhaseRunoffBid && dec.Delivery.HasRunoff != 0 {
+				starts[1] = st.Clone()
 			}
 		})
-		if start == nil {
-			continue
-		}
-		requests++
-		st := start
-		st.Apply(takeLoan)
-		for k := 0; k < 20 && !st.IsTerminal(); k++ {
-			ph := st.Phase()
-			if ph != rules.PhaseLoanOffer && ph != rules.PhaseIncentiveBid && ph != rules.PhaseLoanTie && ph != rules.PhaseLoanAccept {
-				break
+		for _, st := range starts {
+			if st == nil {
+				continue
 			}
-			for seat := 0; seat < o.Players; seat++ {
-				st.Redact(seat, &view)
-				for r := 0; r < 8; r++ {
-					Determinize(&view, seat, rng, &d)
-					if d.Redact(seat, &back); back.Hash() != view.Hash() {
-						t.Fatalf("seed %d %s: the determinization's view for seat %d differs", seed, ph, seat)
+			requests++
+			st.Apply(takeLoan)
+			for k := 0; k < 20 && !st.IsTerminal(); k++ {
+				ph := st.Phase()
+				if ph != rules.PhaseLoanOffer && ph != rules.PhaseIncentiveBid && ph != rules.PhaseLoanTie && ph != rules.PhaseLoanAccept {
+					break
+				}
+				for seat := 0; seat < o.Players; seat++ {
+					st.Redact(seat, &view)
+					for r := 0; r < 8; r++ {
+						Determinize(&view, seat, rng, &d)
+						if d.Redact(seat, &back); back.Hash() != view.Hash() {
+							t.Fatalf("seed %d %s: the determinization's view for seat %d differs", seed, ph, seat)
+						}
+						checkDrawnValuesArePossible(t, o, st, &d, seat, &stats)
 					}
-					checkDrawnValuesArePossible(t, o, st, &d, seat, &stats)
 				}
-			}
-			// Every asked seat offers; incentives are the most each can bid, so that a draw past
-			// the limit shows.
-			var pick rules.Move
-			moves := st.LegalMoves(nil)
-			pick = moves[0]
-			for _, m := range moves {
-				if m.Kind == rules.Yes || (m.Kind == rules.Amount && m.Amount > pick.Amount) {
-					pick = m
+				// Every asked seat offers; incentives are the most each can bid, so that a draw past
+				// the limit shows.
+				var pick rules.Move
+				moves := st.LegalMoves(nil)
+				pick = moves[0]
+				for _, m := range moves {
+					if m.Kind == rules.Yes || (m.Kind == rules.Amount && m.Amount > pick.Amount) {
+						pick = m
+					}
 				}
-			}
-			if err := st.ApplyMoveChecked(pick); err != nil {
-				t.Fatal(err)
+				if err := st.ApplyMoveChecked(pick); err != nil {
+					t.Fatal(err)
+				}
 			}
 		}
 	}
 	t.Logf("%d loan requests inside auctions; drawn: %+v", requests, stats)
-	if requests == 0 || stats.bidsOfLenders == 0 || stats.incentivesAfterBid == 0 {
+	if requests == 0 || stats.bidsOfLenders == 0 || stats.incentivesAfterBid == 0 || stats.incentivesAfterRunoff == 0 {
 		t.Fatal("no loan request inside a delivery auction reached: the test proves nothing")
 	}
 }
