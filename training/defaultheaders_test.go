@@ -47,7 +47,8 @@ func TestDefaultHeadersAreThoseOfTheFullFiles(t *testing.T) {
 }
 
 // TestReadHeaderRejectsBadInput: a header read stops with ErrCorrupt on a wrong magic, a
-// truncated preamble or header, or a header that is not the expected JSON.
+// truncated preamble or header, or a header that is not the expected JSON: an unknown key, a
+// key spelt in other capitals, a key twice, or anything after the header's object.
 func TestReadHeaderRejectsBadInput(t *testing.T) {
 	good, err := defaultFS.ReadFile("default.bot")
 	if err != nil {
@@ -64,6 +65,9 @@ func TestReadHeaderRejectsBadInput(t *testing.T) {
 		"truncated JSON":  good[:40],
 		"not JSON":        append(append([]byte{}, good[:12]...), bytes.Repeat([]byte("x"), 1<<12)...),
 		"unknown field":   headerBytes(`{"no_such_field":1}`),
+		"key in capitals": headerBytes(`{"NAME":"x"}`),
+		"key twice":       headerBytes(`{"name":"x","name":"y"}`),
+		"data after":      headerBytes(`{"name":"x"} {}`),
 		"oversize header": append([]byte(botMagic), 0xff, 0xff, 0xff, 0xff),
 	}
 	for name, b := range bad {

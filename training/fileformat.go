@@ -11,6 +11,7 @@ import (
 	"math"
 
 	"github.com/container-rl/container/env/rules"
+	"github.com/container-rl/container/internal/strictjson"
 )
 
 // ErrCorrupt is wrapped by every error for a bot or checkpoint file that is truncated,
@@ -139,9 +140,7 @@ func readHeader(r io.Reader, magic string, header any) error {
 	if err != nil {
 		return err
 	}
-	dec := json.NewDecoder(bytes.NewReader(hdr))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(header); err != nil {
+	if err := strictjson.Decode(hdr, header); err != nil {
 		return fmt.Errorf("%w: header: %v", ErrCorrupt, err)
 	}
 	return nil
