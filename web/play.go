@@ -326,7 +326,7 @@ func (p *playSession) stateFor(since int) GameState {
 	st.Active = int(view.Active)
 	if !st.Over {
 		d := view.Decision()
-		c := play.ContextOf(d, p.opts.Players)
+		c := play.ContextAt(view)
 		st.Phase, st.Decider = d.Phase.String(), d.Decider
 		st.Prompt = w.Ask(c)
 		st.Help, st.HelpRef = play.Help(d.Phase)
@@ -658,7 +658,7 @@ func (p *playSession) history(n int) (HistoryStep, error) {
 	out := HistoryStep{Step: n, Turn: int(view.Turn) + 1, Decider: -1, Phase: "game over", Prompt: "The game is over", Seat: -1}
 	if !view.IsTerminal() {
 		d := view.Decision()
-		out.Phase, out.Decider, out.Prompt = d.Phase.String(), d.Decider, w.Ask(play.ContextOf(d, p.opts.Players))
+		out.Phase, out.Decider, out.Prompt = d.Phase.String(), d.Decider, w.Ask(play.ContextAt(view))
 	}
 	if n > 0 {
 		// The log line of that move as the human reads it (a sealed bid stays sealed).

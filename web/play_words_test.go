@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/container-rl/container/env/play"
 	"github.com/container-rl/container/env/rules"
 )
 
@@ -90,6 +91,103 @@ func TestPlayAnswersSpeakInWordsAndHistoryShowsWhatTheHumanSaw(t *testing.T) {
 	c.wantStatus(http.StatusBadRequest, "GET", fmt.Sprintf("/api/games/%s/history/%d", id, st.Steps+1), token, nil)
 	c.wantStatus(http.StatusBadRequest, "GET", "/api/games/"+id+"/history/x", token, nil)
 	c.wantStatus(http.StatusUnauthorized, "GET", "/api/games/"+id+"/history/0", "", nil)
+}
+
+// checkCargoWords checks one answer of a play session: a delivery auction's question and the
+// words of its bid, accept, buy-out and tie-break moves name the cargo on the deliverer's
+// ship (the history of that step asks the same), as do the log lines of delivery bids
+// (another seat's sealed bid included). It returns how many questions and bid lines it
+// checked.
+func checkCargoWords(t *testing.T, p *playSession, st GameState) (asks, bids int) {
+	t.Helper()
+	if !st.Over && play.DeliveryPhase(phaseOf(st.Phase)) {
+		want := "cargo (" + cargoWords(p.g.View().Players[st.Active].Ship) + ")"
+		if !strings.Contains(st.Prompt, want) {
+			t.Fatalf("step %d: %s asks %q, not naming the %s", st.Steps, st.Phase, st.Prompt, want)
+		}
+		offers := st.Moves
+		if st.Amount != nil {
+			offers = append(offers, st.Amount.Offers...)
+		}
+		for _, m := range offers {
+			if (m.Text[0] == '$' || m.Text == "yes" || m.Text == "no" || strings.HasPrefix(m.Text, "seat:")) && !strings.Contains(m.Words, want) {
+				t.Fatalf("step %d: %s move %s reads %q, not naming the %s", st.Steps, st.Phase, m.Text, m.Words, want)
+			}
+		}
+		if h, err := p.history(st.Steps); err != nil || h.Prompt != st.Prompt {
+			t.Fatalf("step %d: the history asks %q (%v), the game asked %q", st.Steps, h.Prompt, err, st.Prompt)
+		}
+		asks++
+	}
+	for _, l := range st.Log {
+		bid := strings.HasPrefix(l.Text, "$") || l.Text == "sealed bid" // not a loan taken meanwhile
+		if l.Step >= 0 && bid && (l.Phase == rules.PhaseDeliveryBid.String() || l.Phase == rules.PhaseRunoffBid.String()) {
+			if !namedCargo.MatchString(l.Words) {
+				t.Fatalf("delivery bid line %+v does not name the cargo", l)
+			}
+			bids++
+		}
+	}
+	return asks, bids
+}
+
+var namedCargo = regexp.MustCompile(`cargo \(\d+ [a-z]+(, \d+ [a-z]+)*\)`)
+
+// cargoWords lists containers by colour in colour order, the way the words name a cargo:
+// "1 white, 2 red".
+func cargoWords(c rules.Counts) string {
+	var parts []string
+	for col := rules.Colour(0); col < rules.NumColours; col++ {
+		if c[col] > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", c[col], col))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// A replay's delivery auctions name their cargo: the prompt of every delivery decision (for
+// the whole game and for each seat's view), and the log line of every bid, accept, buy-out
+// and tie-break, a bid's sealed words too.
+func TestReplayDeliveryWordsNameTheCargo(t *testing.T) {
+	rec := writeRecord(t, "", 4, 6)
+	x, err := newReplay(rec, nil, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	asked := 0
+	_, err = rec.Replay(func(n int, s *rules.State, m rules.Move) {
+		d := s.Decision()
+		if !play.DeliveryPhase(d.Phase) {
+			return
+		}
+		want := "cargo (" + cargoWords(s.Players[s.Active].Ship) + ")"
+		l := x.info.Log[n]
+		switch m.Kind {
+		case rules.Amount, rules.Yes, rules.No, rules.ChooseSeat: // the auction's moves, not a loan taken meanwhile
+			if !strings.Contains(l.Words, want) {
+				t.Fatalf("step %d: %s line reads %q, not naming the %s", n, d.Phase, l.Words, want)
+			}
+			if play.SealedPhase(d.Phase) && !strings.Contains(l.Sealed, want) {
+				t.Fatalf("step %d: sealed %s line reads %q, not naming the %s", n, d.Phase, l.Sealed, want)
+			}
+		}
+		for viewer := -1; viewer < 4; viewer++ {
+			step, err := x.step(n, viewer)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(step.Prompt, want) {
+				t.Fatalf("step %d, viewer %d: %s asks %q, not naming the %s", n, viewer, d.Phase, step.Prompt, want)
+			}
+		}
+		asked++
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if asked == 0 {
+		t.Fatal("no delivery auction in the game")
+	}
 }
 
 // The board outlines what changed since the human's last move: a seat whose cash changed gets

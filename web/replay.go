@@ -113,7 +113,7 @@ func newReplay(rec *rules.Record, names []string, source string) (*replaySession
 			}
 		}
 		sealed = open
-		c := play.ContextOf(d, rec.Options.Players)
+		c := play.ContextAt(s)
 		line := ReplayLine{Step: i, Turn: int(s.Turn) + 1, Seat: d.Decider, Phase: d.Phase.String(), Text: m.String(),
 			Words: play.Words{Viewer: -1}.Move(c, m), Reveal: i + 1}
 		if play.SealedPhase(d.Phase) && m.Kind == rules.Amount {
@@ -195,7 +195,7 @@ func (x *replaySession) step(n, viewer int) (ReplayStep, error) {
 		d := s.Decision()
 		out.Phase, out.Decider = d.Phase.String(), d.Decider
 		// The words read only the public part of the decision.
-		out.Prompt = play.Words{Viewer: viewer}.Ask(play.ContextOf(d, x.rec.Options.Players))
+		out.Prompt = play.Words{Viewer: viewer}.Ask(play.ContextAt(s))
 	}
 	out.SVG = BoardSVG(v, viewer, x.names, nil)
 	return out, nil

@@ -183,8 +183,10 @@ func phaseOf(name string) rules.Phase { return rules.Phase(phaseIndex(name)) }
 
 // TestPlayWholeGameAgainstBots plays whole 3-, 4- and 5-player games through the HTTP API
 // (the human picks random legal moves from the answers) and checks every answer for leaks of
-// hidden information, then the final scores and the downloaded record.
+// hidden information and for delivery auctions that name their cargo, then the final scores
+// and the downloaded record.
 func TestPlayWholeGameAgainstBots(t *testing.T) {
+	asks, bids, ran := 0, 0, 0 // delivery questions and bid lines whose cargo words were checked
 	for _, tc := range []struct {
 		players int
 		modules string
@@ -209,6 +211,8 @@ func TestPlayWholeGameAgainstBots(t *testing.T) {
 			moves := 0
 			for !st.Over {
 				checkNoLeak(t, p, st)
+				a, b := checkCargoWords(t, p, st)
+				asks, bids = asks+a, bids+b
 				if !st.YourMove {
 					t.Fatalf("not over and not the human's move: %+v", st)
 				}
@@ -226,6 +230,9 @@ func TestPlayWholeGameAgainstBots(t *testing.T) {
 				}
 			}
 			checkNoLeak(t, p, st)
+			_, b := checkCargoWords(t, p, st)
+			bids += b
+			ran++
 			if len(log) != st.LogLen {
 				t.Fatalf("client log has %d lines, server %d", len(log), st.LogLen)
 			}
@@ -253,6 +260,9 @@ func TestPlayWholeGameAgainstBots(t *testing.T) {
 			// Moves after the end are refused.
 			c.wantStatus(http.StatusConflict, "POST", "/api/games/"+st.ID+"/move", token, MoveRequest{Move: "end"})
 		})
+	}
+	if ran == 3 && (asks == 0 || bids == 0) { // every game played (not one picked with -run)
+		t.Errorf("%d delivery questions and %d delivery bid lines: the cargo words went unchecked", asks, bids)
 	}
 }
 

@@ -118,16 +118,13 @@ func (p *Game) HumanToMove() bool {
 // Play applies m for the current decider (checked: an illegal move is an error wrapping
 // rules.ErrIllegalAction and changes nothing) and logs it.
 func (p *Game) Play(m rules.Move) (Event, error) {
-	d := p.state.Decision()
+	c := ContextAt(p.state)
 	turn := p.state.Turn
 	if err := p.state.ApplyMoveChecked(m); err != nil {
 		return Event{}, err
 	}
-	return p.record(Entry{Move: m, Decider: d.Decider, Turn: turn, Phase: d.Phase, Context: p.context(d)}), nil
+	return p.record(Entry{Move: m, Decider: c.Decider, Turn: turn, Phase: c.Phase, Context: c}), nil
 }
-
-// context is the public context of decision d of this game.
-func (p *Game) context(d rules.Decision) Context { return ContextOf(d, p.game.Options().Players) }
 
 // BotMove lets the deciding bot act on its own redacted view and applies its checked action.
 func (p *Game) BotMove() (Event, error) {
@@ -135,7 +132,7 @@ func (p *Game) BotMove() (Event, error) {
 		return Event{}, fmt.Errorf("play: the human (seat %d) decides now, not a bot", p.human)
 	}
 	seat := &p.seats[p.state.CurrentPlayer()]
-	d := p.state.Decision()
+	c := ContextAt(p.state)
 	turn := p.state.Turn
 	a, err := seat.Act(p.state)
 	if err != nil {
@@ -143,7 +140,7 @@ func (p *Game) BotMove() (Event, error) {
 	}
 	m := p.state.ActionToMove(a)
 	p.state.Apply(a)
-	return p.record(Entry{Move: m, Decider: d.Decider, Turn: turn, Phase: d.Phase, Context: p.context(d)}), nil
+	return p.record(Entry{Move: m, Decider: c.Decider, Turn: turn, Phase: c.Phase, Context: c}), nil
 }
 
 // RunBots lets the bots decide until the human decides or the game ends, calling onMove (if

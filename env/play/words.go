@@ -7,12 +7,13 @@ import (
 	"github.com/container-rl/container/env/rules"
 )
 
-// Moves and decisions in words, for people: "Bid for p3's cargo: $5 (sealed)" instead of
-// "$5", "Pay the Bank: which colour?" instead of "bank-pay-colour". Two tables are the one
-// source of these texts, shared by `container play` and the web app: kindWords says each move
-// kind in words (by the phase it answers where a kind serves several), phaseWords asks each
-// decision as a question and explains it with a reference into docs/RULES.md. The notation
-// (Move.String) stays what is typed and sent; the words are for reading.
+// Moves and decisions in words, for people: "Bid $5 (sealed) for p3's cargo (1 white,
+// 2 red)" instead of "$5", "Pay the Bank: which colour?" instead of "bank-pay-colour". Two
+// tables are the one source of these texts, shared by `container play` and the web app:
+// kindWords says each move kind in words (by the phase it answers where a kind serves
+// several), phaseWords asks each decision as a question and explains it with a reference
+// into docs/RULES.md. The notation (Move.String) stays what is typed and sent; the words are
+// for reading.
 
 // Context is the public part of the decision a move answers: what its words need. Every
 // field is known to every seat (rules.Decision minus its sealed values), so the words of a
@@ -30,13 +31,39 @@ type Context struct {
 	Free        bool // a harbor purchase taken as an anchor action
 	Lender      int  // chosen lender of a player loan (-1 before)
 	Returner    int  // outbid seat putting a container bid back (-1 if none)
+	// Cargo is what a delivery auction offers: the deliverer's ship, on the board for all to
+	// see. It is zero outside the delivery phases, and where only the decision was known
+	// (ContextOf); the words then say "the cargo" without naming it.
+	Cargo rules.Counts
 }
 
-// ContextOf is the public context of decision d in a game of players seats.
+// ContextOf is the public context of decision d in a game of players seats. A decision does
+// not hold the cargo of a delivery auction: ContextAt adds it from the position.
 func ContextOf(d rules.Decision, players int) Context {
 	return Context{Phase: d.Phase, Players: players, Decider: d.Decider, Active: d.Active,
 		Counterpart: d.Counterpart, District: d.District, Pending: d.Pending, Bank: d.BankBid.Kind,
 		ActionsUsed: int(d.Turn.ActionsUsed), Free: d.Free, Lender: int(d.Loan.Lender), Returner: int(d.BankBid.Returner)}
+}
+
+// ContextAt is the public context of the decision position s waits on: ContextOf its
+// decision, with the cargo on offer in a delivery auction (the active seat's ship). s may be
+// the whole position or a seat's redacted view; both read the same.
+func ContextAt(s *rules.State) Context {
+	c := ContextOf(s.Decision(), s.Game().Options().Players)
+	if DeliveryPhase(c.Phase) {
+		c.Cargo = s.Players[c.Active].Ship
+	}
+	return c
+}
+
+// DeliveryPhase reports whether p is a decision of a delivery auction: bids, runoff, the
+// deliverer's tie-break and accept-or-buy-out. The deliverer is the active seat in all four.
+func DeliveryPhase(p rules.Phase) bool {
+	switch p {
+	case rules.PhaseDeliveryBid, rules.PhaseRunoffBid, rules.PhaseDeliveryTie, rules.PhaseDeliveryAccept:
+		return true
+	}
+	return false
 }
 
 // Words names seats for one reader: the reader's own seat is "you", the others pN.
@@ -89,6 +116,33 @@ func auctionName(k rules.AuctionKind) string {
 	}
 	return "the auction"
 }
+
+// colourCounts says containers by colour, in the colour order of rules.Colour: "1 white,
+// 2 red" ("" when there are none).
+func colourCounts(c rules.Counts) string {
+	var parts []string
+	for col := rules.Colour(0); col < rules.NumColours; col++ {
+		if c[col] > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", c[col], col))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// cargoList is the cargo of c in brackets, " (1 white, 2 red)", or "" when not known.
+func cargoList(c Context) string {
+	if list := colourCounts(c.Cargo); list != "" {
+		return " (" + list + ")"
+	}
+	return ""
+}
+
+// cargo is "the cargo" of a delivery auction, named by colour where known:
+// "the cargo (1 white, 2 red)".
+func cargo(c Context) string { return "the cargo" + cargoList(c) }
+
+// cargoOf is seat s's cargo, named by colour where known: "p3's cargo (1 white, 2 red)".
+func (w Words) cargoOf(s int, c Context) string { return w.of(s) + " cargo" + cargoList(c) }
 
 // lowest is the colour of the lowest pending container (the one placed next), or "a".
 func lowest(c rules.Counts) string {
@@ -206,9 +260,9 @@ var kindWords = [rules.NumMoveKinds]func(w Words, c Context, m rules.Move) strin
 	rules.Amount: func(w Words, c Context, m rules.Move) string {
 		switch c.Phase {
 		case rules.PhaseDeliveryBid:
-			return fmt.Sprintf("Bid $%d for %s cargo (sealed)", m.Amount, w.of(c.Counterpart))
+			return fmt.Sprintf("Bid $%d (sealed) for %s", m.Amount, w.cargoOf(c.Counterpart, c))
 		case rules.PhaseRunoffBid:
-			return fmt.Sprintf("Add $%d to the tied bid for %s cargo (sealed)", m.Amount, w.of(c.Counterpart))
+			return fmt.Sprintf("Add $%d (sealed) to the tied bid for %s", m.Amount, w.cargoOf(c.Counterpart, c))
 		case rules.PhaseBankCashBid:
 			return fmt.Sprintf("Bid $%d on %s", m.Amount, auctionName(c.Bank))
 		case rules.PhaseIncentiveBid:
@@ -219,7 +273,7 @@ var kindWords = [rules.NumMoveKinds]func(w Words, c Context, m rules.Move) strin
 	rules.Yes: func(w Words, c Context, m rules.Move) string {
 		switch c.Phase {
 		case rules.PhaseDeliveryAccept:
-			return "Accept the top bid (sell the cargo)"
+			return "Accept the top bid: sell " + cargo(c)
 		case rules.PhaseLoanOffer:
 			return fmt.Sprintf("Offer %s a loan", w.seat(c.Counterpart))
 		case rules.PhaseLoanAccept:
@@ -232,7 +286,7 @@ var kindWords = [rules.NumMoveKinds]func(w Words, c Context, m rules.Move) strin
 	rules.No: func(w Words, c Context, m rules.Move) string {
 		switch c.Phase {
 		case rules.PhaseDeliveryAccept:
-			return "Buy the cargo yourself (pay the top bid to the Bank)"
+			return "Buy " + cargo(c) + " yourself: pay the top bid to the Bank"
 		case rules.PhaseLoanOffer:
 			return "Do not lend"
 		case rules.PhaseLoanAccept:
@@ -245,7 +299,7 @@ var kindWords = [rules.NumMoveKinds]func(w Words, c Context, m rules.Move) strin
 	rules.ChooseSeat: func(w Words, c Context, m rules.Move) string {
 		switch c.Phase {
 		case rules.PhaseDeliveryTie:
-			return "Sell the cargo to " + w.seat(int(m.Seat))
+			return "Sell " + cargo(c) + " to " + w.seat(int(m.Seat))
 		case rules.PhaseLoanTie:
 			return "Borrow from " + w.seat(int(m.Seat))
 		}
@@ -294,9 +348,9 @@ func (w Words) Move(c Context, m rules.Move) string {
 func (w Words) SealedMove(c Context) string {
 	switch c.Phase {
 	case rules.PhaseDeliveryBid:
-		return fmt.Sprintf("Sealed bid for %s cargo", w.of(c.Counterpart))
+		return "Sealed bid for " + w.cargoOf(c.Counterpart, c)
 	case rules.PhaseRunoffBid:
-		return fmt.Sprintf("Sealed addition to the tied bid for %s cargo", w.of(c.Counterpart))
+		return "Sealed addition to the tied bid for " + w.cargoOf(c.Counterpart, c)
 	case rules.PhaseIncentiveBid:
 		return fmt.Sprintf("Sealed incentive to lend to %s", w.seat(c.Counterpart))
 	}
@@ -341,16 +395,16 @@ var phaseWords = [rules.NumPhases]phaseInfo{
 		return "At the Bank: load containers from the holding area onto the ship, then finish"
 	}, "Containers won at Bank auctions wait in your holding area; at the Bank you load them onto the ship to deliver them to the island later.", "3. The turn (Anchor: Bank)"},
 	rules.PhaseDeliveryBid: {func(w Words, c Context) string {
-		return fmt.Sprintf("Bid for %s cargo: your sealed bid", w.of(c.Counterpart))
-	}, "Every other player bids once, sealed, from $0 up to their cash. The deliverer then accepts the top bid (the winner pays, the supply pays the same again to the deliverer) or pays that amount to the Bank to keep the cargo. The cargo scores on the winner's island.", "5. Delivery auctions"},
+		return fmt.Sprintf("Bid for %s: your sealed bid", w.cargoOf(c.Counterpart, c))
+	}, "The cargo is every container on the deliverer's ship. Every other player bids once, sealed, from $0 up to their cash. The deliverer then accepts the top bid (the winner pays, the supply pays the same again to the deliverer) or pays that amount to the Bank to keep the cargo. The cargo scores on the winner's island.", "5. Delivery auctions"},
 	rules.PhaseRunoffBid: {func(w Words, c Context) string {
-		return fmt.Sprintf("Tied for %s cargo: add a sealed amount to your bid", w.of(c.Counterpart))
+		return fmt.Sprintf("Tied for %s: add a sealed amount to your bid", w.cargoOf(c.Counterpart, c))
 	}, "Tied top bidders each add a sealed amount (0 allowed). Still tied, the deliverer chooses.", "5. Delivery auctions"},
 	rules.PhaseDeliveryTie: {func(w Words, c Context) string {
-		return "Still tied: who gets the cargo?"
+		return "Still tied: who gets " + cargo(c) + "?"
 	}, "The bidders are still tied after the runoff: the deliverer picks the winner among them.", "5. Delivery auctions"},
 	rules.PhaseDeliveryAccept: {func(w Words, c Context) string {
-		return "Sell the cargo to the top bidder, or buy it yourself?"
+		return "Sell " + cargo(c) + " to the top bidder, or buy it yourself?"
 	}, "Accept: the top bidder pays you the bid and the supply pays you the same again. Buy out: you pay the bid to the Bank and put the cargo on your own island.", "5. Delivery auctions"},
 	rules.PhaseBankCashBid: {func(w Words, c Context) string {
 		return fmt.Sprintf("Bid cash on %s", auctionName(c.Bank))

@@ -50,7 +50,7 @@ func TestEveryMoveKindAndDecisionHasWordsInEveryPhase(t *testing.T) {
 			r := rand.New(rand.NewPCG(seed, 5))
 			for !s.IsTerminal() {
 				d := s.Decision()
-				c := ContextOf(d, o.Players)
+				c := ContextAt(s)
 				phasesSeen[d.Phase] = true
 				for _, viewer := range []int{d.Decider, -1} {
 					w := Words{Viewer: viewer}
@@ -141,6 +141,9 @@ func checkMoveWords(t *testing.T, c Context, m rules.Move, text string) {
 	}
 }
 
+// cargo12 is a cargo of one white and two red containers.
+var cargo12 = rules.Counts{rules.White: 1, rules.Red: 2}
+
 // The words of the decisions a player meets most, exactly.
 func TestWordsReadAsSentences(t *testing.T) {
 	w := Words{Viewer: 0}
@@ -149,14 +152,19 @@ func TestWordsReadAsSentences(t *testing.T) {
 		m    rules.Move
 		want string
 	}{
-		{Context{Phase: rules.PhaseDeliveryBid, Decider: 0, Counterpart: 2}, rules.Move{Kind: rules.Amount, Amount: 5}, "Bid $5 for p3's cargo (sealed)"},
+		{Context{Phase: rules.PhaseDeliveryBid, Decider: 0, Counterpart: 2}, rules.Move{Kind: rules.Amount, Amount: 5}, "Bid $5 (sealed) for p3's cargo"},
+		{Context{Phase: rules.PhaseDeliveryBid, Decider: 0, Counterpart: 2, Cargo: cargo12}, rules.Move{Kind: rules.Amount, Amount: 5}, "Bid $5 (sealed) for p3's cargo (1 white, 2 red)"},
+		{Context{Phase: rules.PhaseRunoffBid, Decider: 0, Counterpart: 2, Cargo: cargo12}, rules.Move{Kind: rules.Amount, Amount: 2}, "Add $2 (sealed) to the tied bid for p3's cargo (1 white, 2 red)"},
+		{Context{Phase: rules.PhaseDeliveryTie, Decider: 0, Cargo: cargo12}, rules.Move{Kind: rules.ChooseSeat, Seat: 1}, "Sell the cargo (1 white, 2 red) to p2"},
+		{Context{Phase: rules.PhaseDeliveryAccept, Decider: 0, Cargo: cargo12}, rules.Move{Kind: rules.Yes}, "Accept the top bid: sell the cargo (1 white, 2 red)"},
 		{Context{Phase: rules.PhaseBankPayColour, Decider: 0}, rules.Move{Kind: rules.PickColour, Colour: rules.Blue}, "Pay blue to the Bank"},
 		{Context{Phase: rules.PhaseBuyFactory, Decider: 0, Counterpart: 1}, rules.Move{Kind: rules.PickFactory, Colour: rules.Blue, Price: 2}, "Buy blue at $2 from p2's factory store"},
 		{Context{Phase: rules.PhaseRearrange, Decider: 0, District: rules.HarborDistrict}, rules.Move{Kind: rules.PickHarbor, Colour: rules.Red, Price: 4}, "Pick up the red at $4 in your harbor to move it"},
 		{Context{Phase: rules.PhasePlace, Decider: 0, District: rules.FactoryDistrict, Pending: rules.Counts{rules.Green: 1, rules.Red: 1}}, rules.Move{Kind: rules.Place, Price: 3}, "Place the green container in your factory store at $3"},
 		{Context{Phase: rules.PhaseTurn, Decider: 0, Players: 4}, rules.Move{Kind: rules.Produce}, "Produce (pay $1 to p4)"},
 		{Context{Phase: rules.PhaseTurn, Decider: 0}, rules.Move{Kind: rules.CallBankStart, Index: 4}, "Call the Bank: auction cash lot II"},
-		{Context{Phase: rules.PhaseDeliveryAccept, Decider: 0}, rules.Move{Kind: rules.No}, "Buy the cargo yourself (pay the top bid to the Bank)"},
+		{Context{Phase: rules.PhaseDeliveryAccept, Decider: 0}, rules.Move{Kind: rules.No}, "Buy the cargo yourself: pay the top bid to the Bank"},
+		{Context{Phase: rules.PhaseDeliveryAccept, Decider: 0, Cargo: cargo12}, rules.Move{Kind: rules.No}, "Buy the cargo (1 white, 2 red) yourself: pay the top bid to the Bank"},
 		{Context{Phase: rules.PhaseLoanAccept, Decider: 0, Lender: 3}, rules.Move{Kind: rules.Yes}, "Accept p4's loan"},
 	} {
 		if got := w.Move(c.c, c.m); got != c.want {
@@ -166,8 +174,23 @@ func TestWordsReadAsSentences(t *testing.T) {
 	if got := w.Ask(Context{Phase: rules.PhaseBankPayColour}); got != "Pay the Bank: which colour?" {
 		t.Errorf("bank-pay-colour asks %q", got)
 	}
-	if got := w.Ask(Context{Phase: rules.PhaseDeliveryBid, Counterpart: 2}); got != "Bid for p3's cargo: your sealed bid" {
-		t.Errorf("delivery-bid asks %q", got)
+	for _, c := range []struct {
+		c    Context
+		want string
+	}{
+		{Context{Phase: rules.PhaseDeliveryBid, Counterpart: 2}, "Bid for p3's cargo: your sealed bid"},
+		{Context{Phase: rules.PhaseDeliveryBid, Counterpart: 2, Cargo: cargo12}, "Bid for p3's cargo (1 white, 2 red): your sealed bid"},
+		{Context{Phase: rules.PhaseRunoffBid, Counterpart: 2, Cargo: cargo12}, "Tied for p3's cargo (1 white, 2 red): add a sealed amount to your bid"},
+		{Context{Phase: rules.PhaseDeliveryTie, Counterpart: 2, Cargo: cargo12}, "Still tied: who gets the cargo (1 white, 2 red)?"},
+		{Context{Phase: rules.PhaseDeliveryAccept, Counterpart: 1, Cargo: cargo12}, "Sell the cargo (1 white, 2 red) to the top bidder, or buy it yourself?"},
+		{Context{Phase: rules.PhaseDeliveryBid, Counterpart: 0, Cargo: rules.Counts{rules.Gold: 1, rules.Yellow: 1, rules.Green: 3}}, "Bid for your cargo (3 green, 1 yellow, 1 gold): your sealed bid"},
+	} {
+		if got := w.Ask(c.c); got != c.want {
+			t.Errorf("%s asks %q, want %q", c.c.Phase, got, c.want)
+		}
+	}
+	if got := (Words{Viewer: 1}).SealedMove(Context{Phase: rules.PhaseDeliveryBid, Counterpart: 2, Cargo: cargo12}); got != "Sealed bid for p3's cargo (1 white, 2 red)" {
+		t.Errorf("another seat's sealed bid reads %q", got)
 	}
 	// Another reader sees the decider by seat.
 	if got := (Words{Viewer: 1}).Move(Context{Phase: rules.PhaseTurn, Decider: 0}, rules.Move{Kind: rules.SailHarbor, Seat: 1}); got != "Sail to your harbor" {
@@ -179,7 +202,7 @@ func TestWordsReadAsSentences(t *testing.T) {
 // phase has help naming a section of docs/RULES.md.
 func TestSealedBidWordsHoldNoAmountAndEveryPhaseHasHelp(t *testing.T) {
 	for p := rules.Phase(0); p < rules.NumPhases; p++ {
-		text := Words{Viewer: 1}.SealedMove(Context{Phase: p, Counterpart: 2})
+		text := Words{Viewer: 1}.SealedMove(Context{Phase: p, Counterpart: 2, Cargo: cargo12})
 		if strings.Contains(text, "$") {
 			t.Errorf("%s: sealed words %q hold an amount", p, text)
 		}
@@ -188,4 +211,106 @@ func TestSealedBidWordsHoldNoAmountAndEveryPhaseHasHelp(t *testing.T) {
 			t.Errorf("%s: help %q, section %q", p, help, section)
 		}
 	}
+}
+
+// cargoInWords finds the cargo a text names, "(1 white, 2 red)", and reads it back; ok is
+// false when the text names none or lists the colours out of their order.
+func cargoInWords(t *testing.T, text string) (c rules.Counts, ok bool) {
+	t.Helper()
+	m := regexp.MustCompile(`cargo \(([^)]*)\)`).FindStringSubmatch(text)
+	if m == nil {
+		return c, false
+	}
+	last := -1
+	for _, part := range strings.Split(m[1], ", ") {
+		var n int
+		var name string
+		if _, err := fmt.Sscanf(part, "%d %s", &n, &name); err != nil || n <= 0 {
+			t.Fatalf("%q: cargo part %q", text, part)
+		}
+		col, err := rules.ParseColour(name)
+		if err != nil || len(name) == 1 || int(col) <= last || c[col] != 0 {
+			t.Fatalf("%q: colour %q out of order, repeated or unknown", text, name)
+		}
+		last, c[col] = int(col), uint8(n)
+	}
+	return c, true
+}
+
+// In random games (every module, every player count, the base game and Classic), every
+// decision of a delivery auction (bid, runoff, tie, accept), as every seat reads it, names
+// exactly the cargo on the deliverer's ship, colour by colour in colour order: the question,
+// the words of each bid, accept, buy-out and tie-break move, and the sealed words of another seat's bid. The context of a seat's
+// redacted view is the context of the whole position (the cargo is public), and outside a
+// delivery auction the context holds no cargo.
+func TestDeliveryAuctionWordsNameExactlyTheDeliverersCargo(t *testing.T) {
+	games := 8
+	if testing.Short() {
+		games = 3
+	}
+	seen := map[rules.Phase]int{}
+	for _, o := range wordsOptions(t) {
+		g, err := rules.NewGame(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		view := g.NewInitialState()
+		for seed := uint64(0); seed < uint64(games); seed++ {
+			s := g.NewInitialStateSeed(seed)
+			r := rand.New(rand.NewPCG(seed, 17))
+			for !s.IsTerminal() {
+				c := ContextAt(s)
+				for seat := 0; seat < o.Players; seat++ {
+					s.Redact(seat, view)
+					if got := ContextAt(view); got != c {
+						t.Fatalf("%v, %s: seat %d's view has context %+v, the position %+v", o, c.Phase, seat, got, c)
+					}
+				}
+				if !DeliveryPhase(c.Phase) {
+					if c.Cargo != (rules.Counts{}) {
+						t.Fatalf("%v, %s: cargo %v outside a delivery auction", o, c.Phase, c.Cargo)
+					}
+				} else {
+					seen[c.Phase]++
+					ship := s.Players[s.Active].Ship
+					if c.Cargo != ship || ship.Total() == 0 {
+						t.Fatalf("%v, %s: context cargo %v, deliverer's ship %v", o, c.Phase, c.Cargo, ship)
+					}
+					var texts []string
+					for viewer := -1; viewer < o.Players; viewer++ {
+						w := Words{Viewer: viewer}
+						texts = append(texts, w.Ask(c))
+						if SealedPhase(c.Phase) {
+							texts = append(texts, w.SealedMove(c))
+						}
+						for _, m := range s.LegalMoves(nil) {
+							switch m.Kind {
+							case rules.Amount, rules.Yes, rules.No, rules.ChooseSeat: // the auction's own moves (not loans)
+								texts = append(texts, w.Move(c, m))
+							}
+						}
+					}
+					for _, text := range texts {
+						if got, ok := cargoInWords(t, text); !ok || got != ship {
+							t.Fatalf("%v, %s: %q names cargo %v, the ship holds %v", o, c.Phase, text, got, ship)
+						}
+					}
+				}
+				moves := s.LegalMoves(nil)
+				m := moves[r.IntN(len(moves))]
+				if m.Kind == rules.EndTurn && len(moves) > 1 && r.IntN(4) != 0 {
+					m = moves[r.IntN(len(moves))]
+				}
+				if err := s.ApplyMoveChecked(m); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	for _, p := range []rules.Phase{rules.PhaseDeliveryBid, rules.PhaseRunoffBid, rules.PhaseDeliveryTie, rules.PhaseDeliveryAccept} {
+		if seen[p] == 0 {
+			t.Errorf("phase %s never reached", p)
+		}
+	}
+	t.Logf("delivery decisions checked: %v", seen)
 }
