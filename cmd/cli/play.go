@@ -327,7 +327,7 @@ func (p *playGame) printMoves(d rules.Decision) {
 	var amounts *play.Amounts
 	p.moves, amounts = p.Choices()
 	// The words come from the seat's own view of the decision (no sealed values in it).
-	c := play.ContextOf(p.View().Decision(), len(p.names))
+	c := play.ContextAt(p.View())
 	w := play.Words{Viewer: p.seat}
 	fmt.Fprintf(p.out, "Your decision (%s): %s\n", d.Phase, w.Ask(c))
 	width := 0

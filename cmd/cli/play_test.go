@@ -162,6 +162,44 @@ func TestPlayFullGameFromStdin(t *testing.T) {
 	}
 }
 
+// In the terminal game a delivery auction's question names the cargo on offer by colour, as
+// the web board does (the words come from the human's own view of the position).
+func TestPlayDeliveryQuestionNamesTheCargo(t *testing.T) {
+	requireEngine(t)
+	opts := rules.DefaultOptions()
+	opts.Players, opts.Seed = 3, 7
+	g, err := rules.NewGame(opts)
+	require.NoError(t, err)
+	players := make([]bots.Bot, 3)
+	for _, s := range []int{0, 2} {
+		players[s], err = bots.New("valuer", opts, uint64(s)+1)
+		require.NoError(t, err)
+	}
+	game, err := play.New(g, opts.Seed, 1, players)
+	require.NoError(t, err)
+	var out bytes.Buffer
+	p := &playGame{Game: game, seat: 1, names: []string{"valuer", "", "valuer"}, out: &out}
+	asked := 0
+	for !p.Over() && asked < 3 {
+		if !p.HumanToMove() {
+			require.NoError(t, p.botMove())
+			continue
+		}
+		d := p.State().Decision()
+		if d.Phase == rules.PhaseDeliveryBid {
+			out.Reset()
+			p.printMoves(d)
+			cargo := p.View().Players[d.Active].Ship
+			require.Positive(t, cargo.Total())
+			assert.Regexp(t, `^Your decision \(delivery-bid\): Bid for p[13]'s cargo \(\d (white|green|red|blue|yellow)[^)]*\): your sealed bid\n`, out.String())
+			asked++
+		}
+		_, err := p.Play(p.State().LegalMoves(nil)[0])
+		require.NoError(t, err)
+	}
+	require.Positive(t, asked, "the seeded game asked the human no delivery bid")
+}
+
 func TestPlayInputEndingEarlyIsAnError(t *testing.T) {
 	requireEngine(t)
 	o := defaultPlayOptions()
