@@ -30,7 +30,8 @@ func TestOpponentsPlayLikeTheSameBotsAskedOneMoveAtATime(t *testing.T) {
 	refBots := make([]*bots.Seat, 4)
 	for s, spec := range specs {
 		if spec != "" {
-			bot, err := bots.New(spec, o.Rules, botSeed(seed, s))
+			// Seat s's bot is seeded with env.GameSeed(seed, 1+s, 0) for the game of seed.
+			bot, err := bots.New(spec, o.Rules, env.GameSeed(seed, 1+s, 0))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -368,7 +368,7 @@ func drawText(d rules.SetupDraw, v int) string {
 	case rules.DrawBank, rules.DrawFactory:
 		return rules.Colour(v).String()
 	case rules.DrawCard:
-		return "card " + strconv.Itoa(v+1)
+		return "card " + strconv.Itoa(v) // scoring cards are numbered 0 to 4, as on the board
 	}
 	return "p" + strconv.Itoa(v+1)
 }
