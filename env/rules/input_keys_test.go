@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"os"
 	"strings"
@@ -87,5 +89,37 @@ func TestLoadNamesTheRealProblem(t *testing.T) {
 	}
 	if _, r2, err := Load(bin); err != nil || len(r2.Moves) != len(r.Moves) {
 		t.Fatalf("binary record: %v", err)
+	}
+}
+
+// The "format" key tells a record from a position wherever it stands in the object: a
+// record whose keys are in alphabetical order ("checksum" first) still loads as a record,
+// and a version named after other keys is still named.
+func TestLoadFindsTheFormatAfterOtherKeys(t *testing.T) {
+	rec, err := os.ReadFile("testdata/records/4p-all-modules-short-seed5.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keys map[string]json.RawMessage
+	if err := json.Unmarshal(rec, &keys); err != nil {
+		t.Fatal(err)
+	}
+	sorted, err := json.Marshal(keys) // keys in alphabetical order
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.HasPrefix(sorted, []byte(`{"format"`)) {
+		t.Fatalf("format is still the first key: %.40s", sorted)
+	}
+	if s, r, err := Load(sorted); err != nil || r == nil || s == nil {
+		t.Fatalf("record with format after other keys: %v", err)
+	}
+	for _, c := range []struct{ name, in, says string }{
+		{"record of version 9", strings.Replace(string(sorted), "container-game/1", "container-game/9", 1), `unsupported record format version 9`},
+		{"position of version 2", `{"options": {"players": 3}, "format": "container-position/2"}`, `unsupported position format version 2`},
+	} {
+		if _, _, err := Load([]byte(c.in)); err == nil || !strings.Contains(err.Error(), c.says) {
+			t.Errorf("%s: error %v; want one saying %s", c.name, err, c.says)
+		}
 	}
 }

@@ -103,7 +103,8 @@ func TestHugeRecordRefusedWithoutHugeAllocation(t *testing.T) {
 }
 
 // TestRecordMoveCountBoundedByGameLength: MaxGameLength is the documented bound, and a
-// binary record claiming more moves than it is refused before its moves are allocated.
+// binary record claiming more moves than it is refused before its moves are allocated; one
+// claiming exactly MaxGameLength moves is read and its moves judged.
 func TestRecordMoveCountBoundedByGameLength(t *testing.T) {
 	g, _ := NewGame(Options{Players: 3, TurnLimit: 1})
 	if got := g.MaxGameLength(); got != MaxStepsPerTurn+maxEndSteps {
@@ -112,17 +113,23 @@ func TestRecordMoveCountBoundedByGameLength(t *testing.T) {
 	if g2, _ := NewGame(Options{Players: 4}); g2.MaxGameLength() != 322_226 {
 		t.Fatalf("default MaxGameLength %d, docs say 322,226", g2.MaxGameLength())
 	}
-	// A binary record of 3 players, turn limit 1, claiming 1000 moves (ids "end").
-	b := append([]byte{}, recordMagic...)
-	b = append(b, recordBinaryVersion, 3, 0, 0, 0)
-	for _, v := range []uint64{0, 0, 0, 0, 1, 7, 1000} {
-		b = binary.AppendUvarint(b, v)
+	// A binary record of 3 players, turn limit 1, claiming n moves (ids "end").
+	claim := func(n int) error {
+		b := append([]byte{}, recordMagic...)
+		b = append(b, recordBinaryVersion, 3, 0, 0, 0)
+		for _, v := range []uint64{0, 0, 0, 0, 1, 7, uint64(n)} {
+			b = binary.AppendUvarint(b, v)
+		}
+		b = append(b, bytes.Repeat([]byte{1}, n)...)
+		b = binary.LittleEndian.AppendUint64(b, 0)
+		b = binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(b))
+		var r Record
+		return r.UnmarshalBinary(b)
 	}
-	b = append(b, bytes.Repeat([]byte{1}, 1000)...)
-	b = binary.LittleEndian.AppendUint64(b, 0)
-	b = binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(b))
-	var r Record
-	if err := r.UnmarshalBinary(b); !errors.Is(err, ErrBadRecord) || !strings.Contains(err.Error(), "at most 548 decisions") {
+	if err := claim(1000); !errors.Is(err, ErrBadRecord) || !strings.Contains(err.Error(), "at most 548 decisions") {
 		t.Fatalf("binary record of 1000 moves: %v", err)
+	}
+	if err := claim(548); !errors.Is(err, ErrBadRecord) || strings.Contains(err.Error(), "at most") || !strings.Contains(err.Error(), "move ") {
+		t.Fatalf("binary record of 548 moves: %v, want its moves judged", err)
 	}
 }

@@ -243,8 +243,11 @@ func (r *Record) UnmarshalBinary(data []byte) error {
 	if len(data) > MaxRecordBytes {
 		return bad("%d bytes; a record is at most %d", len(data), MaxRecordBytes)
 	}
-	if len(data) < len(recordMagic)+5+8+4 || !bytes.Equal(data[:len(recordMagic)], recordMagic) {
+	if !bytes.HasPrefix(data, recordMagic) {
 		return bad("not a Container game record (magic)")
+	}
+	if len(data) < len(recordMagic)+5+8+4 {
+		return bad("truncated: %d bytes", len(data))
 	}
 	body, tail := data[:len(data)-4], data[len(data)-4:]
 	if crc32.ChecksumIEEE(body) != binary.LittleEndian.Uint32(tail) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"hash/crc32"
 	"math/rand/v2"
 	"slices"
@@ -293,17 +294,32 @@ func TestRecordSizeLimitIsInclusive(t *testing.T) {
 	}
 }
 
-// TestRecordBinaryShortInputsAreRefused: a file that starts with the magic and carries a
-// valid CRC but is too short to hold a header is refused with an error, never a panic, at
-// every length; a header cut inside its option varints says "truncated".
+// TestRecordBinaryShortInputsAreRefused: a file that starts with the magic, with or without
+// a valid CRC, is refused with an error, never a panic, at every length up to a record of no
+// moves (with a wrong checksum); one shorter than a header, checksum and CRC together says
+// "truncated: N bytes" (a record cut short, not another kind of file), a longer one is read
+// further, and a header cut inside its option varints says "truncated". Only a file
+// without the magic is "not a Container game record".
 func TestRecordBinaryShortInputsAreRefused(t *testing.T) {
 	var r Record
+	short := len(recordMagic) + 5 + 8 + 4 // magic, version and option bytes, checksum, CRC
 	full := append(bytes.Clone(recordMagic), recordBinaryVersion, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+	full = append(full, make([]byte, 8)...) // a checksum no position has
 	for n := len(recordMagic); n <= len(full); n++ {
 		for _, data := range [][]byte{full[:n], withCRC(full[:n])} {
-			if err := r.UnmarshalBinary(data); !errors.Is(err, ErrBadRecord) {
+			err := r.UnmarshalBinary(data)
+			if !errors.Is(err, ErrBadRecord) {
 				t.Errorf("%d bytes (% x): %v", len(data), data, err)
 			}
+			says := fmt.Sprintf("truncated: %d bytes", len(data))
+			if err != nil && strings.Contains(err.Error(), says) != (len(data) < short) {
+				t.Errorf("%d bytes (% x): %v; saying %q only below %d bytes", len(data), data, err, says, short)
+			}
+		}
+	}
+	for _, data := range [][]byte{recordMagic[:3], []byte("CTNX"), append([]byte("CTNX"), full[4:]...)} {
+		if err := r.UnmarshalBinary(data); !errors.Is(err, ErrBadRecord) || !strings.Contains(err.Error(), "not a Container game record (magic)") {
+			t.Errorf("% x: %v, want it refused as not a record", data, err)
 		}
 	}
 	cut := append(append(bytes.Clone(recordMagic), recordBinaryVersion, 3, 0, 0, 0), bytes.Repeat([]byte{0x80}, 8)...)
@@ -314,7 +330,7 @@ func TestRecordBinaryShortInputsAreRefused(t *testing.T) {
 
 // TestRecordBinaryActionIDRange: every id below NumDistinctActions is a real action (one
 // illegal in the position is refused as illegal, not as out of range); the first id past
-// the end is refused as out of range.
+// the end is refused as out of range, the error naming the id.
 func TestRecordBinaryActionIDRange(t *testing.T) {
 	n := NumDistinctActions()
 	for _, tc := range []struct {
@@ -329,6 +345,44 @@ func TestRecordBinaryActionIDRange(t *testing.T) {
 		if !errors.Is(err, ErrBadRecord) || strings.Contains(err.Error(), "out of range") != tc.refused {
 			t.Errorf("action id %d (of %d): %v", tc.id, n, err)
 		}
+		if says := fmt.Sprintf("move 0: action id %d is out of range", tc.id); tc.refused && !strings.Contains(err.Error(), says) {
+			t.Errorf("action id %d: %v, want it to say %q", tc.id, err, says)
+		}
+	}
+}
+
+// TestRecordBinaryOptionValuesAreJudgedByTheOptions: an option value up to 2^20 is read and
+// refused by the options check, which names the option and its range; a larger one is
+// refused as out of range before it could overflow an int.
+func TestRecordBinaryOptionValuesAreJudgedByTheOptions(t *testing.T) {
+	for _, tc := range []struct {
+		containers uint64
+		says       string
+	}{
+		{1 << 20, "containers_per_colour: 1048576 is outside 0..60"},
+		{1<<20 + 1, "option value 1048577 out of range"},
+	} {
+		body := append(bytes.Clone(recordMagic), recordBinaryVersion, 3, 0, 0, 0)
+		body = binary.AppendUvarint(body, tc.containers)
+		body = append(body, 0, 0, 0, 0, 0, 0) // the other four options, seed 0, no moves
+		body = append(body, make([]byte, 8)...)
+		var r Record
+		if err := r.UnmarshalBinary(withCRC(body)); !errors.Is(err, ErrBadRecord) || !strings.Contains(err.Error(), tc.says) {
+			t.Errorf("containers per colour %d: %v, want it to say %q", tc.containers, err, tc.says)
+		}
+	}
+}
+
+// TestRecordBinaryWithoutItsChecksumSaysSo: a record that ends after its moves, without the
+// 8-byte checksum, is refused as missing the checksum.
+func TestRecordBinaryWithoutItsChecksumSaysSo(t *testing.T) {
+	body := append(bytes.Clone(recordMagic), recordBinaryVersion, 3, 0, 0, 0, 0, 0, 0, 0, 0)
+	body = binary.AppendUvarint(body, 1<<62) // a seed of 9 bytes: longer than the shortest header
+	body = binary.AppendUvarint(body, 0)     // no moves
+	var r Record
+	const says = "0 bytes left after the moves (want the 8-byte checksum)"
+	if err := r.UnmarshalBinary(withCRC(body)); !errors.Is(err, ErrBadRecord) || !strings.Contains(err.Error(), says) {
+		t.Errorf("a record without its checksum: %v, want it to say %q", err, says)
 	}
 }
 

@@ -3,6 +3,7 @@ package rules
 import (
 	"bytes"
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -119,4 +120,43 @@ func containsInt(a []int, v int) bool {
 		}
 	}
 	return false
+}
+
+// A bad draw or setup is refused with the range of values it may take: the colours and cards
+// 0 to 4, the first player one of the seats. Bank draws are named by container and lot.
+func TestBadSetupErrorsNameTheValidRange(t *testing.T) {
+	g, _ := NewGame(Options{Players: 3})
+	for _, tc := range []struct {
+		draws []int
+		says  string
+	}{
+		{[]int{5}, "draw 0 (bank container 1 (lot I)) is 5; want 0 to 4"},
+		{[]int{0, -1}, "draw 1 (bank container 2 (lot II)) is -1; want 0 to 4"},
+		{[]int{0, 1, 7}, "draw 2 (bank container 3 (lot II)) is 7; want 0 to 4"},
+	} {
+		if _, err := g.SetupOutcomes(tc.draws, nil); !errors.Is(err, ErrBadSetup) || !strings.Contains(err.Error(), tc.says) {
+			t.Errorf("outcomes after %v: %v, want ErrBadSetup saying %q", tc.draws, err, tc.says)
+		}
+	}
+	const first = "draw 9 (first player) is 3; want 0 to 2"
+	if _, err := g.SetupFromDraws([]int{0, 1, 2, 0, 1, 2, 0, 1, 2, 3}); !errors.Is(err, ErrBadSetup) || !strings.Contains(err.Error(), first) {
+		t.Errorf("first player 3 of 3 seats: %v, want ErrBadSetup saying %q", err, first)
+	}
+	good := g.DrawSetup(1)
+	for _, tc := range []struct {
+		mut  func(*Setup)
+		says string
+	}{
+		{func(s *Setup) { s.Bank[2] = 5 }, "bank container 2 is 5; want 0 to 4"},
+		{func(s *Setup) { s.Factories[2] = 5 }, "factory colour of seat 2 is 5; want 0 to 4"},
+		{func(s *Setup) { s.Cards[0] = 5 }, "scoring card of seat 0 is 5; want 0 to 4"},
+		{func(s *Setup) { s.First = 3 }, "first player 3; want 0 to 2"},
+		{func(s *Setup) { s.First = -1 }, "first player -1; want 0 to 2"},
+	} {
+		su := good
+		tc.mut(&su)
+		if err := g.ValidateSetup(su); !errors.Is(err, ErrBadSetup) || !strings.Contains(err.Error(), tc.says) {
+			t.Errorf("%+v: %v, want ErrBadSetup saying %q", su, err, tc.says)
+		}
+	}
 }
