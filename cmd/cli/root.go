@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -42,7 +43,7 @@ func NewRoot() *cobra.Command {
 			for _, pair := range aliasFlags {
 				a, b := cmd.Flags().Lookup(pair[0]), cmd.Flags().Lookup(pair[1])
 				if a != nil && b != nil && a.Changed && b.Changed {
-					return fmt.Errorf("%s: give --%s or its alias --%s, not both", cmd.CommandPath(), pair[0], pair[1])
+					return fmt.Errorf("%s: give --%s or its alias --%s, not both", commandName(cmd), pair[0], pair[1])
 				}
 			}
 			return nil
@@ -54,6 +55,7 @@ func NewRoot() *cobra.Command {
 	}
 	sort.Slice(cmds, func(i, j int) bool { return cmds[i].Name() < cmds[j].Name() })
 	root.AddCommand(cmds...)
+	root.SetHelpCommand(newHelpCmd())
 	// An unknown command is one line (Main adds the suggestion): cobra's own suggestion block
 	// spans several lines, and a command that only groups others (train) would print its help
 	// and succeed for "container train bcc".
@@ -105,6 +107,76 @@ func unknownCommandLine(root *cobra.Command, msg string) string {
 	return line
 }
 
+// commandName is cmd's path without the root's name ("train bc"), as errors name commands
+// (Main puts "container: " before them).
+func commandName(cmd *cobra.Command) string {
+	return strings.TrimPrefix(cmd.CommandPath(), cmd.Root().Name()+" ")
+}
+
+// newHelpCmd is cobra's help command, except that an unknown topic is an error (one line,
+// exit 1): cobra's prints the whole usage on standard output and exits 0, and shows the
+// nearest command's help for "help train nosuch".
+func newHelpCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "help [command]",
+		Short: "Help about any command",
+		Long: `Help provides help for any command in the application.
+Simply type container help [path to command] for full details.`,
+		ValidArgsFunction: func(c *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+			cmd, rest, err := c.Root().Find(args)
+			if err != nil || len(rest) > 0 {
+				return nil, cobra.ShellCompDirectiveNoFileComp
+			}
+			var out []cobra.Completion
+			for _, sub := range cmd.Commands() {
+				if (sub.IsAvailableCommand() || sub == c) && strings.HasPrefix(sub.Name(), toComplete) {
+					out = append(out, cobra.CompletionWithDesc(sub.Name(), sub.Short))
+				}
+			}
+			return out, cobra.ShellCompDirectiveNoFileComp
+		},
+		RunE: func(c *cobra.Command, args []string) error {
+			root := c.Root()
+			cmd, rest, err := root.Find(args)
+			if err == nil && len(rest) == 0 {
+				cmd.InitDefaultHelpFlag()
+				cmd.InitDefaultVersionFlag()
+				return cmd.Help()
+			}
+			return unknownHelpTopic(root, cmd, err, args, rest)
+		},
+	}
+}
+
+// unknownHelpTopic is the error for "help TOPIC" naming no command: the deepest command
+// found (the root when Find failed) says what it has.
+func unknownHelpTopic(root, found *cobra.Command, findErr error, args, rest []string) error {
+	parent, word := found, ""
+	if findErr != nil || parent == nil {
+		parent = root
+	}
+	if len(rest) > 0 {
+		word = rest[0]
+	} else if len(args) > 0 {
+		word = args[0]
+	}
+	line := "help: unknown help topic " + rules.Quote(strings.Join(args, " "))
+	var sug []string
+	if parent.HasSubCommands() {
+		parent.SuggestionsMinimumDistance = 2
+		for _, s := range parent.SuggestionsFor(word) {
+			sug = append(sug, strconv.Quote(strings.TrimPrefix(commandName(parent)+" "+s, root.Name()+" ")))
+		}
+	}
+	if len(sug) > 0 {
+		return errors.New(line + "; did you mean " + strings.Join(sug, " or ") + "?")
+	}
+	if parent == root {
+		return errors.New(line + "; see container help")
+	}
+	return errors.New(line + "; see container help " + commandName(parent))
+}
+
 // strictCompletion adds cobra's completion command now (it captures the output stream, so
 // call it after SetOut) and makes an unknown shell an error: by default the command prints
 // its help and exits 0.
@@ -141,15 +213,91 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	strictCompletion(root)
 	err := root.Execute()
 	if err != nil {
-		fmt.Fprintf(stderr, "container: %s\n", shortError(oneLine(unknownCommandLine(root, err.Error()))))
+		fmt.Fprintf(stderr, "container: %s\n", errorLine(root, err, args))
 	}
 	return exitCode(err)
+}
+
+// errorLine is the line Main prints for err: one line, cut to maxErrorBytes, with the runes
+// a terminal would act on escaped. An argument holding such runes (a file name with a newline
+// or an escape sequence in it) is escaped before the lines are joined, so that its newline
+// reads as \n rather than as the "; " between two errors.
+func errorLine(root *cobra.Command, err error, args []string) string {
+	msg := unknownCommandLine(root, err.Error())
+	return shortError(escapeControls(oneLine(escapeArgs(msg, args))))
 }
 
 // oneLine joins the lines of an error message (errors.Join puts each error on a line of its
 // own) with "; ", so every error is one line.
 func oneLine(msg string) string {
 	return strings.Join(strings.FieldsFunc(msg, func(r rune) bool { return r == '\n' || r == '\r' }), "; ")
+}
+
+// escapeControls escapes the runes of msg that a terminal acts on instead of showing them:
+// control characters (C0, DEL, C1), the bidirectional marks, embeddings, overrides and
+// isolates, the line and paragraph separators, and bytes that are not UTF-8. Each is written
+// as strconv.Quote writes it (\x1b, \a, \n, \u202e, \xff); every other rune, non-ASCII
+// letters included, stays as it is.
+func escapeControls(msg string) string {
+	i := 0
+	for i < len(msg) {
+		r, n := utf8.DecodeRuneInString(msg[i:])
+		if (r == utf8.RuneError && n == 1) || isTerminalControl(r) {
+			break
+		}
+		i += n
+	}
+	if i == len(msg) {
+		return msg
+	}
+	var b strings.Builder
+	b.WriteString(msg[:i])
+	for i < len(msg) {
+		r, n := utf8.DecodeRuneInString(msg[i:])
+		switch {
+		case r == utf8.RuneError && n == 1:
+			fmt.Fprintf(&b, `\x%02x`, msg[i])
+		case isTerminalControl(r):
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+		default:
+			b.WriteString(msg[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
+}
+
+// isTerminalControl reports whether r is a rune escapeControls escapes.
+func isTerminalControl(r rune) bool {
+	switch {
+	case r < 0x20, r >= 0x7f && r < 0xa0:
+		return true
+	case r == 0x061c, r == 0x200e, r == 0x200f, r >= 0x2028 && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
+		return true
+	}
+	return false
+}
+
+// escapeArgs escapes, wherever it occurs in msg, each command-line argument (and the value
+// of each --flag=value) that holds a rune escapeControls escapes, longest first.
+func escapeArgs(msg string, args []string) string {
+	var vals []string
+	for _, a := range args {
+		vals = append(vals, a)
+		if strings.HasPrefix(a, "-") {
+			if _, v, ok := strings.Cut(a, "="); ok {
+				vals = append(vals, v)
+			}
+		}
+	}
+	sort.SliceStable(vals, func(i, j int) bool { return len(vals[i]) > len(vals[j]) })
+	for _, v := range vals {
+		if e := escapeControls(v); e != v && strings.TrimFunc(v, isTerminalControl) != "" {
+			msg = strings.ReplaceAll(msg, v, e)
+		}
+	}
+	return msg
 }
 
 // exitCode is the exit status for a command's error: 0, ExitInterrupted, or 1.
