@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/container-rl/container/env/eval"
@@ -39,12 +40,32 @@ before commit 9f10f48 of 2026-12-02; ladders made with it need it to be reproduc
 			o.progress = cmd.ErrOrStderr()
 			ctx, stop := interruptible(cmd)
 			defer stop()
-			return runRate(ctx, o, cmd.OutOrStdout())
+			return rateError(runRate(ctx, o, cmd.OutOrStdout()))
 		},
 	}
 	addTourneyFlags(cmd, &o)
+	args := cmd.Args
+	cmd.Args = func(cmd *cobra.Command, a []string) error { return rateError(args(cmd, a)) }
 	return cmd
 }
+
+// rateError names rate in an error of the tournament code rate shares with eval, which
+// starts its errors "eval: ". The error's chain is kept (errors.Is finds ErrEvalOptions).
+func rateError(err error) error {
+	if err == nil || !strings.HasPrefix(err.Error(), "eval: ") {
+		return err
+	}
+	return &renamedError{msg: "rate: " + strings.TrimPrefix(err.Error(), "eval: "), err: err}
+}
+
+// renamedError is err with another message.
+type renamedError struct {
+	msg string
+	err error
+}
+
+func (e *renamedError) Error() string { return e.msg }
+func (e *renamedError) Unwrap() error { return e.err }
 
 func init() { register(newRateCmd) }
 

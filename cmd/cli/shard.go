@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"github.com/container-rl/container/datasets"
 	"github.com/container-rl/container/env/eval"
@@ -95,10 +96,20 @@ func selfplayPart(shard, out string) (*datasets.Part, string, error) {
 	return &datasets.Part{Index: i, Count: n}, filepath.Join(out, shardName(i, n)), nil
 }
 
-// outIsDir refuses an --out that exists and is not a directory (a shard writes inside it).
+// outIsDir refuses an --out that exists and is not a directory (a shard writes inside it),
+// or that lies under a file.
 func outIsDir(out string) error {
-	if st, err := os.Stat(out); err == nil && !st.IsDir() {
+	st, err := os.Stat(out)
+	if err == nil && !st.IsDir() {
 		return fmt.Errorf("--out %s is a file, not a directory; the shard's output goes inside --out", out)
+	}
+	if errors.Is(err, syscall.ENOTDIR) {
+		for p := filepath.Dir(out); p != filepath.Dir(p); p = filepath.Dir(p) {
+			if st, err := os.Stat(p); err == nil && !st.IsDir() {
+				return fmt.Errorf("--out %s: %s is a file, not a directory", out, p)
+			}
+		}
+		return fmt.Errorf("--out %s: %w", out, err)
 	}
 	return nil
 }
@@ -244,6 +255,8 @@ func playTourney(ctx context.Context, o tourneyOptions, keepRecords bool, note i
 func checkResultsTarget(path string, want *eval.ResultsFile) error {
 	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
 		return nil
+	} else if err != nil {
+		return fmt.Errorf("%w: --out: %w", ErrEvalOptions, err)
 	}
 	old, err := eval.ReadResultsFile(path)
 	if err != nil {
