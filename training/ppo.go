@@ -189,9 +189,16 @@ func (p *ppoRun) start(r *run) error {
 		return fmt.Errorf("%w: games %d, epochs %d, minibatch %d, checkpoint every %d, %d opponents, snapshot every %d",
 			ErrConfig, opts.Games, opts.Epochs, opts.Minibatch, opts.CheckpointEvery, len(opts.Opponents), opts.SnapshotEvery)
 	}
+	// Every bot is made once now, before run.json is written, so that a bot file that cannot
+	// be read or cannot play these games refuses the start and leaves nothing behind.
 	for _, o := range opts.Opponents {
-		if err := bots.Resolve(o); err != nil {
-			return err
+		if _, err := bots.New(o, opts.Rules, 0); err != nil {
+			return fmt.Errorf("%w: opponent %w", ErrConfig, err)
+		}
+	}
+	if opts.EvalEvery > 0 {
+		if _, err := bots.New(opts.EvalOpponent, opts.Rules, 0); err != nil {
+			return fmt.Errorf("%w: eval opponent %w", ErrConfig, err)
 		}
 	}
 	enc := encoding.NewEncoder(p.game)

@@ -144,10 +144,19 @@ func runTrainPPO(ctx context.Context, o trainPPOOptions, out io.Writer) error {
 	if len(po.Opponents) == 0 {
 		return fmt.Errorf("%w: --opponents names no bot", ErrTrainOptions)
 	}
-	for _, b := range append(append([]string{}, po.Opponents...), o.evalOpponent) {
-		if err := bots.Resolve(b); err != nil {
-			return fmt.Errorf("%w: %w", ErrTrainOptions, err)
+	// Each bot is made now, so that a bot file that cannot be read or cannot play these games
+	// is refused before the run directory is made.
+	for _, b := range po.Opponents {
+		if _, err := bots.New(b, po.Rules, 0); err != nil {
+			return fmt.Errorf("%w: --opponents: %w", ErrTrainOptions, err)
 		}
+	}
+	if o.evalEvery > 0 {
+		if _, err := bots.New(o.evalOpponent, po.Rules, 0); err != nil {
+			return fmt.Errorf("%w: --eval-opponent: %w", ErrTrainOptions, err)
+		}
+	} else if err := bots.Resolve(o.evalOpponent); err != nil {
+		return fmt.Errorf("%w: --eval-opponent: %w", ErrTrainOptions, err)
 	}
 	po.PoolEvery, po.EvalEvery, po.EvalGames, po.EvalOpponent = int64(o.poolEvery), int64(o.evalEvery), o.evalGames, o.evalOpponent
 	po.SnapshotEvery = int64(o.snapshotEvery)
