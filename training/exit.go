@@ -58,8 +58,9 @@ type ExItOptions struct {
 	// Rollout, when set, is a rollout policy of the self-play search (search.Rollouts): the
 	// network's policy stays the PUCT prior, but rollouts by this policy score the leaves
 	// instead of the value head (ismcts:net=...,rollout=valuer). Slower per simulation, and a
-	// stronger teacher while the value head is weak. "": the value head.
-	Rollout string `json:"rollout,omitempty"`
+	// stronger teacher while the value head is weak. "": the value head. Recorded even when
+	// empty; a run saved without it (an earlier build) was started without one.
+	Rollout string `json:"rollout"`
 	// Expert, when set, is a fixed search that plays every self-play seat instead of the
 	// network-guided one: an ismcts spec without a network ("ismcts", "ismcts:sims=400").
 	// This is the first step of Expert Iteration (the apprentice learns to imitate plain
@@ -67,8 +68,8 @@ type ExItOptions struct {
 	// plain search: its root visit shares are the policy targets and the games' outcomes the
 	// value targets as before. Sims, C and Rollout are then unused (Rollout must be empty);
 	// the spec's workers is set to 1 (Workers games run in parallel instead) and its explore
-	// to Explore.
-	Expert string `json:"expert,omitempty"`
+	// to Explore. Recorded even when empty, as Rollout.
+	Expert string `json:"expert"`
 	Window int    `json:"window"` // generations of the buffer trained on
 	Steps  int    `json:"steps"`  // optimisation steps per generation
 	Batch  int    `json:"batch"`
@@ -147,7 +148,8 @@ func init() {
 		"window": "--window", "steps": "--steps", "value_mix": "--value-mix", "gate_every": "--gate-every",
 		"gate_games": "--gate-games", "gate_opponent": "--gate-opponent", "gate_margin": "--gate-margin",
 		"gate_turn_limit_share": "--gate-turn-limit-share", "selfplay_turn_limit": "--selfplay-turn-limit",
-		"shard_games": "--shard-games", "expert": "--expert"} {
+		"shard_games": "--shard-games", "expert": "--expert", "rollout": "--rollout", "workers": "--workers",
+		"keep_buffer": "--keep-buffer"} {
 		if _, ok := settingFlags[k]; !ok {
 			settingFlags[k] = v
 		}

@@ -194,8 +194,9 @@ func TestPPOResumeRefusesOtherSettings(t *testing.T) {
 
 func TestCompareSettingsSeesASettingTurnedOff(t *testing.T) {
 	type opts struct {
-		Steps int  `json:"steps"`
-		Hide  bool `json:"hide_opponent_cash,omitempty"`
+		Steps int    `json:"steps"`
+		Hide  bool   `json:"hide_opponent_cash,omitempty"`
+		Seed  uint64 `json:"seed"`
 	}
 	saved := []byte(`{"steps": 10, "hide_opponent_cash": true}`)
 	err := compareSettings("run", saved, opts{Steps: 20}, "steps")
@@ -206,7 +207,7 @@ func TestCompareSettingsSeesASettingTurnedOff(t *testing.T) {
 		t.Fatalf("only steps changed: %v", err)
 	}
 	// A setting the run did not record (an earlier build) is not compared.
-	if err := compareSettings("run", []byte(`{"steps": 10}`), opts{Steps: 20, Hide: true}, "steps"); err != nil {
+	if err := compareSettings("run", saved, opts{Steps: 20, Hide: true, Seed: 7}, "steps"); err != nil {
 		t.Fatalf("legacy run: %v", err)
 	}
 }

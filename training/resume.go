@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/container-rl/container/env/rules"
 )
@@ -26,6 +27,16 @@ var settingFlags = map[string]string{
 	"max_steps": "--max-steps", "init_from": "--init", "rules.players": "--players", "rules.variant": "--rules",
 	"rules.length": "--length", "rules.modules": "--modules", "rules.turn_limit": "--turn-limit",
 }
+
+// optionalSettings are the settings a run records only when they are set (omitempty; zero
+// means the feature is off, as it was in the builds that predate them): a saved run without
+// one was started without it, so giving it now is a change, and leaving it out (or giving its
+// zero value) is not. A saved run without any other setting is of an earlier build and that
+// setting is not compared.
+var optionalSettings = map[string]bool{"rollout": true, "expert": true, "hide_opponent_cash": true, "max_steps": true}
+
+// notSet is how a setting left out or at its zero value reads in resume messages.
+const notSet = "(not set)"
 
 // flatten turns a JSON object into dotted keys and their compact JSON values.
 func flatten(prefix string, raw json.RawMessage, out map[string]string) {
@@ -50,7 +61,8 @@ func flatten(prefix string, raw json.RawMessage, out map[string]string) {
 
 // compareSettings compares the options a run was started with (saved, as JSON) with the
 // ones given to resume it, skipping the keys in mayChange. A key the saved options lack (a
-// run of an earlier build) is not compared. The error names the first differing setting.
+// run of an earlier build) is not compared, except the optionalSettings (the run was started
+// without them). The error names the first differing setting.
 func compareSettings(run string, saved json.RawMessage, given any, mayChange ...string) error {
 	g, err := json.Marshal(given)
 	if err != nil {
@@ -77,7 +89,11 @@ func compareSettings(run string, saved json.RawMessage, given any, mayChange ...
 		was, ok := old[k]
 		is, given := now[k]
 		if !given {
-			is = "(not set)"
+			is = notSet
+		}
+		if optionalSettings[k] {
+			was, ok = optionalValue(was, ok), true
+			is = optionalValue(is, given)
 		}
 		if skip[k] || !ok || was == is {
 			continue
@@ -92,6 +108,16 @@ func compareSettings(run string, saved json.RawMessage, given any, mayChange ...
 	return nil
 }
 
+// optionalValue is an optional setting's compact JSON value as compared on resume: notSet
+// when it is absent or zero.
+func optionalValue(v string, present bool) string {
+	switch {
+	case !present, v == `""`, v == "0", v == "false", v == "null", v == notSet:
+		return notSet
+	}
+	return v
+}
+
 func mayChangeText(keys []string) string {
 	var s string
 	for i, k := range keys {
@@ -101,7 +127,7 @@ func mayChangeText(keys []string) string {
 		if f, ok := settingFlags[k]; ok {
 			k = f
 		} else {
-			k = "--" + k
+			k = "--" + strings.ReplaceAll(k, "_", "-")
 		}
 		s += k
 	}
