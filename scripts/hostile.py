@@ -12,15 +12,15 @@ why. The last line is "N cases, B BAD"; the exit status is 1 when any case is BA
 What every command-line case checks, beyond its own expectation (accepted, refused or either):
 it exits within the time limit; standard error holds no "panic", "goroutine ", "runtime error"
 or "fatal error"; a refused command (non-zero exit) prints exactly one non-empty line on
-standard error (progress bars aside), starting "container: ", with no control characters; every
-file that existed before and that the case does not name as an intended output is byte for byte
-the same after (links stay links, pipes stay pipes); a refused command leaves no new file behind
-unless the case allows it; the shared fixtures, the other cases' directories, HOME and TMPDIR
-(all inside the scratch directory) are left alone. HTTP: no request gets a 5xx or a dropped
-connection, bad requests get the 4xx the docs name, API errors are {"error": "one line"}, and the
-server stops cleanly on SIGINT having changed nothing under --data. Python: a bad call raises a
-Python exception (never InternalError, which is a Go panic caught at the boundary) and the
-interpreter is never killed by a signal.
+standard error (progress bars aside), starting "container: " (and not "container: container"),
+with no control characters; every file that existed before and that the case does not name as
+an intended output is byte for byte the same after (links stay links, pipes stay pipes); a
+refused command leaves no new file behind unless the case allows it; the shared fixtures, the
+other cases' directories, HOME and TMPDIR (all inside the scratch directory) are left alone.
+HTTP: no request gets a 5xx or a dropped connection, bad requests get the 4xx the docs name, API
+errors are {"error": "one line"}, and the server stops cleanly on SIGINT having changed nothing
+under --data. Python: a bad call raises a Python exception (never InternalError, which is a Go
+panic caught at the boundary) and the interpreter is never killed by a signal.
 
 Python 3.11 standard library only. Disk-full cases need root (they mount a small tmpfs) and are
 skipped with a note otherwise; Python cases need .venv/bin/python with container_rl importable
@@ -348,6 +348,8 @@ def generic(res, expect, mention=None):
             line = lines[-1]
             if not line.startswith("container: "):
                 probs.append(f"error line does not start with 'container: ': {line[:120]!r}")
+            if line.startswith("container: container"):
+                probs.append(f"error line names the program twice: {line[:120]!r}")
             if CONTROL.search(line.rstrip("\r")):
                 probs.append(f"control character in the error line: {line[:160]!r}")
             if mention:
@@ -685,7 +687,8 @@ def cases_unknown():
     cat = "unknown"
     for i, name in enumerate(["evall", "selfpaly", "Eval", "EVAL", "x" * 300, "évaluer", "eval\x1b[31m", "-x",
                               "--nosuch", "---", "train bcc", "train BC", "dataset mrege", "dataset Stats",
-                              "help nosuch", "completion nosuch", "completion bash extra"]):
+                              "help nosuch", "help train nosuch", "help eval extra", "completion nosuch",
+                              "completion bash extra"]):
         argv = name.split(" ") if " " in name and "\x1b" not in name else [name]
         slug = re.sub(r"[^a-zA-Z0-9]+", "-", name).strip("-")[:24] or "dashes"
         cli(cat, f"command-{slug}", argv, mention=None)
@@ -716,6 +719,7 @@ def cases_unknown():
                        (["train", "bc"], "train-bc-nothing"), (["train", "bc", "--out", "o"], "train-bc-no-data"),
                        (["train", "ppo"], "train-ppo-no-out"), (["train", "exit"], "train-exit-no-out"),
                        (["eval", "--agents", "random", "--bots", "random"], "eval-agents-and-bots"),
+                       (["rate", "--agents", "random", "--bots", "random"], "rate-agents-and-bots"),
                        (["selfplay", "--agents", "random", "--bots", "random", "--out", "o"], "selfplay-agents-and-bots"),
                        (["export", "--run", "bc", "--upgrade", "x.bot", "--out", "o.bot"], "export-run-and-upgrade"),
                        (["train", "bc", "--data", "sp", "--teachers", "random", "--out", "o"], "bc-data-and-teachers"),
@@ -736,7 +740,11 @@ def cases_unknown():
                        (["spec", "--players", "4", "--rules", ""], "empty-rules")]:
         # harmless: --force alone, a module named twice, --rules "" (the default)
         expect = "any" if name in ("force-without-csv", "module-twice", "empty-rules") else "fail"
-        cli(cat, name, argv, expect=expect, setup=fx("sp", "bc", "x.bot", "opening.json"), timeout=20)
+        # the line names the command once, and rate as rate (it shares eval's code)
+        mention = {"eval-agents-and-bots": "container: eval: give", "rate-agents-and-bots": "container: rate: give",
+                   "selfplay-agents-and-bots": "container: selfplay: give", "rate-no-agents": "container: rate: ",
+                   "rate-merge-nothing": "container: rate: "}.get(name)
+        cli(cat, name, argv, expect=expect, setup=fx("sp", "bc", "x.bot", "opening.json"), timeout=20, mention=mention)
     cli(cat, "completion-bash", ["completion", "bash"], expect="ok")
     cli(cat, "version", ["--version"], expect="ok")
 
@@ -909,13 +917,18 @@ def cases_agents():
                 setup=botfiles, timeout=20)
         cli(cat, f"{cmd}-good-bot", base + ["--agents", "x.bot,random"], setup=botfiles, expect="ok")
     for name, spec in [("unknown", "nosuchbot"), ("bad-count", "random,random,random,random,random"),
-                       ("garbage-bot", "garbage.bot"), ("empty", ""), ("temp-text", "default@abc")]:
+                       ("garbage-bot", "garbage.bot"), ("trunc-bot", "trunc.bot"), ("empty", ""),
+                       ("temp-text", "default@abc")]:
         cli(cat, f"play-opponents-{name}", ["play", "--players", "3", "--opponents", spec], setup=botfiles)
         cli(cat, f"ppo-opponents-{name}", PPT + ["--opponents", spec], setup=[botfiles, fx("sp")],
             expect="any" if name == "bad-count" else "fail")  # a pool of five is fine
         cli(cat, f"bc-teachers-{name}", ["train", "bc", "--teachers", spec, "--games", "1", "--out", "o",
                                          "--steps", "1"], setup=botfiles)
     cli(cat, "ppo-eval-opponent-unknown", PPT + ["--eval-opponent", "nosuch", "--eval-every", "1"], setup=botfiles)
+    # a bot file that cannot be read, or is made for other games, is refused before the run directory is made
+    cli(cat, "ppo-eval-opponent-garbage-bot", PPT + ["--eval-opponent", "garbage.bot", "--eval-every", "1"],
+        setup=botfiles)
+    cli(cat, "ppo-opponents-other-players-bot", PPT + ["--opponents", "x.bot", "--players", "3"], setup=botfiles)
     cli(cat, "bc-record-not-a-teacher", ["train", "bc", "--teachers", "random", "--record", "valuer", "--games", "1",
                                          "--out", "o", "--steps", "1"])
 
@@ -1011,8 +1024,10 @@ def cases_output():
                 ("link-to-notes", [wr("notes.txt", "mine"), sym("ln", "notes.txt")], "ln", "fail"),
                 ("file-as-parent", wr("notes.txt", "mine"), "notes.txt/sub", "fail"),
                 ("link-to-user-dir", [wr("mine/a.txt", "a"), sym("ln", "mine")], "ln", "any")]:
+            # the results file's --out under a file names that file (the results file does not "exist")
+            mention = "notes.txt is a file" if kname == "file-as-parent" and cmd in ("eval-out", "rate-out") else None
             cli(cat, f"{cmd}-{kname}", base + [tgt], expect=expect, setup=setup,
-                outputs=[])
+                outputs=[], mention=mention)
         # the command's own earlier output is replaced (the intended output)
     cli(cat, "eval-save-own-dir-rerun", ["eval", "--agents", "random", "--games", "2", "--save", "saved"], expect="ok",
         setup=fx("saved"), outputs=["saved/game-*.json", "saved/.container*"])
@@ -1124,7 +1139,8 @@ def cases_rundir():
     cli(cat, "export-run-user-dir", ["export", "--run", "mine", "--out", "o.bot"], setup=wr("mine/a.txt", "a"))
     ppo = with_out(PPT, "ppo") + ["--minibatch", "8", "--pool-every", "0"]
     for name, extra in [("players", ["--players", "3"]), ("lr", ["--lr", "0.1"]), ("opponents", ["--opponents", "valuer"]),
-                        ("width", ["--width", "16"])]:
+                        ("width", ["--width", "16"]), ("max-steps", ["--max-steps", "5"]),
+                        ("hide-opponent-cash", ["--hide-opponent-cash"])]:
         cli(cat, f"train-ppo-resume-changed-{name}", ppo + extra, setup=fx("ppo"))
     cli(cat, "train-ppo-init-other-players", PPT + ["--init", "x.bot", "--players", "3"],
         setup=fx("x.bot"))
@@ -1399,6 +1415,21 @@ def cases_bots():
         mention="garbage.bot")
 
 
+def go_escape(s):
+    """s with its control characters and bidirectional controls escaped as Go's strconv.Quote
+    writes them (the rest as it is): what an error line shows of a file name."""
+    named = {"\a": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\v": "\\v"}
+    out = []
+    for ch in s:
+        if ch in named:
+            out.append(named[ch])
+        elif CONTROL.match(ch) or ch == "\t":
+            out.append(f"\\x{ord(ch):02x}" if ord(ch) < 0x80 else f"\\u{ord(ch):04x}")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
 def cases_paths():
     cat = "paths"
     long_comp = "x" * 300
@@ -1416,13 +1447,17 @@ def cases_paths():
     for i, weird in zip(["newline", "carriage-return", "escape", "tab", "bell", "delete", "bidi-override", "quote"],
                         ["a\nb.json", "a\rb.json", "\x1b[31mred.json", "tab\there.json", "bell\x07.json",
                          "del\x7f.json", "\u202eevil.json", "quote\".json"]):
-        cli(cat, f"legal-weird-missing-{i}", ["legal", weird])
-        cli(cat, f"score-weird-garbage-{i}", ["score", weird], setup=wr(weird, "{garbage"))
-        cli(cat, f"selfplay-weird-agent-{i}", ["selfplay", "--agents", weird, "--games", "2", "--out", "o", "-q"])
-        cli(cat, f"stats-weird-missing-{i}", ["dataset", "stats", weird])
-        cli(cat, f"eval-merge-weird-missing-{i}", ["eval", "--merge", weird])
-        cli(cat, f"export-run-weird-missing-{i}", ["export", "--run", weird, "--out", "o.bot"])
-        cli(cat, f"train-bc-data-weird-missing-{i}", ["train", "bc", "--data", weird, "--out", "o"])
+        # the error line names the file with its control characters escaped as Go's strconv.Quote
+        # writes them (a newline as \n, not as the "; " between two errors)
+        shown = go_escape(weird) if go_escape(weird) != weird else None
+        cli(cat, f"legal-weird-missing-{i}", ["legal", weird], mention=shown)
+        cli(cat, f"score-weird-garbage-{i}", ["score", weird], setup=wr(weird, "{garbage"), mention=shown)
+        cli(cat, f"selfplay-weird-agent-{i}", ["selfplay", "--agents", weird, "--games", "2", "--out", "o", "-q"],
+            mention=shown)
+        cli(cat, f"stats-weird-missing-{i}", ["dataset", "stats", weird], mention=shown)
+        cli(cat, f"eval-merge-weird-missing-{i}", ["eval", "--merge", weird], mention=shown)
+        cli(cat, f"export-run-weird-missing-{i}", ["export", "--run", weird, "--out", "o.bot"], mention=shown)
+        cli(cat, f"train-bc-data-weird-missing-{i}", ["train", "bc", "--data", weird, "--out", "o"], mention=shown)
     cli(cat, "legal-long-name", ["legal", long_comp + ".json"])
     cli(cat, "legal-very-long-name", ["legal", "y" * 20000])
     cli(cat, "legal-deep-path", ["legal", deep + ".json"])
@@ -1471,7 +1506,9 @@ def cases_exit():
     for name, extra in [("sims", ["--sims", "3"]), ("width", ["--width", "16"]), ("seed", ["--seed", "5"]),
                         ("games", ["--games", "2"]), ("players", ["--players", "3"]),
                         ("rollout", ["--rollout", "valuer"]), ("window", ["--window", "2"])]:
-        cli(cat, f"resume-changed-{name}", ex + extra, setup=fx("ex"))
+        # the refusal names the setting and the flags that may change, as they are spelt
+        cli(cat, f"resume-changed-{name}", ex + extra, setup=fx("ex"),
+            mention=["--keep-buffer"] + (["--" + name] if name != "players" else []))
     cli(cat, "resume-changed-expert", [a for a in ex if a not in ("--sims", "2")] + ["--expert", "ismcts:sims=2"],
         setup=fx("ex"))
     cli(cat, "resume-more-generations", ex + ["--generations", "2"], expect="ok", setup=fx("ex"), outputs=["ex/*"],
