@@ -189,19 +189,23 @@ def rm(path):
 # Hooks: things that run around the command (a reader on a pipe, a lock held)
 
 
-class FifoReader:
-    """Reads a named pipe in a thread while the command runs (as `cat PIPE` would)."""
+class _FifoPeer:
+    """The other end of a named pipe, served in a thread while the command runs. A subclass
+    says how it opens the pipe (mode), which end unblocks a peer the command never opened
+    (unblock) and what it does with the open file (serve)."""
 
-    def __init__(self, path, must_get=True):
-        self.path, self.must_get, self.data = path, must_get, b""
+    mode, unblock = "rb", os.O_WRONLY
+
+    def __init__(self, path):
+        self.path = path
 
     def start(self, d):
         self.p = os.path.join(d, self.path)
 
         def run():
             try:
-                with open(self.p, "rb") as fh:
-                    self.data = fh.read()
+                with open(self.p, self.mode) as fh:
+                    self.serve(fh)
             except OSError:
                 pass
         self.t = threading.Thread(target=run, daemon=True)
@@ -209,12 +213,28 @@ class FifoReader:
 
     def stop(self, d):
         self.t.join(2)
-        if self.t.is_alive():  # the command never opened the pipe: let the reader's open return
+        if self.t.is_alive():  # the command never opened the pipe: let the peer's open return
             try:
-                os.close(os.open(self.p, os.O_WRONLY | os.O_NONBLOCK))
+                os.close(os.open(self.p, self.unblock | os.O_NONBLOCK))
             except OSError:
                 pass
             self.t.join(5)
+
+    def problems(self, res):
+        return []
+
+
+class FifoReader(_FifoPeer):
+    """Reads a named pipe while the command runs (as `cat PIPE` would)."""
+
+    mode, unblock = "rb", os.O_WRONLY
+
+    def __init__(self, path, must_get=True):
+        super().__init__(path)
+        self.must_get, self.data = must_get, b""
+
+    def serve(self, fh):
+        self.data = fh.read()
 
     def problems(self, res):
         if self.must_get and res.rc == 0 and not self.data:
@@ -222,35 +242,17 @@ class FifoReader:
         return []
 
 
-class FifoWriter:
-    """Writes data into a named pipe in a thread while the command runs."""
+class FifoWriter(_FifoPeer):
+    """Writes data into a named pipe while the command runs."""
+
+    mode, unblock = "wb", os.O_RDONLY
 
     def __init__(self, path, data):
-        self.path, self.data = path, data
+        super().__init__(path)
+        self.data = data
 
-    def start(self, d):
-        self.p = os.path.join(d, self.path)
-
-        def run():
-            try:
-                with open(self.p, "wb") as fh:
-                    fh.write(self.data)
-            except OSError:
-                pass
-        self.t = threading.Thread(target=run, daemon=True)
-        self.t.start()
-
-    def stop(self, d):
-        self.t.join(2)
-        if self.t.is_alive():
-            try:
-                os.close(os.open(self.p, os.O_RDONLY | os.O_NONBLOCK))
-            except OSError:
-                pass
-            self.t.join(5)
-
-    def problems(self, res):
-        return []
+    def serve(self, fh):
+        fh.write(self.data)
 
 
 class Flock:
