@@ -2244,6 +2244,11 @@ def main():
     container = os.path.abspath(args.container)
     if not os.access(container, os.X_OK):
         raise SystemExit(f"hostile.py: {args.container} is not an executable")
+    if args.only:
+        try:
+            re.compile(args.only)
+        except re.error as e:
+            raise SystemExit(f"hostile.py: --only {args.only!r} is not a regular expression: {e}")
     if args.list:
         G.update(fix="", root="")
         for f in ALL_CATEGORIES + [cases_disk, cases_python, cases_http]:
@@ -2257,6 +2262,7 @@ def main():
         os.makedirs(root, exist_ok=False)
     else:
         root = tempfile.mkdtemp(prefix="hostile-")
+        G["own_root"] = root  # removed again if the sweep is interrupted
     G.update(container=container, root=root, fix=os.path.join(root, "fix"), home=os.path.join(root, "env", "home"),
              tmp=os.path.join(root, "env", "tmp"), timeout=args.timeout)
     os.makedirs(G["home"])
@@ -2341,4 +2347,13 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt:
+        own = G.get("own_root")
+        if own:
+            shutil.rmtree(own, ignore_errors=True)
+        where = G.get("root")
+        kept = f"; scratch directory {where} kept" if where and not own else ""
+        sys.stderr.write(f"hostile.py: interrupted{kept}\n")
+        sys.exit(130)
