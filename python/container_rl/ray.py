@@ -15,8 +15,10 @@ Faults:
   ``--resume``, a retried tournament shard plays its games again and replaces its own file;
 - a ``container`` process killed by a signal is retried the same way;
 - a shard that fails for a real reason (bad options, an unknown bot, a full disk) exits
-  non-zero with a one-line message: the job stops, the other shards are cancelled, and
-  :class:`ShardError` carries that line.
+  non-zero with a one-line message: the job stops, the other shards are stopped, and
+  :class:`ShardError` carries that line. The job stops its shards through a stop file it
+  writes in the output directory (``.ray-stop-<job>``, removed when they have stopped), not
+  through ``ray.cancel``, which can crash the driver when a task ends at the same moment.
 
 From the shell::
 
@@ -37,7 +39,9 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
+import uuid
 
 COMMANDS = ("selfplay", "eval", "rate")
 # Flags the job sets itself for every shard; passing them among the command's flags is refused.
@@ -51,6 +55,10 @@ class ShardError(RuntimeError):
 
 class ShardKilled(RuntimeError):
     """The shard's ``container`` process was killed by a signal: Ray retries the task."""
+
+
+class ShardStopped(RuntimeError):
+    """The shard stopped because the job's stop file appeared (another shard failed)."""
 
 
 def find_binary(binary=None):
@@ -114,10 +122,12 @@ def _die_with_parent():
         pass
 
 
-def run_shard(binary, command, args, out, index, count):
+def run_shard(binary, command, args, out, index, count, stop=None, poll=0.2):
     """Runs shard index of count in this process (a Ray task calls it) and returns
-    ``{"index", "node", "seconds"}``. Raises :class:`ShardError` for a failure and
-    :class:`ShardKilled` when the process was killed by a signal."""
+    ``{"index", "node", "seconds"}``. Raises :class:`ShardError` for a failure,
+    :class:`ShardKilled` when the process was killed by a signal and :class:`ShardStopped`
+    when the file ``stop`` appeared (checked every ``poll`` seconds; the ``container``
+    process is then ended)."""
     argv = [binary, command, *args, "--out", str(out), "--shard", f"{index}/{count}"]
     if command == "selfplay":
         argv += ["--resume", "--quiet"]
@@ -126,12 +136,30 @@ def run_shard(binary, command, args, out, index, count):
     elif _flag(args, "--workers") is None:
         argv += ["--workers", "1"]
     t0 = time.monotonic()
-    proc = subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                          preexec_fn=_die_with_parent, check=False)
+    if stop is not None and os.path.exists(stop):
+        raise ShardStopped(f"shard {index}/{count}: stopped before it started")
+    # Standard error goes to a file, not a pipe: nothing reads a pipe while the task polls.
+    with tempfile.TemporaryFile() as err:
+        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err,
+                                preexec_fn=_die_with_parent)
+        try:
+            while True:
+                try:
+                    proc.wait(timeout=poll)
+                    break
+                except subprocess.TimeoutExpired:
+                    if stop is not None and os.path.exists(stop):
+                        _end(proc)
+                        raise ShardStopped(f"shard {index}/{count}: stopped") from None
+        except BaseException:
+            _end(proc)
+            raise
+        err.seek(0)
+        stderr = err.read()
     if proc.returncode < 0:
         raise ShardKilled(f"shard {index}/{count}: container was killed by signal {-proc.returncode}")
     if proc.returncode != 0:
-        lines = [ln for ln in proc.stderr.decode("utf-8", "replace").splitlines() if ln.strip()]
+        lines = [ln for ln in stderr.decode("utf-8", "replace").splitlines() if ln.strip()]
         raise ShardError(f"shard {index}/{count}: {lines[-1] if lines else f'container exited with status {proc.returncode}'}")
     node = os.environ.get("CONTAINER_RL_NODE", "")
     try:
@@ -140,6 +168,19 @@ def run_shard(binary, command, args, out, index, count):
     except Exception:  # not inside Ray
         pass
     return {"index": index, "node": node, "seconds": time.monotonic() - t0}
+
+
+def _end(proc, grace=10.0):
+    """Ends a running container process: SIGINT (the CLI stops cleanly, as on Ctrl-C), SIGKILL
+    after grace seconds."""
+    if proc.poll() is not None:
+        return
+    proc.send_signal(signal.SIGINT)
+    try:
+        proc.wait(timeout=grace)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
 
 
 def _games_done(command, out, count):
@@ -237,8 +278,9 @@ def run(command, args, out, shards, *, address=None, binary=None, retries=3, pro
                  include_dashboard=False, configure_logging=False, **kw)
     task = ray.remote(run_shard)
     t0 = time.monotonic()
+    stop = os.path.join(out, f".ray-stop-{uuid.uuid4().hex}")  # this job's own: no other job reads it
     pending = {task.options(num_cpus=num_cpus, max_retries=retries, retry_exceptions=[ShardKilled],
-                            scheduling_strategy=_strategy(scheduling, i)).remote(binary, command, args, out, i, shards): i
+                            scheduling_strategy=_strategy(scheduling, i)).remote(binary, command, args, out, i, shards, stop): i
                for i in range(shards)}
     bar = _Progress(sys.stderr, f"{command} on ray", _games(args), shards) if progress else None
     results = []
@@ -258,13 +300,7 @@ def run(command, args, out, shards, *, address=None, binary=None, retries=3, pro
             if bar:
                 bar.show(_games_done(command, out, shards), len(results))
     except BaseException:
-        for ref in pending:
-            ray.cancel(ref)  # not force=True: it can crash the driver when the task ends at the same moment
-        for ref in pending:  # collect the cancelled shards' errors, so Ray reports none as unhandled
-            try:
-                ray.get(ref, timeout=30)
-            except Exception:  # cancelled, or failed the same way: the first failure is the one reported
-                pass
+        _stop_shards(ray, pending, out, stop)
         if bar:
             bar.clear()
         raise
@@ -282,6 +318,40 @@ def run(command, args, out, shards, *, address=None, binary=None, retries=3, pro
     results.sort(key=lambda r: r["index"])
     return {"out": out, "shards": results, "seconds": time.monotonic() - t0,
             "output": proc.stdout.decode("utf-8", "replace")}
+
+
+def _stop_shards(ray, pending, out, stop, wait=120.0):
+    """Stops the shards still pending: writes the stop file they watch, waits for every one to
+    end (a queued shard ends as soon as it starts), then removes the stop file (and ``out``
+    when the job made it only for that file). Shards that have not ended after ``wait``
+    seconds are cancelled through Ray as a last resort."""
+    if not pending:
+        return
+    made = not os.path.isdir(out)
+    try:
+        os.makedirs(out, exist_ok=True)
+        with open(stop, "x", encoding="utf-8") as f:
+            f.write("stop\n")
+    except OSError:
+        made, stop = False, None  # cannot write there: only Ray can stop them
+    refs = list(pending)
+    deadline = time.monotonic() + (wait if stop else 0)
+    while refs and time.monotonic() < deadline:
+        ready, refs = ray.wait(refs, num_returns=len(refs), timeout=min(1.0, max(0.0, deadline - time.monotonic())))
+        for ref in ready:  # collect their errors, so Ray reports none as unhandled
+            try:
+                ray.get(ref)
+            except Exception:  # stopped, or failed the same way: the first failure is the one reported
+                pass
+    for ref in refs:
+        ray.cancel(ref)
+    if stop:
+        try:
+            os.remove(stop)
+            if made:
+                os.rmdir(out)
+        except OSError:
+            pass
 
 
 def selfplay(args, out, shards, **kw):

@@ -337,6 +337,63 @@ def test_bad_options_fail_the_job_with_one_line(cluster, binary, tmp_path):
     assert "\n" not in msg and "nosuchbot" in msg, msg
 
 
+def test_a_failed_shard_stops_the_running_ones_and_leaves_no_stop_file(cluster, tmp_path):
+    """Shard 0 fails once shard 1 is running; the job reports shard 0's line, shard 1's process
+    gets SIGINT (as on Ctrl-C) and the job's stop file is gone afterwards."""
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    fake = tmp_path / "container"
+    fake.write_text(f"""#!/bin/sh
+case "$*" in
+*"--shard 0/2"*)
+    i=0
+    while [ ! -e {marks}/started ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i+1)); done
+    echo "container: eval: shard zero broke" >&2
+    exit 1;;
+esac
+trap 'echo stopped > {marks}/stopped; kill $! 2>/dev/null; exit 130' INT
+touch {marks}/started
+sleep 120 &
+wait
+echo ran to the end > {marks}/stopped
+""")
+    fake.chmod(0o755)
+    out = tmp_path / "job"
+    t0 = time.monotonic()
+    with pytest.raises(crl_ray.ShardError) as e:
+        crl_ray.evaluate(["--agents", AGENTS, "--games", "8"], out, 2, binary=str(fake), progress=False)
+    took = time.monotonic() - t0
+    assert "shard 0/2: container: eval: shard zero broke" in str(e.value), e.value
+    assert (marks / "stopped").read_text() == "stopped\n"
+    assert took < 60, took
+    assert not out.exists() or not [p for p in os.listdir(out) if p.startswith(".ray-stop-")], os.listdir(out)
+
+
+def test_a_shard_sees_the_stop_file_and_ends_its_process(tmp_path, binary):
+    stop = tmp_path / ".ray-stop-test"
+    result = {}
+
+    def go():
+        try:
+            crl_ray.run_shard(binary, "selfplay", ["--agents", AGENTS, "--games", "100000"], str(tmp_path / "sp"), 0, 1,
+                              stop=str(stop))
+        except BaseException as e:  # noqa: BLE001  (the test looks at what was raised)
+            result["error"] = e
+
+    t = threading.Thread(target=go)
+    t.start()
+    time.sleep(1.5)
+    stop.write_text("stop\n")
+    t.join(30)
+    assert not t.is_alive()
+    assert isinstance(result.get("error"), crl_ray.ShardStopped), result
+    # A shard that starts after the stop file appeared runs nothing.
+    with pytest.raises(crl_ray.ShardStopped):
+        crl_ray.run_shard(binary, "selfplay", ["--agents", AGENTS, "--games", "10"], str(tmp_path / "late"), 0, 1,
+                          stop=str(stop))
+    assert not (tmp_path / "late").exists()
+
+
 def test_reserved_and_bad_arguments_are_refused_before_anything_runs(tmp_path):
     for args, shards in ((["--out", "x"], 2), (["--shard=1/2"], 2), ([], 0), ([], True), ([3], 2)):
         with pytest.raises(ValueError):
