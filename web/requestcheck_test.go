@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -73,6 +74,21 @@ func TestRequests_HostMustNameTheServedAddressOrLoopback(t *testing.T) {
 	}
 	if _, err := New(Config{Addr: "no port"}); err == nil {
 		t.Errorf("an address without a port is accepted")
+	}
+	// Listening on every address, the machine's own host name is accepted too (any case).
+	name, err := os.Hostname()
+	if err != nil || name == "" || net.ParseIP(name) != nil {
+		t.Skipf("no host name to try (%q, %v)", name, err)
+	}
+	s, err := New(Config{Addr: "0.0.0.0:8080"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for host, ok := range map[string]bool{strings.ToUpper(name) + ":8080": true, name: true, name + ".evil.example:8080": false} {
+		if code, body := raw(t, s, "GET", "/api/bots", host, nil, ""); (code == 200) != ok {
+			t.Errorf("addr 0.0.0.0:8080, Host %q (the machine's name is %q): status %d %s; want ok=%v", host, name, code, body, ok)
+		}
 	}
 }
 
