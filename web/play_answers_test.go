@@ -422,7 +422,8 @@ func TestAmountOffers(t *testing.T) {
 		want   []int
 	}{
 		{3, 3, []int{3}},
-		{0, 12, seq(0, 12)},                           // up to 13 amounts: all of them
+		{0, 12, seq(0, 12)},
+		{10, 15, seq(10, 15)},                         // up to 13 amounts: all of them
 		{0, 13, append(seq(0, 8), 9, 13)},             // the first quarters are among the lowest nine
 		{0, 16, append(seq(0, 8), 12, 16)},            // the half is $8, already offered
 		{5, 105, append(seq(5, 13), 30, 55, 80, 105)}, // the lowest nine, the quarters, the highest
@@ -476,5 +477,27 @@ func TestScoreRowsWithMissingNames(t *testing.T) {
 		if r.Seat != i || r.Card != int(s.Players[i].Card) {
 			t.Errorf("row %d: %+v", i, r)
 		}
+	}
+}
+
+// TestSeatPanelsNameEveryLender checks a loan's lender reads "Bank" for the Off-Shore Bank and
+// pN for a player, seat 0 (p1) included, and a ship in seat 0's harbor reads p1's.
+func TestSeatPanelsNameEveryLender(t *testing.T) {
+	o := rules.DefaultOptions()
+	o.Players, o.Seed = 3, 2
+	o.Modules = rules.PlayerLoans
+	g, err := rules.NewGame(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := g.NewInitialState()
+	p := &s.Players[2]
+	p.NumLoans = 2
+	p.Loans[0] = rules.Loan{Lender: -1, Amount: 10}
+	p.Loans[1] = rules.Loan{Lender: 0, Amount: 13}
+	p.ShipAt = rules.ShipPos{Where: rules.AtHarbor, Seat: 0}
+	si := seatInfos(s, 2, []string{"a", "b", "you"})[2]
+	if want := []LoanInfo{{"Bank", 10}, {"p1", 13}}; !reflect.DeepEqual(si.Loans, want) || si.Ship != "at p1's harbor" {
+		t.Fatalf("loans %+v ship %q; want %+v at p1's harbor", si.Loans, si.Ship, want)
 	}
 }

@@ -136,8 +136,9 @@ func (g *svgBoard) chip(x, y int, c rules.Colour, attrs string) {
 		x+chipSize/2, y+13, size, chipText[c], chipLetter[c])
 }
 
-// chips draws the containers of c in rows of perRow from (x, y), at most rows rows (the rest
-// as "+n"); move returns the move picking a container of that colour (Kind 0: none).
+// chips draws the containers of c in rows of perRow from (x, y), at most rows rows; when they
+// do not all fit, the last place shows "+n" for the n not drawn. move returns the move
+// picking a container of that colour (Kind 0: none).
 func (g *svgBoard) chips(x, y, perRow, rows int, c rules.Counts, move func(rules.Colour) rules.Move) {
 	if perRow < 1 {
 		perRow = 1
@@ -146,7 +147,7 @@ func (g *svgBoard) chips(x, y, perRow, rows int, c rules.Counts, move func(rules
 	total := c.Total()
 	for col := rules.Colour(0); col < rules.NumColours; col++ {
 		for n := 0; n < int(c[col]); n++ {
-			if k >= perRow*rows {
+			if total > perRow*rows && k == perRow*rows-1 {
 				g.text(x+(perRow-1)*chipStep+chipSize/2, y+(rows-1)*chipStep+13, 11, "bold", "middle", "#333", fmt.Sprintf("+%d", total-k))
 				return
 			}

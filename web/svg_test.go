@@ -59,23 +59,76 @@ func TestGoldenBoards(t *testing.T) {
 			if c := strings.Count(got, `data-seat="p`); c != tc.players {
 				t.Errorf("%d seat panels, want %d", c, tc.players)
 			}
-			path := filepath.Join("testdata", "board-"+tc.name+".svg")
-			if *update {
-				if err := os.MkdirAll("testdata", 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(path, []byte(got+"\n"), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test ./web -run GoldenBoards -update)", err)
-			}
-			if got+"\n" != string(want) {
-				t.Errorf("board differs from %s (if the change is intended: go test ./web -run GoldenBoards -update)", path)
-			}
+			checkGolden(t, "board-"+tc.name+".svg", got)
 		})
+	}
+}
+
+// checkGolden compares a drawn board with testdata/name, or rewrites it with -update.
+func checkGolden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./web -run Golden -update)", err)
+	}
+	if got+"\n" != string(want) {
+		t.Errorf("board differs from %s (if the change is intended: go test ./web -run Golden -update)", path)
+	}
+}
+
+// TestGoldenBoardWithChangesNamesAndOverflow draws a seat's view with what the last move
+// changed outlined, names long enough to be cut (and a seat without one), and more containers
+// on an island than its area holds (the rest as "+n").
+func TestGoldenBoardWithChangesNamesAndOverflow(t *testing.T) {
+	o := rules.DefaultOptions()
+	o.Players = 4
+	prev := goldenPosition(t, o, 11, 120)
+	s := prev.Clone()
+	s.ApplyMove(s.LegalMoves(nil)[0])
+	for c := rules.Colour(0); c < rules.NumNormalColours; c++ {
+		prev.Players[1].Island[c] += 30
+		s.Players[1].Island[c] += 30
+	}
+	d := s.CurrentPlayer()
+	v, pv := s.Clone(), prev.Clone()
+	s.Redact(d, v)
+	prev.Redact(d, pv)
+	names := []string{"a very long name for a bot, cut to fit its panel · with a tail", "", "valuer", "ismcts:ms=200,rollout=valuer,workers=2"}
+	got := BoardSVGChanges(v, d, names, v.LegalMoves(nil), pv)
+	if !strings.Contains(got, "…") || !strings.Contains(got, ">+") {
+		t.Errorf("no cut name or no +n overflow drawn")
+	}
+	checkGolden(t, "board-4p-changes-names-overflow.svg", got)
+}
+
+func TestFitCutsAtTheEstimatedWidth(t *testing.T) {
+	ten := "abcdefghij"
+	for _, tc := range []struct {
+		s        string
+		px, size int
+		bold     bool
+		want     string
+	}{
+		{ten, 57, 10, false, ten},                    // 10 characters of 5.6 px fit 57 px
+		{ten + "k", 57, 10, false, "abcdefghi…"},     // one more: cut to 9 and the ellipsis
+		{ten, 62, 10, true, ten},                     // bold characters are 6.2 px
+		{ten + "k", 61, 10, true, "abcdefgh…"},       // 61 px hold 9 bold: cut to 8
+		{"ab, · cdef", 39, 10, false, "ab…"},         // separators before the cut are dropped
+		{ten, 11, 10, false, ten},                    // room for fewer than 2: left whole
+		{"ééééééééééé", 57, 10, false, "ééééééééé…"}, // counted in characters, not bytes
+	} {
+		if got := fit(tc.s, tc.px, tc.size, tc.bold); got != tc.want {
+			t.Errorf("fit(%q, %d, %d, %v) = %q, want %q", tc.s, tc.px, tc.size, tc.bold, got, tc.want)
+		}
 	}
 }

@@ -1,0 +1,114 @@
+package web
+
+import (
+	"fmt"
+	"path/filepath"
+	"testing"
+
+	"github.com/container-rl/container/env/play"
+	"github.com/container-rl/container/env/rules"
+)
+
+// TestReplayAnswersAgreeWithTheRecord opens a finished record and checks the replay's log
+// (turn, seat and phase of every move, when each sealed bid is revealed, where turns start)
+// and every step's turn, decider, phase and prompt, for the whole game and for a seat,
+// against the record replayed here.
+func TestReplayAnswersAgreeWithTheRecord(t *testing.T) {
+	data := t.TempDir()
+	rec := writeRecord(t, filepath.Join(data, "g.json"), 4, 9)
+	c := newTestServer(t, Config{DataDir: data})
+	var info ReplayInfo
+	c.ok("POST", "/api/replays", "", OpenReplayRequest{Path: "g.json"}, &info)
+	type at struct {
+		turn   int32
+		phase  rules.Phase
+		seat   int
+		prompt [2]string // the prompt for the whole game and for seat 1
+	}
+	var states []at
+	record := func(s *rules.State) {
+		a := at{turn: s.Turn, phase: rules.PhaseTerminal, seat: -1}
+		if !s.IsTerminal() {
+			d := s.Decision()
+			a.phase, a.seat = d.Phase, d.Decider
+			c := play.ContextAt(s)
+			a.prompt = [2]string{play.Words{Viewer: -1}.Ask(c), play.Words{Viewer: 1}.Ask(c)}
+		}
+		states = append(states, a)
+	}
+	final, err := rec.Replay(func(_ int, s *rules.State, _ rules.Move) { record(s) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	record(final)
+	if len(info.Log) != len(rec.Moves) {
+		t.Fatalf("%d log lines for %d moves", len(info.Log), len(rec.Moves))
+	}
+	sealed := 0
+	var starts []int
+	for i, l := range info.Log {
+		a := states[i]
+		if i == 0 || states[i-1].turn != a.turn {
+			starts = append(starts, i)
+		}
+		if l.Step != i || l.Turn != int(a.turn)+1 || l.Seat != a.seat || l.Phase != a.phase.String() || l.Text != rec.Moves[i].String() {
+			t.Fatalf("line %d %+v; the record: turn %d, seat %d, phase %s, move %s", i, l, a.turn, a.seat, a.phase, rec.Moves[i])
+		}
+		if !play.SealedPhase(a.phase) || rec.Moves[i].Kind != rules.Amount {
+			if l.Reveal != i+1 || l.Sealed != "" {
+				t.Fatalf("line %d (not a sealed bid) revealed at %d, sealed words %q", i, l.Reveal, l.Sealed)
+			}
+			continue
+		}
+		sealed++
+		// Revealed at the first later decision that is not part of the bid's round.
+		want := len(rec.Moves)
+		for k := i + 1; k < len(rec.Moves); k++ {
+			if !play.StillSealed(a.phase, states[k].phase) {
+				want = k
+				break
+			}
+		}
+		if l.Reveal != want || l.Sealed == "" {
+			t.Fatalf("sealed bid at %d revealed at %d, want %d (sealed words %q)", i, l.Reveal, want, l.Sealed)
+		}
+	}
+	if sealed == 0 {
+		t.Fatal("no sealed bid in the game: the reveal steps went unchecked")
+	}
+	if fmt.Sprint(starts) != fmt.Sprint(info.TurnStarts) {
+		t.Fatalf("turn starts %v, want %v", info.TurnStarts, starts)
+	}
+	for n := 0; n <= len(rec.Moves); n++ {
+		for k, viewer := range []int{-1, 1} {
+			var step ReplayStep
+			c.ok("GET", fmt.Sprintf("/api/replays/%s/step/%d?viewer=%d", info.ID, n, viewer), info.Token, nil, &step)
+			a := states[n]
+			want := ReplayStep{Step: n, Viewer: viewer, Turn: int(a.turn) + 1, Phase: a.phase.String(), Decider: a.seat, Prompt: a.prompt[k], SVG: step.SVG}
+			if a.phase == rules.PhaseTerminal {
+				want.Phase = "game over"
+			}
+			if step != want {
+				step.SVG, want.SVG = "", ""
+				t.Fatalf("step %d viewer %d:\n got %+v\nwant %+v", n, viewer, step, want)
+			}
+		}
+	}
+	// A finished record is shown whole by default; the refusals name the ranges.
+	var step ReplayStep
+	c.ok("GET", fmt.Sprintf("/api/replays/%s/step/3", info.ID), info.Token, nil, &step)
+	if step.Viewer != -1 {
+		t.Errorf("default viewer of a finished record: %d, want -1", step.Viewer)
+	}
+	m := len(rec.Moves)
+	for path, want := range map[string]string{
+		fmt.Sprintf("step/%d", m+1): fmt.Sprintf("step %d is outside 0..%d", m+1, m),
+		"step/-1":                   fmt.Sprintf("step -1 is outside 0..%d", m),
+		"step/2?viewer=4":           "viewer 4 is not a seat of this game (0..3, or -1 for the whole game)",
+		"step/2?viewer=-2":          "viewer -2 is not a seat of this game (0..3, or -1 for the whole game)",
+	} {
+		if got := c.wantStatus(400, "GET", "/api/replays/"+info.ID+"/"+path, info.Token, nil); got != want {
+			t.Errorf("%s: %q, want %q", path, got, want)
+		}
+	}
+}
