@@ -90,10 +90,11 @@ func (s *Server) checkRequest(r *http.Request) error {
 	if r.Method == http.MethodPost {
 		ct := r.Header.Get("Content-Type")
 		if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
-			if ct == "" {
-				ct = "none"
+			got := "none"
+			if ct != "" {
+				got = rules.Quote(ct)
 			}
-			return errorf(http.StatusUnsupportedMediaType, "a POST must carry a JSON body with Content-Type application/json, not %s", rules.Quote(ct))
+			return errorf(http.StatusUnsupportedMediaType, "a POST must carry a JSON body with Content-Type application/json, not %s", got)
 		}
 	}
 	return nil
