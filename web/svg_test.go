@@ -1,7 +1,9 @@
 package web
 
 import (
+	"crypto/sha256"
 	"flag"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -130,5 +132,71 @@ func TestFitCutsAtTheEstimatedWidth(t *testing.T) {
 		if got := fit(tc.s, tc.px, tc.size, tc.bold); got != tc.want {
 			t.Errorf("fit(%q, %d, %d, %v) = %q, want %q", tc.s, tc.px, tc.size, tc.bold, got, tc.want)
 		}
+	}
+}
+
+// TestGoldenBoardsThroughAGame draws every position of a seeded random game with every
+// module, for the decider (with its move targets) and for the whole game, each with what the
+// last move changed outlined, and compares SHA-256 digests of the drawings (one per 25 moves)
+// with testdata/board-game-5p-all-modules.sha256: the auctions, delivery bids, ships, loans
+// and change marks of a whole game, where the SVG files above show single positions. After an
+// intended change, rewrite it with go test ./web -run GoldenBoardsThroughAGame -args -update
+// (and look at a few boards).
+func TestGoldenBoardsThroughAGame(t *testing.T) {
+	const every = 25
+	o := rules.DefaultOptions()
+	o.Players, o.Modules, o.Length = 5, rules.AllModules, rules.Short
+	g, err := rules.NewGame(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := []string{"valuer", "", "a long name that the panel has to cut short", "ismcts:ms=200", "p5"}
+	s := g.NewInitialStateSeed(3)
+	rng := rand.New(rand.NewPCG(3, 3))
+	var lines []string
+	h := sha256.New()
+	first := 1
+	for step := 1; !s.IsTerminal(); step++ {
+		prev := s.Clone()
+		l := s.LegalMoves(nil)
+		s.ApplyMove(l[rng.IntN(len(l))])
+		if !s.IsTerminal() {
+			for _, viewer := range []int{-1, s.CurrentPlayer()} {
+				v, pv := s.Clone(), prev.Clone()
+				var legal []rules.Move
+				if viewer >= 0 {
+					s.Redact(viewer, v)
+					prev.Redact(viewer, pv)
+					legal = v.LegalMoves(nil)
+				}
+				h.Write([]byte(BoardSVGChanges(v, viewer, names, legal, pv)))
+			}
+		}
+		if step%every == 0 || s.IsTerminal() {
+			lines = append(lines, fmt.Sprintf("moves %d-%d %x", first, step, h.Sum(nil)[:12]))
+			h.Reset()
+			first = step + 1
+		}
+	}
+	got := strings.Join(lines, "\n") + "\n"
+	path := filepath.Join("testdata", "board-game-5p-all-modules.sha256")
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./web -run GoldenBoardsThroughAGame -args -update)", err)
+	}
+	wl := strings.Split(strings.TrimSuffix(string(want), "\n"), "\n")
+	for i, l := range lines {
+		if i >= len(wl) || wl[i] != l {
+			t.Fatalf("drawings of %q differ from testdata's %q", l, wl[min(i, len(wl)-1)])
+		}
+	}
+	if len(lines) != len(wl) {
+		t.Fatalf("%d digest lines, testdata has %d", len(lines), len(wl))
 	}
 }
