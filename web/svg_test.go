@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/container-rl/container/env/bots"
 	"github.com/container-rl/container/env/rules"
 )
 
@@ -135,14 +136,21 @@ func TestFitCutsAtTheEstimatedWidth(t *testing.T) {
 	}
 }
 
-// TestGoldenBoardsThroughAGame draws every position of a seeded random game with every
-// module, for the decider (with its move targets) and for the whole game, each with what the
-// last move changed outlined, and compares SHA-256 digests of the drawings (one per 25 moves)
-// with testdata/board-game-5p-all-modules.sha256: the auctions, delivery bids, ships, loans
-// and change marks of a whole game, where the SVG files above show single positions. After an
-// intended change, rewrite it with go test ./web -run GoldenBoardsThroughAGame -args -update
+// TestGoldenBoardsThroughAGame draws every position of two seeded games with every module (one
+// between the scripted bots, which deliver and bid, one of random moves, which reaches odd
+// positions), for the decider (with its move targets) and for the whole game, each with what
+// the last move changed outlined, and compares SHA-256 digests of the drawings (one per 25
+// moves) with testdata/board-game-*.sha256: the auctions, delivery bids, ships, loans and
+// change marks of whole games, where the SVG files above show single positions. After an
+// intended change, rewrite them with go test ./web -run GoldenBoardsThroughAGame -args -update
 // (and look at a few boards).
 func TestGoldenBoardsThroughAGame(t *testing.T) {
+	for _, name := range []string{"bots", "random"} {
+		t.Run(name, func(t *testing.T) { checkGoldenGame(t, name) })
+	}
+}
+
+func checkGoldenGame(t *testing.T, kind string) {
 	const every = 25
 	o := rules.DefaultOptions()
 	o.Players, o.Modules, o.Length = 5, rules.AllModules, rules.Short
@@ -153,13 +161,28 @@ func TestGoldenBoardsThroughAGame(t *testing.T) {
 	names := []string{"valuer", "", "a long name that the panel has to cut short", "ismcts:ms=200", "p5"}
 	s := g.NewInitialStateSeed(3)
 	rng := rand.New(rand.NewPCG(3, 3))
+	players := make([]bots.Bot, o.Players)
+	for i := range players {
+		if players[i], err = bots.New([]string{"valuer", "shipper", "manufacturer"}[i%3], o, uint64(i)); err != nil {
+			t.Fatal(err)
+		}
+	}
 	var lines []string
 	h := sha256.New()
 	first := 1
+	view := s.Clone()
+	var legalIDs []int
 	for step := 1; !s.IsTerminal(); step++ {
 		prev := s.Clone()
-		l := s.LegalMoves(nil)
-		s.ApplyMove(l[rng.IntN(len(l))])
+		if kind == "bots" {
+			d := s.CurrentPlayer()
+			s.Redact(d, view)
+			legalIDs = s.LegalActions(legalIDs)
+			s.Apply(players[d].Act(view, legalIDs))
+		} else {
+			l := s.LegalMoves(nil)
+			s.ApplyMove(l[rng.IntN(len(l))])
+		}
 		if !s.IsTerminal() {
 			for _, viewer := range []int{-1, s.CurrentPlayer()} {
 				v, pv := s.Clone(), prev.Clone()
@@ -179,7 +202,7 @@ func TestGoldenBoardsThroughAGame(t *testing.T) {
 		}
 	}
 	got := strings.Join(lines, "\n") + "\n"
-	path := filepath.Join("testdata", "board-game-5p-all-modules.sha256")
+	path := filepath.Join("testdata", "board-game-5p-all-modules-"+kind+".sha256")
 	if *update {
 		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
 			t.Fatal(err)
