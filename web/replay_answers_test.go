@@ -2,6 +2,7 @@ package web
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -24,6 +25,8 @@ func TestReplayAnswersAgreeWithTheRecord(t *testing.T) {
 		phase  rules.Phase
 		seat   int
 		prompt [2]string // the prompt for the whole game and for seat 1
+		words  string    // the words of the move made here, for the whole game
+		sealed string    // what the other seats read of it while it is a sealed bid
 	}
 	var states []at
 	record := func(s *rules.State) {
@@ -36,7 +39,12 @@ func TestReplayAnswersAgreeWithTheRecord(t *testing.T) {
 		}
 		states = append(states, a)
 	}
-	final, err := rec.Replay(func(_ int, s *rules.State, _ rules.Move) { record(s) })
+	final, err := rec.Replay(func(_ int, s *rules.State, m rules.Move) {
+		record(s)
+		c := play.ContextAt(s)
+		states[len(states)-1].words = play.Words{Viewer: -1}.Move(c, m)
+		states[len(states)-1].sealed = play.Words{Viewer: -1}.SealedMove(c)
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +59,7 @@ func TestReplayAnswersAgreeWithTheRecord(t *testing.T) {
 		if i == 0 || states[i-1].turn != a.turn {
 			starts = append(starts, i)
 		}
-		if l.Step != i || l.Turn != int(a.turn)+1 || l.Seat != a.seat || l.Phase != a.phase.String() || l.Text != rec.Moves[i].String() {
+		if l.Step != i || l.Turn != int(a.turn)+1 || l.Seat != a.seat || l.Phase != a.phase.String() || l.Text != rec.Moves[i].String() || l.Words != a.words {
 			t.Fatalf("line %d %+v; the record: turn %d, seat %d, phase %s, move %s", i, l, a.turn, a.seat, a.phase, rec.Moves[i])
 		}
 		if !play.SealedPhase(a.phase) || rec.Moves[i].Kind != rules.Amount {
@@ -69,7 +77,7 @@ func TestReplayAnswersAgreeWithTheRecord(t *testing.T) {
 				break
 			}
 		}
-		if l.Reveal != want || l.Sealed == "" {
+		if l.Reveal != want || l.Sealed != a.sealed {
 			t.Fatalf("sealed bid at %d revealed at %d, want %d (sealed words %q)", i, l.Reveal, want, l.Sealed)
 		}
 	}
@@ -80,13 +88,24 @@ func TestReplayAnswersAgreeWithTheRecord(t *testing.T) {
 		t.Fatalf("turn starts %v, want %v", info.TurnStarts, starts)
 	}
 	for n := 0; n <= len(rec.Moves); n++ {
-		for k, viewer := range []int{-1, 1} {
+		for k, viewer := range []int{-1, 1, 0} {
 			var step ReplayStep
 			c.ok("GET", fmt.Sprintf("/api/replays/%s/step/%d?viewer=%d", info.ID, n, viewer), info.Token, nil, &step)
 			a := states[n]
-			want := ReplayStep{Step: n, Viewer: viewer, Turn: int(a.turn) + 1, Phase: a.phase.String(), Decider: a.seat, Prompt: a.prompt[k], SVG: step.SVG}
+			want := ReplayStep{Step: n, Viewer: viewer, Turn: int(a.turn) + 1, Phase: a.phase.String(), Decider: a.seat, Prompt: a.prompt[min(k, 1)], SVG: step.SVG}
+			if viewer == 0 && n%9 == 0 {
+				// Seat 0's board is its own view of the position (a seat the prompt check above
+				// does not cover: the first seat).
+				s := positionAfter(t, rec, n)
+				v := s.Clone()
+				s.Redact(0, v)
+				want.SVG = BoardSVG(v, 0, info.Names, nil)
+			}
 			if a.phase == rules.PhaseTerminal {
 				want.Phase = "game over"
+			}
+			if viewer == 0 {
+				want.Prompt = step.Prompt // seat 0's words are seat 0's, checked for seat 1 above
 			}
 			if step != want {
 				step.SVG, want.SVG = "", ""
@@ -109,6 +128,50 @@ func TestReplayAnswersAgreeWithTheRecord(t *testing.T) {
 	} {
 		if got := c.wantStatus(400, "GET", "/api/replays/"+info.ID+"/"+path, info.Token, nil); got != want {
 			t.Errorf("%s: %q, want %q", path, got, want)
+		}
+	}
+}
+
+// positionAfter replays the first n moves of rec.
+func positionAfter(t *testing.T, rec *rules.Record, n int) *rules.State {
+	t.Helper()
+	cut := *rec
+	cut.Moves = rec.Moves[:n]
+	s, err := cut.Replay(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestReplayStepsOfARecordOfWholeSnapshots checks the steps of a record whose length is a
+// multiple of the snapshot interval (the last snapshot is its final position) against the
+// positions replayed here.
+func TestReplayStepsOfARecordOfWholeSnapshots(t *testing.T) {
+	data := t.TempDir()
+	full := writeRecord(t, "", 4, 5)
+	cut := positionAfter(t, full, 2*snapshotEvery)
+	b, err := rules.NewRecord(cut, full.Seed).MarshalRecord()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(data, "cut.json"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := newTestServer(t, Config{DataDir: data})
+	var info ReplayInfo
+	c.ok("POST", "/api/replays", "", OpenReplayRequest{Path: "cut.json"}, &info)
+	if info.Moves != 2*snapshotEvery {
+		t.Fatalf("%d moves", info.Moves)
+	}
+	for n := 0; n <= info.Moves; n += 5 {
+		s := positionAfter(t, full, n)
+		v := s.Clone()
+		s.Redact(3, v)
+		var step ReplayStep
+		c.ok("GET", fmt.Sprintf("/api/replays/%s/step/%d?viewer=3", info.ID, n), info.Token, nil, &step)
+		if step.SVG != BoardSVG(v, 3, info.Names, nil) {
+			t.Fatalf("step %d: the board differs from the position replayed here", n)
 		}
 	}
 }
