@@ -267,11 +267,10 @@ func modulesSuffix(o rules.Options) string {
 }
 
 // shipsAt lists the seats whose ship is at w.
-func (g *svgBoard) shipsAt(w rules.Where, seat int) []int {
+func (g *svgBoard) shipsAt(w rules.Where) []int {
 	var out []int
 	for i := 0; i < g.opts().Players; i++ {
-		p := g.v.Players[i].ShipAt
-		if p.Where == w && (w != rules.AtHarbor || int(p.Seat) == seat) {
+		if g.v.Players[i].ShipAt.Where == w {
 			out = append(out, i)
 		}
 	}
@@ -318,7 +317,7 @@ func (g *svgBoard) sea() {
 	g.box(10, y, seaW, h, "#cfe3f3", g.hot(rules.Move{Kind: rules.SailOcean}))
 	g.text(22, y+22, 15, "bold", "start", "#123", "Open sea")
 	perRow := max(1, (seaW-12)/118)
-	for k, s := range g.shipsAt(rules.AtOcean, 0) {
+	for k, s := range g.shipsAt(rules.AtOcean) {
 		g.ship(s, 18+(k%perRow)*118, y+42+(k/perRow)*40)
 	}
 	// Container Island.
@@ -327,7 +326,7 @@ func (g *svgBoard) sea() {
 	g.box(ix, y, islW, h, "#e4efd9", g.hot(rules.Move{Kind: rules.SailIsland}))
 	g.text(ix+12, y+22, 15, "bold", "start", "#123", "Container Island")
 	perRow = max(1, (islW-12)/118)
-	for k, s := range g.shipsAt(rules.AtIsland, 0) {
+	for k, s := range g.shipsAt(rules.AtIsland) {
 		g.ship(s, ix+10+(k%perRow)*118, y+42+(k/perRow)*40)
 	}
 	g.deliveryAuction(ix+12, y+130)
@@ -355,7 +354,7 @@ func (g *svgBoard) sea() {
 		g.text(lx+6, y+104, 12, "bold", "start", "#553", fmt.Sprintf("Lot %s cash $%d", roman(l), v.Bank.CashLots[l]))
 		g.mark(g.prev != nil && g.prev.Bank.CashLots[l] != v.Bank.CashLots[l], lx-2, y+86, lotW+4, 26)
 	}
-	ships := g.shipsAt(rules.AtBank, 0)
+	ships := g.shipsAt(rules.AtBank)
 	ty := y + 128
 	var lines []string
 	for k, a := range v.Auctions {

@@ -90,8 +90,8 @@ func checkGolden(t *testing.T, name, got string) {
 }
 
 // TestGoldenBoardWithChangesNamesAndOverflow draws a seat's view with what the last move
-// changed outlined, names long enough to be cut (and a seat without one), and more containers
-// on an island than its area holds (the rest as "+n").
+// changed outlined, names long enough to be cut (and a seat without one), more containers on
+// an island than its area holds (the rest as "+n") and more ships at the island than a row holds.
 func TestGoldenBoardWithChangesNamesAndOverflow(t *testing.T) {
 	o := rules.DefaultOptions()
 	o.Players = 4
@@ -101,6 +101,9 @@ func TestGoldenBoardWithChangesNamesAndOverflow(t *testing.T) {
 	for c := rules.Colour(0); c < rules.NumNormalColours; c++ {
 		prev.Players[1].Island[c] += 30
 		s.Players[1].Island[c] += 30
+	}
+	for i := range s.Players { // more ships at the island than one row holds
+		s.Players[i].ShipAt = rules.ShipPos{Where: rules.AtIsland}
 	}
 	d := s.CurrentPlayer()
 	v, pv := s.Clone(), prev.Clone()
