@@ -131,6 +131,7 @@ func TestFitCutsAtTheEstimatedWidth(t *testing.T) {
 		{ten + "k", 61, 10, true, "abcdefgh…"},       // 61 px hold 9 bold: cut to 8
 		{"ab, · cdef", 39, 10, false, "ab…"},         // separators before the cut are dropped
 		{ten, 11, 10, false, ten},                    // room for fewer than 2: left whole
+		{"abc", 12, 10, false, "a…"},                 // room for exactly 2: one and the ellipsis
 		{"ééééééééééé", 57, 10, false, "ééééééééé…"}, // counted in characters, not bytes
 	} {
 		if got := fit(tc.s, tc.px, tc.size, tc.bold); got != tc.want {

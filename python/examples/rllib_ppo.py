@@ -2,6 +2,7 @@
 measure it against three valuers with seat-rotated statistics.
 
     python python/examples/rllib_ppo.py --minutes 10 --env-runners 2
+    python python/examples/rllib_ppo.py --minutes 40 --env-runners 2 --curve-every 5 --json run.json
     python python/examples/rllib_ppo.py --ci            # a short run (the test)
     python python/examples/rllib_ppo.py --address 127.0.0.1:6379 --env-runners 8   # on a cluster
 
@@ -14,13 +15,17 @@ cluster's workers; the learner on the driver's node.
 
 The evaluation plays the trained policy (its most likely legal action) in one seat against
 three ``valuer`` bots that run inside Go (``container_rl/Container-v0``), the seat rotating
-game by game, and prints wins with a 95% Wilson interval as ``container eval`` does.
+game by game, and prints wins with a 95% Wilson interval as ``container eval`` does. With
+``--curve-every K`` the same measurement, on ``--curve-games`` games, is taken every K minutes
+of training, which gives the learning curve in wins against the valuers (the evaluation time
+is not counted in the training minutes).
 Needs ``ray[rllib]`` and torch (see docs/SCALE.md for the tested versions).
 """
 
 import argparse
 import importlib.util
 import json
+import math
 import os
 import sys
 import time
@@ -101,14 +106,30 @@ def main(argv=None):
     p.add_argument("--eval-games", type=int, default=200)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--address", help="Ray cluster address (default: RAY_ADDRESS, else a new local Ray instance)")
-    p.add_argument("--json", help="write the curve and the evaluation to this file")
+    p.add_argument("--json", help="write the curve and the evaluation to this new file (an existing file is refused)")
+    p.add_argument("--curve-every", type=float, default=0.0,
+                   help="also measure against the valuers every this many minutes of training (0: only at the end)")
+    p.add_argument("--curve-games", type=int, default=40, help="games of each measurement of --curve-every")
     p.add_argument("--ci", action="store_true", help="a short run: 2 iterations of 1000 steps, 8 evaluation games")
     args = p.parse_args(argv)
     if args.ci:
         args.iterations, args.minutes, args.batch, args.eval_games, args.epochs = 2, 5.0, 1000, 8, 1
+    if args.json and os.path.lexists(args.json):
+        p.error(f"--json {args.json}: the file exists; name a new one")
+    if args.json and not os.path.isdir(os.path.dirname(os.path.abspath(args.json))):
+        p.error(f"--json {args.json}: no such directory")
+    for name in ("players", "iterations", "env_runners", "batch", "epochs", "width", "eval_games", "curve_games"):
+        if getattr(args, name) < (0 if name == "env_runners" else 1):
+            p.error(f"--{name.replace('_', '-')} must be at least {0 if name == 'env_runners' else 1}")
+    if not (args.minutes > 0 and args.curve_every >= 0 and math.isfinite(args.minutes) and math.isfinite(args.curve_every)):
+        p.error("--minutes must be a positive number and --curve-every zero or more")
 
     import ray
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+    # Ray starts its workers at niceness 15; the env runners do the sampling, so on a machine
+    # with other work they would get almost no CPU (iterations of no samples). A local
+    # instance runs them at the driver's priority.
+    os.environ.setdefault("RAY_worker_niceness", "0")
     if not ray.is_initialized():
         kw = {} if args.address or os.environ.get("RAY_ADDRESS") else {"num_cpus": max(2, args.env_runners + 1), "_node_ip_address": "127.0.0.2"}
         pkg_parent = os.path.dirname(os.path.dirname(os.path.abspath(container_rl.__file__)))
@@ -120,14 +141,23 @@ def main(argv=None):
     algo = build(args)
     curve = []
     t0 = time.monotonic()
+    paused = 0.0  # seconds spent in --curve-every measurements, left out of the training time
+    next_eval = args.curve_every * 60 if args.curve_every > 0 else math.inf
     try:
         for it in range(args.iterations):
             r = algo.train()
             steps = r["env_runners"].get("num_env_steps_sampled_lifetime", 0) if "env_runners" in r else 0
-            el = time.monotonic() - t0
+            el = time.monotonic() - t0 - paused
             ret = r.get("env_runners", {}).get("agent_episode_returns_mean", {})
             point = {"iteration": it + 1, "minutes": round(el / 60, 2), "env_steps": int(steps),
                      "env_steps_per_s": round(steps / el, 1), "return_mean": ret}
+            if el >= next_eval:
+                e0 = time.monotonic()
+                w, n = evaluate(algo.get_module("shared"), args.players, args.curve_games, seed=20_000 + args.seed)
+                point["vs_valuers"] = {"games": n, "wins": w, "win_rate": w / n, "ci95": list(wilson(w, n))}
+                paused += time.monotonic() - e0
+                while next_eval <= el:
+                    next_eval += args.curve_every * 60
             curve.append(point)
             print(json.dumps(point), flush=True)
             if el > args.minutes * 60:
@@ -143,7 +173,7 @@ def main(argv=None):
     print(f"rllib-ppo vs {args.players - 1} valuers: {wins:g}/{n} wins, {100 * wins / n:.1f}% "
           f"[{100 * lo:.1f}%, {100 * hi:.1f}%] after {curve[-1]['minutes']} min, {curve[-1]['env_steps']} env steps")
     if args.json:
-        with open(args.json, "w", encoding="utf-8") as f:
+        with open(args.json, "x", encoding="utf-8") as f:  # new file only: never one this run did not write
             json.dump(result, f, indent=1)
     return result
 

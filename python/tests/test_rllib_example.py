@@ -60,10 +60,32 @@ def test_multi_agent_env_is_turn_based_and_pays_every_seat():
 
 
 def test_short_training_run_and_evaluation(tmp_path):
-    res = rllib_ppo.main(["--ci", "--players", "3", "--json", str(tmp_path / "r.json")])
+    res = rllib_ppo.main(["--ci", "--players", "3", "--json", str(tmp_path / "r.json"),
+                          "--curve-every", "0.001", "--curve-games", "3"])
     assert res["curve"][-1]["env_steps"] >= 2000
+    for point in res["curve"]:  # every iteration took longer than the 0.06 s between measurements
+        cv = point["vs_valuers"]
+        assert cv["games"] == 3 and 0 <= cv["wins"] <= 3 and cv["ci95"][0] <= cv["win_rate"] <= cv["ci95"][1]
     ev = res["eval"]
     assert ev["games"] == 8 and 0 <= ev["wins"] <= 8
     lo, hi = ev["ci95"]
     assert 0.0 <= lo <= ev["win_rate"] <= hi <= 1.0
     assert (tmp_path / "r.json").exists()
+
+
+@pytest.mark.parametrize("flags, words", [
+    (["--json", "{existing}"], "exists"),
+    (["--json", "{missing}/r.json"], "no such directory"),
+    (["--batch", "0"], "--batch must be at least 1"),
+    (["--minutes", "nan"], "--minutes must be a positive number"),
+    (["--curve-every", "-1"], "--curve-every zero or more"),
+])
+def test_bad_flags_are_refused_before_ray_starts(tmp_path, capsys, flags, words):
+    existing = tmp_path / "kept.json"
+    existing.write_text("not ours")
+    flags = [f.format(existing=existing, missing=tmp_path / "nope") for f in flags]
+    with pytest.raises(SystemExit) as e:
+        rllib_ppo.main(flags)
+    assert e.value.code == 2
+    assert words in capsys.readouterr().err
+    assert existing.read_text() == "not ours"
