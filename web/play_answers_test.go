@@ -180,14 +180,6 @@ func checkHistory(t *testing.T, p *playSession, log []LogLine, n int) {
 	}
 }
 
-// pick chooses the human's move: the lowest amount offered, else a legal move at random.
-func pick(rng *rand.Rand, st GameState) string {
-	if st.Amount != nil && (len(st.Moves) == 0 || rng.IntN(2) == 0) {
-		return st.Amount.Offers[rng.IntN(len(st.Amount.Offers))].Text
-	}
-	return st.Moves[rng.IntN(len(st.Moves))].Text
-}
-
 // TestPlayAnswersAgreeWithTheEngine plays whole games through the API and checks every
 // answer (turn, decider, the log and its reveal lines, the seat panels, where the board's
 // outlines start) and sampled history steps against the engine's own state.
@@ -218,7 +210,7 @@ func TestPlayAnswersAgreeWithTheEngine(t *testing.T) {
 					t.Fatal("the game does not end")
 				}
 				var next GameState
-				c.ok("POST", "/api/games/"+st.ID+"/move", p.token, MoveRequest{Move: pick(rng, st), Since: len(log)}, &next)
+				c.ok("POST", "/api/games/"+st.ID+"/move", p.token, MoveRequest{Move: chooseMove(rng, st), Since: len(log)}, &next)
 				log = append(log, next.Log...)
 				mine := -1 // the step of the human's move just played
 				for _, l := range log {

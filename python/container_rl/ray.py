@@ -149,9 +149,8 @@ def run_shard(binary, command, args, out, index, count, stop=None, poll=0.2):
                     break
                 except subprocess.TimeoutExpired:
                     if stop is not None and os.path.exists(stop):
-                        _end(proc)
                         raise ShardStopped(f"shard {index}/{count}: stopped") from None
-        except BaseException:
+        except BaseException:  # stopped, interrupted or cancelled: the process ends with the task
             _end(proc)
             raise
         err.seek(0)
