@@ -327,28 +327,32 @@ def _stop_shards(ray, pending, out, stop, wait=120.0):
     if not pending:
         return
     made = not os.path.isdir(out)
+    written = False
     try:
         os.makedirs(out, exist_ok=True)
         with open(stop, "x", encoding="utf-8") as f:
+            written = True
             f.write("stop\n")
     except OSError:
-        made, stop = False, None  # cannot write there: only Ray can stop them
-    refs = list(pending)
-    deadline = time.monotonic() + (wait if stop else 0)
-    while refs and time.monotonic() < deadline:
-        ready, refs = ray.wait(refs, num_returns=len(refs), timeout=min(1.0, max(0.0, deadline - time.monotonic())))
-        for ref in ready:  # collect their errors, so Ray reports none as unhandled
-            try:
-                ray.get(ref)
-            except Exception:  # stopped, or failed the same way: the first failure is the one reported
-                pass
-    for ref in refs:
-        ray.cancel(ref)
-    if stop:
+        pass  # cannot write there: only Ray can stop them
+    try:
+        refs = list(pending)
+        deadline = time.monotonic() + (wait if written else 0)
+        while refs and time.monotonic() < deadline:
+            ready, refs = ray.wait(refs, num_returns=len(refs), timeout=min(1.0, max(0.0, deadline - time.monotonic())))
+            for ref in ready:  # collect their errors, so Ray reports none as unhandled
+                try:
+                    ray.get(ref)
+                except Exception:  # stopped, or failed the same way: the first failure is the one reported
+                    pass
+        for ref in refs:
+            ray.cancel(ref)
+    finally:  # also when a second Ctrl-C ends the wait: nothing of the job's stop is left behind
         try:
-            os.remove(stop)
+            if written:
+                os.remove(stop)
             if made:
-                os.rmdir(out)
+                os.rmdir(out)  # only if still empty: the job made it for its stop file alone
         except OSError:
             pass
 

@@ -123,6 +123,12 @@ def main(argv=None):
             p.error(f"--{name.replace('_', '-')} must be at least {0 if name == 'env_runners' else 1}")
     if not (args.minutes > 0 and args.curve_every >= 0 and math.isfinite(args.minutes) and math.isfinite(args.curve_every)):
         p.error("--minutes must be a positive number and --curve-every zero or more")
+    if args.width > 4096:
+        p.error("--width must be at most 4096")
+    try:  # the env runners would fail on these inside Ray, where the message is lost
+        ContainerMultiAgentEnv({"players": args.players, "reward": args.reward, "seed": args.seed})
+    except Exception as e:  # noqa: BLE001  (any refusal of the options, in one line)
+        p.error(f"--players {args.players} --reward {args.reward}: {str(e).splitlines()[0] if str(e) else type(e).__name__}")
 
     import ray
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
@@ -179,4 +185,8 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except KeyboardInterrupt:
+        print("rllib_ppo: interrupted; nothing was written", file=sys.stderr)
+        sys.exit(130)

@@ -79,6 +79,9 @@ def test_short_training_run_and_evaluation(tmp_path):
     (["--batch", "0"], "--batch must be at least 1"),
     (["--minutes", "nan"], "--minutes must be a positive number"),
     (["--curve-every", "-1"], "--curve-every zero or more"),
+    (["--players", "9"], "--players 9"),
+    (["--reward", "nosuch"], "nosuch"),
+    (["--width", "100000000"], "--width must be at most 4096"),
 ])
 def test_bad_flags_are_refused_before_ray_starts(tmp_path, capsys, flags, words):
     existing = tmp_path / "kept.json"
