@@ -190,15 +190,15 @@ def _games_done(command, out, count):
         for path in glob.glob(os.path.join(out, f"shard-*-of-{count:05d}", "manifest.json")):
             try:
                 with open(path, encoding="utf-8") as f:
-                    done += sum(s.get("games", 0) for s in json.load(f).get("shards", []))
-            except (OSError, ValueError, AttributeError):
-                pass  # being replaced right now: counted at the next poll
+                    done += sum(s.get("games", 0) for s in json.load(f).get("shards") or [])
+            except (OSError, ValueError, AttributeError, TypeError):
+                pass  # being replaced right now, or no shard yet: counted at the next poll
     else:
         for path in glob.glob(os.path.join(out, f"results-shard-*-of-{count:05d}.json")):
             try:
                 with open(path, encoding="utf-8") as f:
-                    done += len(json.load(f).get("results", []))
-            except (OSError, ValueError, AttributeError):
+                    done += len(json.load(f).get("results") or [])
+            except (OSError, ValueError, AttributeError, TypeError):
                 pass
     return done
 

@@ -441,3 +441,17 @@ def test_without_an_address_a_new_local_instance_starts_whatever_an_old_ray_star
         assert proc.stdout == _single(binary, "eval", args)
     finally:
         shutil.rmtree(ray_tmp, ignore_errors=True)
+
+
+def test_progress_reads_parts_that_have_no_shard_yet(tmp_path):
+    """A part's manifest holds "shards": null until its first dataset shard is complete; the
+    progress count reads it as no games instead of failing the job."""
+    part = tmp_path / "shard-00000-of-00002"
+    part.mkdir()
+    (part / "manifest.json").write_text('{"shards": null}')
+    other = tmp_path / "shard-00001-of-00002"
+    other.mkdir()
+    (other / "manifest.json").write_text('{"shards": [{"games": 7}]}')
+    assert crl_ray._games_done("selfplay", str(tmp_path), 2) == 7
+    (tmp_path / "results-shard-00000-of-00002.json").write_text('{"results": null}')
+    assert crl_ray._games_done("eval", str(tmp_path), 2) == 0
