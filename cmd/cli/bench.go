@@ -173,10 +173,10 @@ func BenchGames(opts rules.Options, games, workers int, seed uint64, step BenchS
 }
 
 func runBench(o benchOptions, out io.Writer) error {
-	flags := []intFlag{{"games", o.games, 1, maxFlagMemGames}, workersFlag(o.workers, false)}
+	flags := []intFlag{intIn("bench", "games", o.games), intIn("bench", "workers", o.workers)}
 	if o.train {
-		flags = append(flags, intFlag{"batch", o.batch, 1, maxFlagBatch}, intFlag{"steps", o.steps, 1, maxFlagSteps},
-			intFlag{"width", o.width, 1, training.MaxWidth})
+		flags = append(flags, intIn("bench", "batch", o.batch), intIn("bench", "steps", o.steps),
+			intIn("bench", "width", o.width))
 	}
 	if err := checkIntFlags(flags...); err != nil {
 		return fmt.Errorf("%w: %w", ErrBenchOptions, err)

@@ -65,7 +65,7 @@ recorded with an observation encoding this build does not know is refused.`,
 func init() { register(newDatasetCmd) }
 
 func runDatasetStats(dir string, o datasetOptions, out io.Writer) error {
-	if err := checkIntFlags(intFlag{"top", o.top, 0, maxFlagRows}); err != nil {
+	if err := checkIntFlags(intIn("dataset stats", "top", o.top)); err != nil {
 		return fmt.Errorf("%w: %w", ErrDatasetOptions, err)
 	}
 	if o.top < 0 {
@@ -179,7 +179,7 @@ func sortedKeys[V any](m map[string]V) []string {
 }
 
 func runDatasetHead(dir string, o datasetOptions, out io.Writer) error {
-	if err := checkIntFlags(intFlag{"rows", o.rows, 0, maxFlagRows}); err != nil {
+	if err := checkIntFlags(intIn("dataset head", "rows", o.rows)); err != nil {
 		return fmt.Errorf("%w: %w", ErrDatasetOptions, err)
 	}
 	if o.rows < 0 {

@@ -149,8 +149,8 @@ func demoSteps(o demoOptions) []demoStep {
 func shardGames(games int) int { return max(1, (games+3)/4) }
 
 func (o demoOptions) validate() error {
-	if err := checkIntFlags(intFlag{"games", o.games, 1, maxFlagMemGames}, intFlag{"eval-games", o.evalGames, 1, maxFlagMemGames},
-		intFlag{"train-steps", o.trainSteps, 1, maxFlagSteps}); err != nil {
+	if err := checkIntFlags(intIn("demo", "games", o.games), intIn("demo", "eval-games", o.evalGames),
+		intIn("demo", "train-steps", o.trainSteps)); err != nil {
 		return fmt.Errorf("demo: %w", err)
 	}
 	switch {

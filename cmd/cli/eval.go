@@ -72,8 +72,8 @@ func tourneyConfig(o tourneyOptions) (eval.Config, error) {
 	if most := max(o.maxAgents, rules.MaxPlayers); len(cfg.Agents) > most {
 		return cfg, bad("--agents names %d bots; at most %d", len(cfg.Agents), most)
 	}
-	if err := checkIntFlags(intFlag{"games", o.games, 1, maxFlagGames}, workersFlag(o.workers, true),
-		intFlag{"batch", o.batch, 0, maxFlagBatch}); err != nil {
+	if err := checkIntFlags(intIn("eval", "games", o.games), intIn("eval", "workers", o.workers),
+		intIn("eval", "batch", o.batch)); err != nil {
 		return cfg, fmt.Errorf("%w: %w", ErrEvalOptions, err)
 	}
 	if o.games < 1 {

@@ -51,11 +51,11 @@ func addGameFlags(cmd *cobra.Command, g *gameFlags, set gameFlagSet) {
 // players if 3 to 5, else 4), or 0 where --players must name 3 to 5 players itself. Errors
 // name the flag.
 func (g gameFlags) rulesOptions(agents int) (rules.Options, error) {
-	lo := 3
+	players := playersRange
 	if agents > 0 {
-		lo = 0
+		players = playersFromAgentsRange
 	}
-	if err := checkIntFlags(turnLimitFlag(g.turnLimit), intFlag{"players", g.players, lo, rules.MaxPlayers}); err != nil {
+	if err := checkIntFlags(turnLimitRange.with(g.turnLimit), players.with(g.players)); err != nil {
 		return rules.Options{}, err
 	}
 	o := rules.DefaultOptions()

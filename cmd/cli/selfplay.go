@@ -135,8 +135,8 @@ func selfplayConfig(o selfplayOptions) (selfplay.Config, error) {
 	if o.shardGames > 0 {
 		shards = (o.games + o.shardGames - 1) / o.shardGames
 	}
-	if err := checkIntFlags(intFlag{"games", o.games, 1, maxFlagGames}, workersFlag(o.workers, true),
-		intFlag{"shard-games", o.shardGames, 1, maxFlagGames}); err != nil {
+	if err := checkIntFlags(intIn("selfplay", "games", o.games), intIn("selfplay", "workers", o.workers),
+		intIn("selfplay", "shard-games", o.shardGames)); err != nil {
 		return c, fmt.Errorf("%w: %w", ErrSelfplayOptions, err)
 	}
 	if shards > maxFlagShards {

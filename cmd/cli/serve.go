@@ -62,8 +62,8 @@ func init() { register(newServeCmd) }
 
 // runServe serves until ctx is cancelled, then shuts down gracefully.
 func runServe(ctx context.Context, o serveOptions, out io.Writer) error {
-	if o.maxGames < 1 || o.maxGames > 100000 {
-		return fmt.Errorf("serve: --max-games %d is outside 1..100000", o.maxGames)
+	if err := checkIntFlags(intIn("serve", "max-games", o.maxGames)); err != nil {
+		return fmt.Errorf("serve: %w", err)
 	}
 	if o.expire < time.Second {
 		return fmt.Errorf("serve: --expire %v is shorter than a second", o.expire)

@@ -41,10 +41,10 @@ func addNetFlags(cmd *cobra.Command, o *netFlags) {
 }
 
 func (o netFlags) check() error {
-	if err := checkIntFlags(intFlag{"width", o.width, 1, training.MaxWidth}, intFlag{"depth", o.depth, 1, training.MaxDepth}); err != nil {
+	if err := checkIntFlags(netRange("width").with(o.width), netRange("depth").with(o.depth)); err != nil {
 		return fmt.Errorf("%w: %w", ErrTrainOptions, err)
 	}
-	if err := checkFloatFlags(floatFlag{"lr", o.lr, 0, maxFlagLR, true}, floatFlag{"value-coef", o.valueCoef, 0, maxFlagCoef, false}); err != nil {
+	if err := checkFloatFlags(netRange("lr").withFloat(o.lr), netRange("value-coef").withFloat(o.valueCoef)); err != nil {
 		return fmt.Errorf("%w: %w", ErrTrainOptions, err)
 	}
 	if o.width < 1 || o.width > training.MaxWidth || o.depth < 0 || o.depth > training.MaxDepth {
@@ -155,9 +155,9 @@ func runTrainBC(ctx context.Context, o trainBCOptions, out io.Writer) error {
 	if err := o.netFlags.check(); err != nil {
 		return err
 	}
-	if err := checkIntFlags(intFlag{"steps", o.steps, 1, maxFlagSteps}, intFlag{"batch", o.batch, 1, maxFlagBatch},
-		intFlag{"log-every", o.logEvery, 1, maxFlagSteps}, intFlag{"checkpoint-every", o.checkpointEvery, 1, maxFlagSteps},
-		intFlag{"val-percent", o.valPercent, 0, 50}); err != nil {
+	if err := checkIntFlags(intIn("train bc", "steps", o.steps), intIn("train bc", "batch", o.batch),
+		intIn("train bc", "log-every", o.logEvery), intIn("train bc", "checkpoint-every", o.checkpointEvery),
+		intIn("train bc", "val-percent", o.valPercent)); err != nil {
 		return fmt.Errorf("%w: %w", ErrTrainOptions, err)
 	}
 	// Refuse a directory that is not a behaviour-cloning run before loading any data.
@@ -190,7 +190,7 @@ func runTrainBC(ctx context.Context, o trainBCOptions, out io.Writer) error {
 		data, err = training.LoadSamplesFrom(o.data)
 	} else {
 		teachers := bots.SplitAgents(o.teachers)
-		if err := checkIntFlags(intFlag{"games", o.games, 1, maxFlagMemGames}); err != nil {
+		if err := checkIntFlags(intIn("train bc", "games", o.games)); err != nil {
 			return fmt.Errorf("%w: %w", ErrTrainOptions, err)
 		}
 		var mu sync.Mutex

@@ -144,16 +144,16 @@ func runTrainExIt(ctx context.Context, o trainExItOptions, out io.Writer) error 
 	if err := o.netFlags.check(); err != nil {
 		return err
 	}
-	if err := checkIntFlags(intFlag{"generations", o.generations, 1, maxFlagSteps}, intFlag{"games", o.games, 1, maxFlagMemGames},
-		intFlag{"shard-games", o.shardGames, 1, maxFlagMemGames}, intFlag{"sims", o.sims, 1, search.MaxSims},
-		intFlag{"explore", o.explore, 0, search.MaxExplore}, intFlag{"window", o.window, 1, 1000},
-		intFlag{"steps", o.steps, 1, maxFlagSteps}, intFlag{"batch", o.batch, 1, maxFlagBatch},
-		intFlag{"gate-every", o.gateEvery, 0, maxFlagSteps}, intFlag{"gate-games", o.gateGames, 1, maxFlagMemGames},
-		intFlag{"selfplay-turn-limit", o.selfplayTurnLimit, 0, rules.MaxTurnLimit}, workersFlag(o.workers, false)); err != nil {
+	const cmd = "train exit"
+	in := func(flag string, v int) intFlag { return intIn(cmd, flag, v) }
+	if err := checkIntFlags(in("generations", o.generations), in("games", o.games), in("shard-games", o.shardGames),
+		in("sims", o.sims), in("explore", o.explore), in("window", o.window), in("steps", o.steps), in("batch", o.batch),
+		in("gate-every", o.gateEvery), in("gate-games", o.gateGames), in("selfplay-turn-limit", o.selfplayTurnLimit),
+		in("workers", o.workers)); err != nil {
 		return fmt.Errorf("%w: %w", ErrTrainOptions, err)
 	}
-	if err := checkFloatFlags(floatFlag{"c", o.c, 0, 100, false}, floatFlag{"value-mix", o.valueMix, 0, 1, false},
-		floatFlag{"gate-margin", o.gateMargin, -1, 1, false}, floatFlag{"gate-turn-limit-share", o.gateTurnLimitShare, 0, 1, false}); err != nil {
+	if err := checkFloatFlags(floatIn(cmd, "c", o.c), floatIn(cmd, "value-mix", o.valueMix),
+		floatIn(cmd, "gate-margin", o.gateMargin), floatIn(cmd, "gate-turn-limit-share", o.gateTurnLimitShare)); err != nil {
 		return fmt.Errorf("%w: %w", ErrTrainOptions, err)
 	}
 	if o.rollout != "" && !slices.Contains(search.Rollouts, o.rollout) {

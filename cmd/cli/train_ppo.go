@@ -108,15 +108,14 @@ func runTrainPPO(ctx context.Context, o trainPPOOptions, out io.Writer) error {
 	if err := o.netFlags.check(); err != nil {
 		return err
 	}
-	if err := checkIntFlags(intFlag{"iterations", o.iterations, 1, maxFlagSteps}, intFlag{"games", o.games, 1, maxFlagBatch},
-		intFlag{"epochs", o.epochs, 1, maxFlagEpochs}, intFlag{"minibatch", o.minibatch, 1, maxFlagBatch},
-		intFlag{"pool-every", o.poolEvery, 0, maxFlagSteps}, intFlag{"snapshot-every", o.snapshotEvery, 0, maxFlagSteps},
-		intFlag{"eval-every", o.evalEvery, 0, maxFlagSteps},
-		intFlag{"eval-games", o.evalGames, 1, maxFlagMemGames}, intFlag{"checkpoint-every", o.checkpointEvery, 1, maxFlagSteps},
-		intFlag{"max-steps", o.maxSteps, 0, rules.MaxTurnLimit * rules.MaxStepsPerTurn}); err != nil {
+	in := func(flag string, v int) intFlag { return intIn("train ppo", flag, v) }
+	if err := checkIntFlags(in("iterations", o.iterations), in("games", o.games), in("epochs", o.epochs),
+		in("minibatch", o.minibatch), in("pool-every", o.poolEvery), in("snapshot-every", o.snapshotEvery),
+		in("eval-every", o.evalEvery), in("eval-games", o.evalGames), in("checkpoint-every", o.checkpointEvery),
+		in("max-steps", o.maxSteps)); err != nil {
 		return fmt.Errorf("%w: %w", ErrTrainOptions, err)
 	}
-	if err := checkFloatFlags(floatFlag{"entropy-coef", o.entropy, 0, maxFlagCoef, false}); err != nil {
+	if err := checkFloatFlags(floatIn("train ppo", "entropy-coef", o.entropy)); err != nil {
 		return fmt.Errorf("%w: %w", ErrTrainOptions, err)
 	}
 	if err := rundir.Check(o.out, rundir.TrainPPO); err != nil {
