@@ -1,6 +1,7 @@
 """Category "numbers": every numeric flag with a value outside its range, the ranges read from
 the program (container help flags --json); serve's address, expiry and data directory."""
 
+import json
 import os
 import signal
 import subprocess
@@ -10,30 +11,63 @@ from .checks import Result, base_env, generic, outside_problems
 from .fixtures import BCT, BE, EV, EXT, PPT, RT, SP
 
 
-FLAGS = [
-    (SP, "games", 1, 100_000_000, "int"), (SP, "workers", 0, 4096, "int"), (SP, "shard-games", 1, 100_000_000, "int"),
-    (SP, "turn-limit", 0, 100_000, "int"), (SP, "players", 3, 5, "players"), (SP, "seed", 0, None, "uint"),
-    (EV, "games", 1, 100_000_000, "int"), (EV, "workers", 0, 4096, "int"), (EV, "batch", 0, 65536, "int"),
-    (EV, "players", 3, 5, "players"), (EV, "turn-limit", 0, 100_000, "int"), (EV, "seed", 0, None, "uint"),
-    (RT, "games", 1, 100_000_000, "int"), (RT, "workers", 0, 4096, "int"), (RT, "players", 3, 5, "players"),
-    (BE, "games", 1, 1_000_000, "int"), (BE, "workers", 1, 4096, "int"), (BE, "players", 3, 5, "int"),
-    (["spec"], "players", 3, 5, "int"),
-    (BCT, "steps", 1, 100_000_000, "int"), (BCT, "batch", 1, 65536, "int"), (BCT, "width", 1, 4096, "int"),
-    (BCT, "depth", 1, 16, "int"), (BCT, "log-every", 1, 100_000_000, "int"), (BCT, "val-percent", 0, 50, "int"),
-    (BCT, "lr", 0, 10.0, "float+"), (BCT, "value-coef", 0, 1000.0, "float"),
-    (["train", "bc", "--teachers", "random", "--out", "o", "--steps", "1"], "games", 1, 1_000_000, "int"),
-    (PPT, "iterations", 1, 100_000_000, "int"), (PPT, "games", 1, 65536, "int"), (PPT, "epochs", 1, 1000, "int"),
-    (PPT, "minibatch", 1, 65536, "int"), (PPT, "players", 3, 5, "int"), (PPT, "eval-games", 1, 1_000_000, "int"),
-    (PPT, "entropy-coef", 0, 1000.0, "float"),
-    (EXT, "generations", 1, 100_000_000, "int"), (EXT, "games", 1, 1_000_000, "int"), (EXT, "sims", 1, 10_000_000, "int"),
-    (EXT, "window", 1, 1000, "int"), (EXT, "workers", 1, 4096, "int"), (EXT, "players", 3, 5, "int"),
-    (EXT, "c", 0, 100.0, "float"), (EXT, "value-mix", 0, 1.0, "float"), (EXT, "gate-margin", -1.0, 1.0, "float"),
-    (["dataset", "stats", "sp"], "top", 0, 1_000_000, "int"), (["dataset", "head", "sp"], "rows", 0, 1_000_000, "int"),
-    (["play", "--opponents", "random"], "players", 3, 5, "int"),
-    (["demo", "--out", "o", "--games", "2", "--eval-games", "1", "--train-steps", "1"], "games", 1, 1_000_000, "int"),
-    (["demo", "--out", "o", "--games", "2", "--eval-games", "1", "--train-steps", "1"], "eval-games", 1, 1_000_000, "int"),
-    (["serve", "--addr", "127.0.0.1:0"], "max-games", 1, 100_000, "int"),
-]
+# The command line each command's numeric flags are tried on (a short run on the fixtures), and
+# the few flags a command checks only in one mode. A command with a ranged flag and no command
+# line here is a harness error: add one when a command gains a range.
+BASES = {
+    "selfplay": SP, "eval": EV, "rate": RT, "bench": BE, "spec": ["spec"], "play": ["play", "--opponents", "random"],
+    "dataset stats": ["dataset", "stats", "sp"], "dataset head": ["dataset", "head", "sp"],
+    "demo": ["demo", "--out", "o", "--games", "2", "--eval-games", "1", "--train-steps", "1"],
+    "serve": ["serve", "--addr", "127.0.0.1:0"], "train bc": BCT, "train ppo": PPT, "train exit": EXT,
+}
+MODE_BASES = {
+    ("train bc", "games"): ["train", "bc", "--teachers", "random", "--out", "o", "--steps", "1"],  # with --teachers
+    ("bench", "batch"): BE + ["--train"], ("bench", "steps"): BE + ["--train"], ("bench", "width"): BE + ["--train"],
+}
+
+
+def program_flags():
+    """The flags of every command, from container help flags --json: {command: [flag, ...]},
+    and the player counts a game of Container has."""
+    try:
+        p = subprocess.run([G["container"], "help", "flags", "--json"], capture_output=True, timeout=60)
+        doc = json.loads(p.stdout)
+    except (OSError, subprocess.TimeoutExpired, ValueError) as e:
+        raise SystemExit(f"hostile.py: container help flags --json: {e}")
+    if p.returncode != 0:
+        raise SystemExit(f"hostile.py: container help flags --json: exit {p.returncode}: "
+                         f"{p.stderr.decode(errors='replace').strip()}")
+    return {c["command"]: c["flags"] for c in doc["commands"]}, doc["players"]
+
+
+def numeric_flags():
+    """(base argv, flag, min, max, kind) for every flag with a range and every uint64 flag of the
+    commands in BASES; kind is "int", "uint", "float", "float+" (the minimum itself refused) or
+    "players" (0 means "from the agents", and the rules refuse fewer players than a game has)."""
+    commands, players = program_flags()
+    out = []
+    for cmd, flags in commands.items():
+        ranged = [f for f in flags if f.get("range") or f["kind"] == "uint64"]
+        if any(f.get("range") for f in ranged) and cmd not in BASES:
+            raise SystemExit(f"hostile.py: {cmd} has ranged flags and no command line in numbers.BASES")
+        if cmd not in BASES:
+            continue
+        for f in ranged:
+            base = MODE_BASES.get((cmd, f["name"]), BASES[cmd])
+            if f["kind"] == "uint64":
+                out.append((base, f["name"], 0, None, "uint"))
+                continue
+            r = f["range"]
+            lo, hi = r["min"], r["max"]
+            if f["kind"] == "float64":
+                out.append((base, f["name"], lo, float(hi), "float+" if r.get("min_exclusive") else "float"))
+            elif f["name"] == "players" and lo == 0:
+                out.append((base, f["name"], players["min"], hi, "players"))
+            elif f["kind"] == "int":
+                out.append((base, f["name"], lo, hi, "int"))
+            else:
+                raise SystemExit(f"hostile.py: {cmd} --{f['name']}: a range on a {f['kind']} flag")
+    return out
 
 
 def bad_values(lo, hi, kind):
@@ -41,8 +75,8 @@ def bad_values(lo, hi, kind):
         return ["-1", "abc", "1.5", "", "18446744073709551616", "1e9"]
     if kind.startswith("float"):
         return ["nan", "inf", "abc", "", str(hi * 10), "0" if kind == "float+" else str(lo - 1)]
-    if kind == "players":  # 0 means "from the agents"; 1, 2 and 6 are not games of Container
-        return ["-1", "2", "6", "abc", "", "1e9"]
+    if kind == "players":  # 0 means "from the agents"; fewer than lo or more than hi players is no game
+        return ["-1", str(lo - 1), str(hi + 1), "abc", "", "1e9"]
     vals = [str(lo - 1), str(hi + 1), "abc", "", "99999999999999999999", "1e9"]
     if lo - 1 != -1:
         vals.append("-1")
@@ -51,7 +85,7 @@ def bad_values(lo, hi, kind):
 
 def cases_numbers():
     cat = "numbers"
-    for base, flag, lo, hi, kind in FLAGS:
+    for base, flag, lo, hi, kind in numeric_flags():
         tag = "-".join(x for x in base[:2] if not x.startswith("-"))
         for v in bad_values(lo, hi, kind):
             vname = {"": "empty"}.get(v, v.replace(".", "_").replace("-", "minus")[:14])

@@ -54,7 +54,7 @@ def main():
         except re.error as e:
             raise SystemExit(f"hostile.py: --only {args.only!r} is not a regular expression: {e}")
     if args.list:
-        G.update(fix="", root="")
+        G.update(container=container, fix="", root="")
         for f in ALL_CATEGORIES + [cases_disk, cases_python, cases_http]:
             f()
         for c in CASES:
