@@ -1,10 +1,14 @@
 package env
 
 import (
+	"bytes"
 	"errors"
+	"fmt"
 	"math"
+	"runtime"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/container-rl/container/env/rules"
 )
@@ -211,61 +215,6 @@ func TestVecRunsOnTheWorkersAskedAtMostOnePerGame(t *testing.T) {
 	}
 }
 
-// TestVecLegalIdsWithoutAByteMaskAreWrittenAtReset: a VecEnv given the legal-id buffers but
-// no byte mask fills them for the first decision of every game too (at creation and Reset).
-func TestVecLegalIdsWithoutAByteMaskAreWrittenAtReset(t *testing.T) {
-	const n = 3
-	o := Options{Rules: rules.Options{Players: 3}}
-	a := NumActions()
-	b := VecBuffers{Legal: make([]int32, n*a), NumLegal: make([]int32, n)}
-	v, err := NewVecInto(n, o, 4, 1, b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer v.Close()
-	for round := 0; round < 2; round++ {
-		for i := 0; i < n; i++ {
-			legal := v.Env(i).Legal()
-			if int(b.NumLegal[i]) != len(legal) || len(legal) == 0 {
-				t.Fatalf("round %d game %d: count %d, Legal() has %d", round, i, b.NumLegal[i], len(legal))
-			}
-			for k, id := range legal {
-				if b.Legal[i*a+k] != int32(id) {
-					t.Fatalf("round %d game %d: legal[%d] = %d, want %d", round, i, k, b.Legal[i*a+k], id)
-				}
-			}
-		}
-		clear(b.Legal)
-		clear(b.NumLegal)
-		v.Reset()
-	}
-}
-
-// TestVecByteMaskWithoutLegalIdsIsWrittenAtReset: a VecEnv given only the byte-mask buffer
-// fills it for the first decision of every game too (at creation and Reset).
-func TestVecByteMaskWithoutLegalIdsIsWrittenAtReset(t *testing.T) {
-	const n = 3
-	o := Options{Rules: rules.Options{Players: 3}}
-	a := NumActions()
-	b := VecBuffers{Mask8: make([]int8, n*a)}
-	v, err := NewVecInto(n, o, 4, 1, b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer v.Close()
-	for round := 0; round < 2; round++ {
-		for i := 0; i < n; i++ {
-			for k := 0; k < a; k++ {
-				if float32(b.Mask8[i*a+k]) != v.Mask[i*a+k] {
-					t.Fatalf("round %d game %d: byte mask differs from the mask at %d", round, i, k)
-				}
-			}
-		}
-		clear(b.Mask8)
-		v.Reset()
-	}
-}
-
 // TestVecRefusesTheFirstActionPastTheLast: an action id equal to NumActions is refused in
 // every game (the last included) with ErrIllegalAction, and no game moves.
 func TestVecRefusesTheFirstActionPastTheLast(t *testing.T) {
@@ -288,5 +237,82 @@ func TestVecRefusesTheFirstActionPastTheLast(t *testing.T) {
 		if v.State(bad).Hash() != before {
 			t.Errorf("game %d moved on a refused step", bad)
 		}
+	}
+}
+
+// A worker claims its games in batches of vecBatch. With more games per worker than one batch
+// (and with a whole number of batches per worker), every step must still step every game
+// exactly once: the result equals the serial VecEnv's, step by step.
+func TestVecEnvWithSeveralBatchesPerWorkerIsTheSameAsOneWorker(t *testing.T) {
+	o := Options{Rules: rules.Options{Players: 3}, Reward: Rank}
+	for _, c := range []struct{ games, workers int }{{16, 2}, {40, 2}, {37, 3}} {
+		t.Run(fmt.Sprintf("%d games on %d workers", c.games, c.workers), func(t *testing.T) {
+			one, err := NewVec(c.games, o, 11, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			many, err := NewVec(c.games, o, 11, c.workers)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer many.Close()
+			var a []int
+			for step := 0; step < 600; step++ {
+				a = vecActions(one, step, a)
+				if err := one.Step(a); err != nil {
+					t.Fatal(err)
+				}
+				if err := many.Step(a); err != nil {
+					t.Fatal(err)
+				}
+				if !slices.Equal(one.Obs, many.Obs) || !slices.Equal(one.Mask, many.Mask) || !slices.Equal(one.Rewards, many.Rewards) ||
+					!slices.Equal(one.Agents, many.Agents) || !slices.Equal(one.Terminated, many.Terminated) || !slices.Equal(one.Episodes, many.Episodes) {
+					t.Fatalf("step %d: 1 and %d workers disagree", step, c.workers)
+				}
+			}
+		})
+	}
+}
+
+// vecHelpers counts the goroutines a VecEnv started (its helpers), running or not yet started.
+func vecHelpers() int {
+	buf := make([]byte, 1<<20)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) {
+			return bytes.Count(buf[:n], []byte("created by github.com/container-rl/container/env.newVec "))
+		}
+		buf = make([]byte, 2*len(buf))
+	}
+}
+
+// Close must end every helper goroutine, whether it is polling for the next step or asleep:
+// a helper that keeps spinning after Close burns a core for the rest of the process.
+func TestVecCloseEndsEveryHelperGoroutine(t *testing.T) {
+	before := vecHelpers()
+	v, err := NewVec(8, DefaultOptions(), 7, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Its 3 helpers run until Close (helpers of VecEnvs closed earlier may still be exiting,
+	// so only count down from before).
+	if got := vecHelpers(); got < 3 {
+		v.Close()
+		t.Fatalf("%d helper goroutines for 4 workers; want 3", got)
+	}
+	var a []int
+	for step := 0; step < 40; step++ {
+		a = vecActions(v, step, a)
+		if err := v.Step(a); err != nil {
+			t.Fatal(err)
+		}
+	}
+	v.Close()
+	deadline := time.Now().Add(5 * time.Second)
+	for vecHelpers() > before {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d helper goroutines still running 5 s after Close", vecHelpers()-before)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
