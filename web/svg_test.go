@@ -227,3 +227,41 @@ func checkGoldenGame(t *testing.T, kind string) {
 		t.Fatalf("%d digest lines, testdata has %d", len(lines), len(wl))
 	}
 }
+
+// TestBoardSVGClickTargets checks the board offers the legal moves it can draw: every
+// data-move on the board is a legal move, and the opening's sail and Bank moves are on it.
+func TestBoardSVGClickTargets(t *testing.T) {
+	for _, players := range []int{3, 4, 5} {
+		o := rules.DefaultOptions()
+		o.Players = players
+		o.Modules = rules.AllModules
+		g, _ := rules.NewGame(o)
+		s := g.NewInitialStateSeed(1)
+		rng := rand.New(rand.NewPCG(1, uint64(players)))
+		seen := map[string]bool{}
+		for step := 0; step < 400 && !s.IsTerminal(); step++ {
+			d := s.CurrentPlayer()
+			v := s.Clone()
+			s.Redact(d, v)
+			legal := v.LegalMoves(nil)
+			svg := BoardSVG(v, d, nil, legal)
+			legalSet := map[string]bool{}
+			for _, m := range legal {
+				legalSet[m.String()] = true
+			}
+			for _, part := range strings.Split(svg, `data-move="`)[1:] {
+				mv := part[:strings.IndexByte(part, '"')]
+				if !legalSet[strings.ReplaceAll(mv, "&#34;", `"`)] {
+					t.Fatalf("%dp step %d: board offers %q, which is not legal", players, step, mv)
+				}
+				seen[strings.SplitN(mv, ":", 2)[0]] = true
+			}
+			s.ApplyMove(legal[rng.IntN(len(legal))])
+		}
+		for _, k := range []string{"sail", "bank", "pick", "place", "build", "colour"} {
+			if !seen[k] {
+				t.Errorf("%dp: no %s move was ever offered on the board", players, k)
+			}
+		}
+	}
+}
