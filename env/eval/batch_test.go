@@ -2,7 +2,9 @@ package eval
 
 import (
 	"context"
+	"errors"
 	"reflect"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -65,5 +67,42 @@ func TestRunBatch_BatchBotsDecideForTheWholeBlock(t *testing.T) {
 	}
 	if calls.Load() == 0 || views.Load() <= calls.Load() {
 		t.Fatalf("ActBatch called %d times for %d views; want batches of several games", calls.Load(), views.Load())
+	}
+}
+
+// batchAnswer is a batch bot that always answers the same action id.
+type batchAnswer int
+
+// A bot's illegal answer, below or above every legal id, is the clear error
+// ErrIllegalBotAction, never a panic: in lockstep blocks (batch 3) and game by game (batch 0).
+func TestRunBatch_IllegalBatchAnswerIsAnError(t *testing.T) {
+	for _, tc := range [][2]int{{-1, 3}, {rules.NumDistinctActions(), 3}, {1 << 20, 3}, {rules.NumDistinctActions(), 0}, {1 << 20, 0}} {
+		answer := tc[0]
+		cfg := smallConfig("batch", "random")
+		cfg.Batch, cfg.Games = tc[1], 3
+		cfg.NewBot = func(name string, o rules.Options, seed uint64) (bots.Bot, error) {
+			if name == "batch" {
+				return batchAnswer(answer), nil
+			}
+			return bots.New(name, o, seed)
+		}
+		_, err := Run(context.Background(), cfg)
+		if !errors.Is(err, ErrIllegalBotAction) {
+			t.Fatalf("answer %d, batch %d: err = %v, want ErrIllegalBotAction", answer, tc[1], err)
+		}
+		// The error says which agent, game and step, in lockstep blocks too.
+		if msg := err.Error(); !strings.Contains(msg, "agent batch at seat") || !strings.Contains(msg, "game ") || !strings.Contains(msg, "step ") {
+			t.Fatalf("answer %d, batch %d: %q does not name the agent, game and step", answer, tc[1], msg)
+		}
+	}
+}
+
+func (b batchAnswer) Name() string { return "batch-answer" }
+
+func (b batchAnswer) Act(*rules.State, []int) int { return int(b) }
+
+func (b batchAnswer) ActBatch(v []*rules.State, _ [][]int, out []int) {
+	for i := range v {
+		out[i] = int(b)
 	}
 }

@@ -155,3 +155,33 @@ func BenchmarkTournament_ScriptedBots(b *testing.B) {
 		}
 	}
 }
+
+// A tournament of a single game runs; zero games is a configuration error.
+func TestRunPlaysOneGameAndRefusesNone(t *testing.T) {
+	cfg := smallConfig("random")
+	cfg.Games = 1
+	r, err := Run(context.Background(), cfg)
+	if err != nil || len(r.Games) != 1 {
+		t.Fatalf("one game: %v", err)
+	}
+	cfg.Games = 0
+	if _, err := Run(context.Background(), cfg); err == nil {
+		t.Fatal("zero games accepted")
+	}
+}
+
+// A game's Turns counts the turns played: a game stopped by a turn limit of 5 reports 5.
+func TestGameResultCountsTheTurnsPlayed(t *testing.T) {
+	cfg := smallConfig("random")
+	cfg.Games = 2
+	cfg.Options.TurnLimit = 5
+	r, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range r.Games {
+		if g.EndReason != rules.EndTurnLimit || g.Turns != 5 {
+			t.Fatalf("game %d: ended %v after %d turns, want the turn limit after 5", g.Index, g.EndReason, g.Turns)
+		}
+	}
+}
