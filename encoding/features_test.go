@@ -2,7 +2,6 @@ package encoding
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"testing"
 
@@ -197,18 +196,6 @@ func TestHandSetMachineFactsLandInTheirNamedFeatures(t *testing.T) {
 		if got := col(name); got != w {
 			t.Errorf("%s = %g, want %g", name, got, w)
 		}
-	}
-}
-
-// The obs-v1 spec keeps the action names of actions-v1: the current names without the
-// +$100 id, which obs-v2 appended last.
-func TestSpecV1KeepsTheFirstActionNames(t *testing.T) {
-	s, err := NewSpecV1(rules.DefaultOptions(), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(s.ActionNames) != numActionsV1 || !slices.Equal(s.ActionNames, ActionNames()[:numActionsV1]) {
-		t.Errorf("obs-v1 spec has %d action names, want the first %d of this build", len(s.ActionNames), numActionsV1)
 	}
 }
 

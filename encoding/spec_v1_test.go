@@ -6,6 +6,8 @@ import (
 	"os"
 	"slices"
 	"testing"
+
+	"github.com/container-rl/container/env/rules"
 )
 
 // NewSpecV1 is the obs-v1 layout exactly: testdata/obs-v1-specs.json.gz holds the specs the
@@ -54,5 +56,17 @@ func TestSpecV1MatchesTheLastObsV1Build(t *testing.T) {
 	}
 	if _, ok := UpgradedVersion("obs-v2"); ok {
 		t.Fatal("obs-v2 is not a version to upgrade")
+	}
+}
+
+// The obs-v1 spec keeps the action names of actions-v1: the current names without the
+// +$100 id, which obs-v2 appended last.
+func TestSpecV1KeepsTheFirstActionNames(t *testing.T) {
+	s, err := NewSpecV1(rules.DefaultOptions(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.ActionNames) != numActionsV1 || !slices.Equal(s.ActionNames, ActionNames()[:numActionsV1]) {
+		t.Errorf("obs-v1 spec has %d action names, want the first %d of this build", len(s.ActionNames), numActionsV1)
 	}
 }
