@@ -115,8 +115,6 @@ def botfiles(d):
     shutil.copy2(os.path.join(G["fix"], "x.bot"), os.path.join(d, "x.bot"))
 
 
-
-
 # --------------------------------------------------------------------------------------------
 # The command-line cases
 

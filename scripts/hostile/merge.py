@@ -8,7 +8,7 @@ import shutil
 from .cases import cli, edit, fx, fx_as, mkd, mkfifo, rm, sym, wr
 from .hooks import FifoWriter
 from .checks import run_cmd
-from .results import _bump, _move_winner, _scores, _set_score, _v1, forge
+from .results import as_v1, bump, first_scores, forge, move_winner, set_score
 
 
 def cases_merge():
@@ -90,11 +90,11 @@ def cases_merge():
         cli(cat, f"{cmd}-dev-null", mg + [a, "/dev/null"], setup=s)
         cli(cat, f"{cmd}-fifo-with-writer", mg + [a, "p.json"], setup=[s, mkfifo("p.json")],
             hooks=[FifoWriter("p.json", b"{not json")])
-        for what, f in [("edited-total", forge(b, lambda o: _bump(o, "total"), fix_sum=False)),
-                        ("moved-winner", forge(b, _move_winner, fix_sum=False)),
-                        ("edited-total-resummed", forge(b, lambda o: _bump(o, "total"))),
-                        ("moved-winner-resummed", forge(b, _move_winner)),
-                        ("edited-rank-resummed", forge(b, lambda o: _set_score(o, "rank", 2 if _scores(o)[0]["rank"] == 1 else 1))),
+        for what, f in [("edited-total", forge(b, lambda o: bump(o, "total"), fix_sum=False)),
+                        ("moved-winner", forge(b, move_winner, fix_sum=False)),
+                        ("edited-total-resummed", forge(b, lambda o: bump(o, "total"))),
+                        ("moved-winner-resummed", forge(b, move_winner)),
+                        ("edited-rank-resummed", forge(b, lambda o: set_score(o, "rank", 2 if first_scores(o)[0]["rank"] == 1 else 1))),
                         ("edited-seed-resummed", forge(b, lambda o: o["results"][0].__setitem__("seed", 12345))),
                         ("swapped-games-resummed", forge(b, lambda o: o["results"].reverse())),
                         ("dropped-game-resummed", forge(b, lambda o: o["results"].pop())),
@@ -124,11 +124,11 @@ def cases_merge():
                             "format", "container-eval-results/1")), fix_sum=False))]:
             cli(cat, f"{cmd}-{what}", mg + [a, b], setup=[s, f], mention=b_name)
         cli(cat, f"{cmd}-upgrade-v1", mg + ["--upgrade-results", a, b], expect="ok", outputs=[a, b],
-            setup=[s, forge(a, _v1, fix_sum=False), forge(b, _v1, fix_sum=False)])
+            setup=[s, forge(a, as_v1, fix_sum=False), forge(b, as_v1, fix_sum=False)])
         cli(cat, f"{cmd}-upgrade-v1-one-bad", mg + ["--upgrade-results", a, b],
-            setup=[s, forge(a, _v1, fix_sum=False), forge(b, lambda o: (_v1(o), _bump(o, "total")), fix_sum=False)])
+            setup=[s, forge(a, as_v1, fix_sum=False), forge(b, lambda o: (as_v1(o), bump(o, "total")), fix_sum=False)])
         cli(cat, f"{cmd}-upgrade-v1-through-link", mg + ["--upgrade-results", a, "ln.json"],
-            setup=[s, forge(a, _v1, fix_sum=False), forge(b, _v1, fix_sum=False),
+            setup=[s, forge(a, as_v1, fix_sum=False), forge(b, as_v1, fix_sum=False),
                    lambda d, b=b: (shutil.move(os.path.join(d, b), os.path.join(d, "real.json")),
                               os.symlink("real.json", os.path.join(d, "ln.json")))])
         cli(cat, f"{cmd}-upgrade-current", mg + ["--upgrade-results", a, b], expect="any", setup=s)

@@ -71,21 +71,19 @@ def forge(path, fn, fix_sum=True):
     return f
 
 
-
-
-def _scores(o):
+def first_scores(o):
     return o["results"][0]["scores"]
 
 
-def _bump(o, key):
-    _scores(o)[0][key] += 1
+def bump(o, key):
+    first_scores(o)[0][key] += 1
 
 
-def _set_score(o, key, v):
-    _scores(o)[0][key] = v
+def set_score(o, key, v):
+    first_scores(o)[0][key] = v
 
 
-def _move_winner(o):
+def move_winner(o):
     for g in o["results"]:
         w = [i for i, s in enumerate(g["scores"]) if s["winner"]]
         if len(w) == 1:
@@ -97,6 +95,6 @@ def _move_winner(o):
     g["scores"][0]["winner"] = not g["scores"][0]["winner"]
 
 
-def _v1(o):
+def as_v1(o):
     o.pop("checksum", None)
     o["format"] = "container-eval-results/1"
