@@ -3,9 +3,12 @@ package search
 import (
 	"errors"
 	"math"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/container-rl/container/env/bots"
 	"github.com/container-rl/container/env/rules"
 )
 
@@ -89,5 +92,33 @@ func TestPUCT_RootEdgesCarryTheNetsPriorAndValue(t *testing.T) {
 				t.Errorf("%d players, fail=%v: worker error %v", players, fail, w.err)
 			}
 		}
+	}
+}
+
+// failingNet is an Evaluator that always fails.
+type failingNet struct{}
+
+func (failingNet) Evaluate(*rules.State, []int, []float32, []float32) error {
+	return errors.New("encoder refused the view")
+}
+
+// A network that fails to evaluate does not stop the search (the move is still legal), but
+// the bot's Err reports it, so that a caller can tell the play was degraded.
+func TestIsmcts_EvaluatorErrorIsReportedNotSwallowed(t *testing.T) {
+	withNet(t, failingNet{})
+	_, view, legal := bidDecision(t)
+	b, err := bots.New("ismcts:sims=20,net=x", rules.DefaultOptions(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.(*Bot).Err() != nil {
+		t.Fatalf("Err before any decision: %v", b.(*Bot).Err())
+	}
+	a := b.Act(view, legal)
+	if !slices.Contains(legal, a) {
+		t.Errorf("played %d, not legal", a)
+	}
+	if err := b.(*Bot).Err(); err == nil || !strings.Contains(err.Error(), "encoder refused") {
+		t.Errorf("Err after failed evaluations: %v", err)
 	}
 }

@@ -12,98 +12,6 @@ import (
 	"github.com/container-rl/container/env/rules"
 )
 
-func TestParse_DefaultsAndRoundTrip(t *testing.T) {
-	c, err := Parse("")
-	if err != nil || c != DefaultConfig() {
-		t.Fatalf("Parse(\"\") = %+v, %v; want the defaults", c, err)
-	}
-	for _, p := range []string{"sims=800,rollout=valuer", "ms=50,workers=1", "sims=400,net=default", "depth=40,c=1.2,rollout=random", "net=runs/x.bot,rollout=shipper", "sims=40,net=default,explore=12", "net=default,fpu=0.1", "net=default,fpu=0", "net=default,fpu=-1", "loans=any", "sims=50,loans=useful"} {
-		c, err := Parse(p)
-		if err != nil {
-			t.Fatalf("Parse(%q): %v", p, err)
-		}
-		c2, err := Parse(c.String())
-		if err != nil || c2 != c {
-			t.Errorf("Parse(%q).String() = %q reads back as %+v, %v; want %+v", p, c.String(), c2, err, c)
-		}
-	}
-	if c, _ := Parse("net=default"); c.C != DefaultNetC {
-		t.Errorf("net without c: c = %v, want the PUCT default %v", c.C, DefaultNetC)
-	}
-	// With a net and rollouts the prior is lighter by default (2026-12-02, commit 151c8ff: better against
-	// three valuers and against three plain ismcts than at 1.5); an explicit c still wins.
-	if c, _ := Parse("net=default,rollout=valuer"); c.C != DefaultNetRolloutC || DefaultNetRolloutC != 0.5 {
-		t.Errorf("net and rollout without c: c = %v, want %v", c.C, DefaultNetRolloutC)
-	}
-	if c, _ := Parse("net=default,rollout=valuer,c=1.5"); c.C != 1.5 {
-		t.Errorf("net and rollout with c=1.5: c = %v", c.C)
-	}
-	if c, _ := Parse("rollout=valuer"); c.C != DefaultC {
-		t.Errorf("rollout without a net: c = %v, want the UCT default %v", c.C, DefaultC)
-	}
-	if c, _ := Parse("net=default"); c.FPU != DefaultFPU {
-		t.Errorf("net without fpu: fpu = %v, want the default %v", c.FPU, DefaultFPU)
-	}
-	if c, _ := Parse("ms=50"); c.Time != 50*time.Millisecond {
-		t.Errorf("ms=50: Time = %v", c.Time)
-	}
-}
-
-func TestParse_BadSpecsNameTheKeyAndWhatItAccepts(t *testing.T) {
-	for _, c := range []struct{ params, want string }{
-		{"sim=800", `unknown key "sim" (keys: sims, ms, workers, rollout, depth, c, fpu, net, explore, loans)`},
-		{"fpu=2", "fpu=2: want a first-play-urgency reduction from 0 to 1"},
-		{"loans=some", "loans=some: want useful (a loan only where its cash opens a move) or any"},
-		{"fpu=-0.5", "fpu=-0.5: want a first-play-urgency reduction"},
-		{"fpu=NaN", "fpu=NaN: want a first-play-urgency reduction"},
-		{"sims=0", "sims=0: want a whole number from 1 to"},
-		{"sims=many", "sims=many: want a whole number"},
-		{"sims=99999999999", "sims=99999999999: want a whole number"},
-		{"ms=-5", "ms=-5: want a whole number from 1"},
-		{"workers=0", "workers=0: want a whole number from 1 to 256"},
-		{"depth=-1", "depth=-1"},
-		{"explore=-1", "explore=-1: want a whole number from 0"},
-		{"c=NaN", "c=NaN: want an exploration constant"},
-		{"c=-1", "c=-1"},
-		{"rollout=greedy", "rollout=greedy: want one of random, manufacturer, shipper, valuer"},
-		{"sims", `"sims" is not key=value`},
-		{"sims=", `"sims=" is not key=value`},
-		{"sims=10,sims=20", `key "sims" given twice`},
-		{"sims=10,ms=20", "sims and ms both given"},
-	} {
-		_, err := Parse(c.params)
-		if !errors.Is(err, ErrSpec) || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
-			t.Errorf("Parse(%q) = %v; want one line with %q", c.params, err, c.want)
-		}
-	}
-}
-
-func TestRegistry_IsmctsSpecsInAgentLists(t *testing.T) {
-	opts := rules.DefaultOptions()
-	for _, spec := range bots.SplitAgents("ismcts,ismcts:sims=20,rollout=random,depth=10,ismcts:ms=5,workers=1") {
-		if err := bots.Resolve(spec); err != nil {
-			t.Fatalf("Resolve(%q): %v", spec, err)
-		}
-		b, err := bots.New(spec, opts, 1)
-		if err != nil {
-			t.Fatalf("New(%q): %v", spec, err)
-		}
-		if !strings.HasPrefix(b.Name(), "ismcts:") {
-			t.Errorf("New(%q).Name() = %q", spec, b.Name())
-		}
-	}
-	err := bots.Resolve("ismcts:sims=10,budget=5")
-	if !errors.Is(err, bots.ErrBadSpec) || !strings.Contains(err.Error(), `"budget"`) {
-		t.Errorf("Resolve with an unknown key: %v", err)
-	}
-	if _, err := bots.New("ismcts:rollout=ismcts", opts, 1); err == nil || !strings.Contains(err.Error(), "rollout=ismcts") {
-		t.Errorf("New with a bad rollout: %v", err)
-	}
-	if _, err := bots.New("ismcts@0.5", opts, 1); !errors.Is(err, bots.ErrBadSpec) {
-		t.Errorf("a temperature on ismcts: %v, want ErrBadSpec", err)
-	}
-}
-
 // hiddenBidPosition plays valuers from seed until a seat must bid in a delivery auction in
 // which another seat has already made its sealed bid.
 func hiddenBidPosition(t *testing.T, opts rules.Options, seed uint64) *rules.State {
@@ -192,44 +100,6 @@ func TestIsmcts_SameMoveWhateverTheHiddenInformation(t *testing.T) {
 	}
 	if len(cards) < 3 || len(bids) < 2 {
 		t.Errorf("determinizations hardly vary: %d card values, %d bid values", len(cards), len(bids))
-	}
-}
-
-// A determinization is a full, valid position that keeps everything the seat sees.
-func TestDeterminize_KeepsTheViewAndDealsDistinctCards(t *testing.T) {
-	for _, opts := range []rules.Options{rules.DefaultOptions(), {Players: 5, Variant: rules.Classic}, {Players: 3, Modules: rules.AllModules}} {
-		st := hiddenBidPosition(t, opts, 11)
-		seat := st.CurrentPlayer()
-		var view, d rules.State
-		st.Redact(seat, &view)
-		rng := rand.New(rand.NewPCG(5, 6))
-		for k := 0; k < 50; k++ {
-			Determinize(&view, seat, rng, &d)
-			if err := d.Validate(); err != nil {
-				t.Fatalf("%v: determinization invalid: %v", opts, err)
-			}
-			seen := map[uint8]bool{}
-			for i := 0; i < opts.Players; i++ {
-				c := d.Players[i].Card
-				if int(c) >= rules.NumScoringCards || seen[c] {
-					t.Fatalf("%v: seat %d card %d (cards so far %v)", opts, i, c, seen)
-				}
-				seen[c] = true
-			}
-			if d.Players[seat].Card != st.Players[seat].Card {
-				t.Fatalf("own card changed")
-			}
-			var back rules.State
-			d.Redact(seat, &back)
-			if back.Hash() != view.Hash() {
-				t.Fatalf("%v: the determinization's view differs from the seat's view", opts)
-			}
-			for i := 0; i < opts.Players; i++ {
-				if a := d.Decision().Delivery; a.HasBid&(1<<i) != 0 && (a.Bids[i] < 0 || a.Bids[i] > d.Players[i].Cash) {
-					t.Fatalf("seat %d bid %d with $%d", i, a.Bids[i], d.Players[i].Cash)
-				}
-			}
-		}
 	}
 }
 
@@ -358,5 +228,183 @@ func TestIsmcts_NetWithoutNetSupportIsAClearError(t *testing.T) {
 	_, err := bots.New("ismcts:net=default", rules.DefaultOptions(), 1)
 	if !errors.Is(err, ErrNoNets) {
 		t.Errorf("net=default without the training package: %v, want ErrNoNets", err)
+	}
+}
+
+// New keeps the settings it is given: the number of root-parallel trees, and any budget of at
+// least one simulation or a positive time; no budget at all is refused.
+func TestNew_KeepsWorkersAndAcceptsTheSmallestBudgets(t *testing.T) {
+	opts := rules.DefaultOptions()
+	for _, w := range []int{1, 2, 3} {
+		cfg := DefaultConfig()
+		cfg.Sims, cfg.Workers = 30, w
+		b, err := New(cfg, opts, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(b.workers) != w || b.Config().Workers != w {
+			t.Errorf("workers=%d: %d trees, Config().Workers %d", w, len(b.workers), b.Config().Workers)
+		}
+	}
+	cfg := DefaultConfig()
+	cfg.Workers = 0
+	if b, err := New(cfg, opts, 1); err != nil || len(b.workers) != 1 {
+		t.Errorf("workers=0: %v, want one tree", err)
+	}
+	one := DefaultConfig()
+	one.Sims = 1
+	if _, err := New(one, opts, 1); err != nil {
+		t.Errorf("one simulation: %v", err)
+	}
+	timed := DefaultConfig()
+	timed.Sims, timed.Time = 0, time.Millisecond
+	if _, err := New(timed, opts, 1); err != nil {
+		t.Errorf("1 ms and no simulation count: %v", err)
+	}
+	none := DefaultConfig()
+	none.Sims, none.Time = 0, 0
+	if _, err := New(none, opts, 1); !errors.Is(err, ErrSpec) || !strings.Contains(err.Error(), "no budget") {
+		t.Errorf("no budget: %v", err)
+	}
+	none.Time = -time.Millisecond
+	if _, err := New(none, opts, 1); !errors.Is(err, ErrSpec) {
+		t.Errorf("a negative time and no simulations: %v", err)
+	}
+}
+
+// A time budget is spent: one tree searches until its deadline, many simulations, not one.
+func TestIsmcts_ATimeBudgetSearchesUntilItsDeadline(t *testing.T) {
+	opts := rules.DefaultOptions()
+	st := hiddenBidPosition(t, opts, 5)
+	var view rules.State
+	st.Redact(st.CurrentPlayer(), &view)
+	cfg := DefaultConfig()
+	cfg.Sims, cfg.Time, cfg.Workers, cfg.Depth = 0, 30*time.Millisecond, 1, 10
+	b, err := New(cfg, opts, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Act(&view, st.LegalActions(nil))
+	if s := b.LastStats(); s.Sims < 2 || s.Elapsed < 30*time.Millisecond {
+		t.Errorf("ms=30 on one tree: %d simulations in %v", s.Sims, s.Elapsed)
+	}
+}
+
+// The move played is the one with the most root visits summed over the trees, then the
+// higher mean outcome, then the lower id: checked against the trees themselves after every
+// search, at budgets where ties are common (one visit per move) and where they are not.
+func TestIsmcts_PlaysTheMostVisitedThenTheBestMeanMove(t *testing.T) {
+	opts := rules.Options{Players: 3, Length: rules.Short}
+	ties, searched := 0, 0
+	for _, seed := range []uint64{3, 5, 8} {
+		st := hiddenBidPosition(t, opts, seed)
+		var positions []*rules.State
+		positions = append(positions, st)
+		decisionsOf(t, opts, seed, func(s *rules.State, legal []int) {
+			if len(legal) > 2 && s.Steps%23 == 0 {
+				positions = append(positions, s.Clone())
+			}
+		})
+		for _, p := range positions {
+			seat := p.CurrentPlayer()
+			var view rules.State
+			p.Redact(seat, &view)
+			legal := p.LegalActions(nil)
+			for _, c := range []struct{ sims, workers int }{{2, 1}, {5, 1}, {6, 2}, {40, 2}} {
+				cfg := DefaultConfig()
+				cfg.Sims, cfg.Workers, cfg.Depth = c.sims, c.workers, 6
+				b, err := New(cfg, opts, seed)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got := b.Act(&view, legal)
+				want, bestN, bestMean, tied := -1, -1, 0.0, false
+				total := 0
+				for _, a := range legal {
+					n, v := 0, 0.0
+					for _, w := range b.workers {
+						if e := w.rootEdge(a, seat); e != nil {
+							n += int(e.visits)
+							v += e.value
+						}
+					}
+					total += n
+					mean := 0.0
+					if n > 0 {
+						mean = v / float64(n)
+					}
+					if n == bestN {
+						tied = true
+					}
+					if n > bestN || n == bestN && mean > bestMean {
+						want, bestN, bestMean = a, n, mean
+					}
+				}
+				if got != want {
+					t.Fatalf("seed %d step %d, %d simulations on %d trees: played %s, the most visited (then best mean) is %s",
+						seed, p.Steps, c.sims, c.workers, p.ActionToMove(got), p.ActionToMove(want))
+				}
+				// Every simulation passes the root and adds one visit to one of its moves.
+				if total != c.sims {
+					t.Fatalf("seed %d step %d: %d simulations left %d root visits", seed, p.Steps, c.sims, total)
+				}
+				searched++
+				if tied {
+					ties++
+				}
+			}
+		}
+	}
+	if searched < 40 || ties < 10 {
+		t.Fatalf("%d searches, %d with tied visit counts: too few to mean much", searched, ties)
+	}
+}
+
+// explore=N samples the first N turns' moves; from turn N on the bot plays exactly what it
+// plays without explore, whatever its seed.
+func TestExplore_EndsExactlyAtItsTurn(t *testing.T) {
+	opts := rules.DefaultOptions()
+	g, err := rules.NewGame(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := g.NewInitialStateSeed(11)
+	var view rules.State
+	st.Redact(st.CurrentPlayer(), &view)
+	legal := st.LegalActions(nil)
+	differs := 0
+	for seed := uint64(1); seed <= 20; seed++ {
+		for _, turn := range []int32{4, 5} {
+			v := view
+			v.Turn = turn
+			b, _ := bots.New("ismcts:sims=30,depth=5,workers=1,explore=5", opts, seed)
+			plain, _ := bots.New("ismcts:sims=30,depth=5,workers=1", opts, seed)
+			a, want := b.Act(&v, legal), plain.Act(&v, legal)
+			if turn == 5 && a != want {
+				t.Fatalf("seed %d, turn 5 with explore=5: played %d, the most visited is %d", seed, a, want)
+			}
+			if turn == 4 && a != want {
+				differs++
+			}
+		}
+	}
+	if differs == 0 {
+		t.Error("turn 4 with explore=5 never sampled another move than the most visited")
+	}
+}
+
+// A time budget whose deadline has already passed still runs one simulation, so the bot
+// always has a visited move to play.
+func TestIsmcts_ALateDeadlineStillRunsOneSimulation(t *testing.T) {
+	opts := rules.DefaultOptions()
+	st := hiddenBidPosition(t, opts, 5)
+	var view rules.State
+	st.Redact(st.CurrentPlayer(), &view)
+	cfg := DefaultConfig()
+	cfg.Depth = 5
+	w := &worker{cfg: &cfg, legal: make([]int, 0, 256)}
+	w.search(&view, st.CurrentPlayer(), 0, time.Now().Add(-time.Second))
+	if w.sims != 1 {
+		t.Errorf("a passed deadline: %d simulations, want 1", w.sims)
 	}
 }
