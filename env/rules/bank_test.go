@@ -1,6 +1,8 @@
 package rules
 
-import "testing"
+import (
+	"testing"
+)
 
 // Call Bank Action: Calling the Bank is one of the two actions of a turn, so it is offered
 // after one action and no longer after two.
@@ -136,5 +138,47 @@ func TestPayingTheBankInSeveralColoursAsksThePayerWithNoCounterpart(t *testing.T
 	}
 	if s.Players[a].Cash != 20+1 { // cash lot I holds $1
 		t.Fatalf("cash lot not won: $%d", s.Players[a].Cash)
+	}
+}
+
+// An edge case of the money flow (docs/MUTANTS.md names the bug it catches): it states one
+// rule of who pays whom and checks every balance involved.
+//
+// Bank Auctions, raising a cash bid: the outbid player takes the cash of their bid back at
+// once, the new bidder pays nothing until they bid, and no dollar is created or destroyed.
+func TestBankCashRaiseRefundsTheOutbidPlayerAndConservesCash(t *testing.T) {
+	s := newTestState(t, DefaultOptions())
+	a, b := 0, 1
+	start := s.CashFlow()
+	play(t, s, "bank:start:container-lot:1", "$3", "end")
+	if s.Players[a].Cash != 17 || s.Auctions[ContainerLotAuction].Cash != 3 {
+		t.Fatalf("opening bid: bidder $%d, tile $%d; want $17 and $3", s.Players[a].Cash, s.Auctions[ContainerLotAuction].Cash)
+	}
+	wantPhase(t, s, PhaseTurn, b)
+	play(t, s, "bank:raise:container-lot")
+	wantPhase(t, s, PhaseBankCashBid, b)
+	if s.Players[a].Cash != 20 {
+		t.Fatalf("outbid player has $%d after the raise, want the $3 back ($20)", s.Players[a].Cash)
+	}
+	if s.Players[b].Cash != 20 {
+		t.Fatalf("raising player has $%d before bidding, want $20", s.Players[b].Cash)
+	}
+	if s.Auctions[ContainerLotAuction].Cash != 0 || int(s.Auctions[ContainerLotAuction].Bidder) != b {
+		t.Fatalf("auction after the raise: %+v", s.Auctions[ContainerLotAuction])
+	}
+	if legal(t, s, "$3") || !legal(t, s, "$4") {
+		t.Fatal("the raise must beat the old bid of $3: $3 refused, $4 offered")
+	}
+	play(t, s, "$4")
+	if s.Players[b].Cash != 16 || s.Auctions[ContainerLotAuction].Cash != 4 || s.Players[a].Cash != 20 {
+		t.Fatalf("after the $4 raise: raiser $%d, tile $%d, outbid $%d", s.Players[b].Cash, s.Auctions[ContainerLotAuction].Cash, s.Players[a].Cash)
+	}
+	for i := 2; i < 4; i++ {
+		if s.Players[i].Cash != 20 {
+			t.Fatalf("bystander seat %d has $%d", i, s.Players[i].Cash)
+		}
+	}
+	if end := s.CashFlow(); end != start {
+		t.Fatalf("cash created or destroyed by a Bank auction: %+v -> %+v", start, end)
 	}
 }

@@ -500,3 +500,34 @@ func phaseOf(pos []byte) string {
 	json.Unmarshal(pos, &p)
 	return p.Machine.Phase.String()
 }
+
+// The position format keeps the press count, so a loaded position is observed like the
+// original; a count below zero or above the steps is refused.
+func TestPositionKeepsAmountPresses(t *testing.T) {
+	g, err := NewGame(Options{Players: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := g.NewInitialStateSeed(1)
+	s.Steps, s.Presses = 40, 3
+	b, err := s.MarshalPosition()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(b, []byte(`"presses": 3`)) && !bytes.Contains(b, []byte(`"presses":3`)) {
+		t.Fatalf("position lacks the press count: %s", b)
+	}
+	r, err := LoadPosition(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Steps != 40 || r.Presses != 3 || r.PublicSteps() != 37 {
+		t.Fatalf("loaded steps %d presses %d", r.Steps, r.Presses)
+	}
+	for _, bad := range []int32{-1, 41} {
+		s.Presses = bad
+		if err := s.Validate(); err == nil {
+			t.Errorf("presses %d of 40 steps accepted", bad)
+		}
+	}
+}

@@ -36,3 +36,14 @@ func TestQuoteCutsAtACharacterBoundaryAndSurvivesInvalidUTF8(t *testing.T) {
 		t.Errorf("Quote(100 continuation bytes) = %s", got)
 	}
 }
+
+func TestQuoteCutsLongInput(t *testing.T) {
+	if got := Quote("wxg"); got != `"wxg"` {
+		t.Errorf("Quote(short) = %s", got)
+	}
+	long := strings.Repeat("é", 100) // 200 bytes, cut at a character boundary
+	got := Quote(long)
+	if !strings.HasSuffix(got, "... (200 bytes)") || len(got) > MaxQuoted+30 || !strings.HasPrefix(got, `"éé`) {
+		t.Errorf("Quote(long) = %s", got)
+	}
+}
