@@ -9,6 +9,7 @@ The cases live in scripts/hostile/, one file per category; this file only runs t
 import os
 import sys
 
+sys.dont_write_bytecode = True  # leave no __pycache__ in the working tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from hostile.runner import run  # noqa: E402
