@@ -321,3 +321,21 @@ def test_returns_are_exact_python_floats():
     for r in ts.rewards:
         pos = round((1 - r) * 3) / 2
         assert r == (3 - 2 * pos) / 3, ts.rewards
+
+
+def test_shimmy_with_game_name_and_config_passes_pettingzoos_api_test():
+    # shimmy's OpenSpiel-to-PettingZoo wrapper. The form that keeps the parameters is
+    # game_name + config: with env=<loaded game>, shimmy's reset reloads the game by its
+    # short name alone (its own code, the same for OpenSpiel's C++ games), dropping them.
+    shimmy = require("shimmy")
+    from pettingzoo.test import api_test
+    config = {"players": 3, "length": "short", "modules": "trucks,luxury"}
+    env = shimmy.OpenSpielCompatibilityV0(game_name=cos.SHORT_NAME, config=config)
+    api_test(env, num_cycles=100)
+    env.reset(seed=1)
+    assert env.possible_agents == ["player_0", "player_1", "player_2"]
+    assert env._env.get_parameters()["modules"] == "trucks+luxury"
+    g = load(**config)
+    again = shimmy.OpenSpielCompatibilityV0(game_name=cos.SHORT_NAME, config=g.get_parameters())
+    again.reset(seed=1)
+    assert str(again._env) == str(g)
