@@ -259,7 +259,6 @@ def test_seeded_resets_rotate_the_seat_too():
 def test_numpy_integer_actions_are_action_ids(illegal_action):
     # Discrete(241) contains np.array(k) and np.int64(k); libraries hand either back.
     env = ContainerGymEnv(players=3, opponents=["random", "random"], seat=0, illegal_action=illegal_action)
-    assert env.action_space.contains(np.array(5)) or True
     _, info = env.reset(seed=2)
     for convert in (np.array, np.int64, np.int32, np.uint8, lambda k: np.array(k, dtype=np.int16)):
         legal = int(np.flatnonzero(info["action_mask"])[0])
