@@ -36,7 +36,7 @@ fi
 # PIP_CONSTRAINT (not -c) so the pins also hold in pip's isolated build environment.
 export PIP_CONSTRAINT="${CONSTRAINTS:-$ROOT/python/constraints.txt}"
 export PIP_DISABLE_PIP_VERSION_CHECK=1
-echo "venv.sh: pip install ${EDITABLE[*]} ./python[$EXTRAS] (pinned by $PIP_CONSTRAINT; building the Go library takes a few minutes on a cold Go build cache)"
+echo "venv.sh: pip install ${EDITABLE[*]:+${EDITABLE[*]} }./python[$EXTRAS] (pinned by $PIP_CONSTRAINT; building the Go library takes a few minutes on a cold Go build cache)"
 progress=()
 [[ -t 1 ]] || progress=(--progress-bar off)
 "$VENV/bin/python" -m pip install "${progress[@]}" "${EDITABLE[@]}" "$ROOT/python[$EXTRAS]"
