@@ -7,6 +7,7 @@ message. Nothing here knows the game: it only moves bytes across the boundary.
 
 import ctypes
 import json
+from fractions import Fraction
 import operator
 import os
 
@@ -275,6 +276,18 @@ def action_id(action, where=""):
         return int(action)
     shown = repr(action) if isinstance(action, (bool, float, complex, str, np.generic)) else t.__name__
     raise InvalidArgumentError(f"action {shown[:40]}{at}: want an int action id, got {t.__name__}")
+
+
+def exact_reward(x):
+    """A final reward read from Go's float32 buffers, as a Python float: a value that is the
+    float32 of a fraction with a denominator up to 60 (every win-loss and rank reward, such as
+    1/3 for each of three tied winners) is that fraction in float64, so the three add up to
+    exactly 1; any other value (shaped rewards, cash margins) is the float32 value."""
+    if x == 0.0 or x == 1.0 or x == -1.0:
+        return float(x)
+    f = Fraction(x).limit_denominator(60)
+    v = f.numerator / f.denominator
+    return v if float(np.float32(v)) == x else float(x)
 
 
 def c_str(s, what):

@@ -205,7 +205,7 @@ class ContainerEnv(_lib.Handle):
             return obs, self._since_mv[seat], False, False, self._info()
         seat = self.agent_name_mapping[agent]
         st = self._st
-        return (self.observe(agent) if observe else None, self._since_mv[seat],
+        return (self.observe(agent) if observe else None, _lib.exact_reward(self._since_mv[seat]),
                 bool(st[ST_TERMINATED]), bool(st[ST_TRUNCATED]), self._info())
 
     def _info(self):
@@ -271,17 +271,25 @@ class ContainerEnv(_lib.Handle):
     @property
     def rewards(self):
         """The last step's reward of each live agent."""
-        return {a: float(self._rewards[self.agent_name_mapping[a]]) for a in self.agents}
+        return self._reward_dict(self._rewards, self.agents)
+
+    def _reward_dict(self, buf, agents):
+        # Python floats; once the game has ended, the final rewards exactly (_lib.exact_reward).
+        values = buf.tolist()
+        if self._ended:
+            values = [_lib.exact_reward(v) for v in values]
+        m = self.agent_name_mapping
+        return {a: values[m[a]] for a in agents}
 
     @property
     def _cumulative_rewards(self):
         """Each live agent's reward since it last acted (what ``last`` reports)."""
-        return {a: float(self._since[self.agent_name_mapping[a]]) for a in self.agents}
+        return self._reward_dict(self._since, self.agents)
 
     @property
     def episode_returns(self):
         """Every seat's total reward in this episode."""
-        return {a: float(self._total[i]) for i, a in enumerate(self.possible_agents)}
+        return self._reward_dict(self._total, self.possible_agents)
 
     @property
     def terminations(self):

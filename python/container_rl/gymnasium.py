@@ -235,7 +235,7 @@ class ContainerGymEnv(gymnasium.Env):
         terminated = bool(st[_lib.ST_TERMINATED])
         truncated = bool(st[_lib.ST_TRUNCATED])
         self._done = terminated or truncated
-        reward = float(core._since_mv[self.seat])
+        reward = _lib.exact_reward(core._since_mv[self.seat]) if self._done else core._since_mv[self.seat]
         if self.render_mode == "human":
             self.render()
         return self._obs(), reward, terminated, truncated, self._info()

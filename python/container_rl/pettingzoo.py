@@ -119,9 +119,7 @@ class raw_env(AECEnv):
         return dict.fromkeys(self.agents, bool(self._core._st[entry]))
 
     def _per_agent(self, buf):
-        values = buf.tolist()
-        m = self.agent_name_mapping
-        return {a: values[m[a]] for a in self.agents}
+        return self._core._reward_dict(buf, self.agents)
 
     def _infos(self):
         info = self._core._info()

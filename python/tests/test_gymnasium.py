@@ -307,3 +307,13 @@ def test_async_vector_env_with_fork_says_to_use_spawn():
             envs.reset(seed=3)
     finally:
         envs.close(terminate=True)
+
+
+def test_final_reward_is_an_exact_python_float():
+    env = ContainerGymEnv(players=4, opponents=["random"] * 3, reward="rank", length="short")
+    rewards = []
+    for seed in range(4):
+        rewards.append(play_episode(env, seed, np.random.default_rng(seed))[1])
+    for r in rewards:
+        assert type(r) is float and r == (3 - 2 * (round((1 - r) * 3) / 2)) / 3, rewards
+    assert set(rewards) & {1 / 3, -1 / 3}, rewards  # values float32 cannot hold were met

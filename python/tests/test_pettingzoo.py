@@ -226,3 +226,27 @@ def test_import_container_rl_needs_no_framework():
             "assert 'container_rl.gymnasium' not in sys.modules; print('ok')")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
+
+
+
+def test_final_rewards_are_exact_python_floats():
+    # The step that ends the game hands out the final rewards as exact fractions (rank with
+    # four players: ±1/3, not float32's 0.3333333432674408).
+    env = czoo.raw_env(players=4, reward="rank", length="short")
+    seen = set()
+    for seed in range(3):
+        env.reset(seed=seed)
+        rnd = __import__("random").Random(seed)
+        final = None
+        for agent in env.agent_iter():
+            obs, reward, term, trunc, _ = env.last()
+            if term or trunc:
+                final = final or dict(env.rewards)
+                env.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"])
+            env.step(int(legal[rnd.randrange(len(legal))]))
+        for r in final.values():
+            assert r == (3 - 2 * (round((1 - r) * 3) / 2)) / 3, final
+        seen.update(final.values())
+    assert seen & {1 / 3, -1 / 3}, seen
