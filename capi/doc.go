@@ -14,6 +14,11 @@
 // into the caller's err buffer (errcap bytes, NUL-terminated, truncated if need be).
 // Functions that return text write it into out (cap bytes); when out is too small they
 // return bridge.CodeBufferSmall and store the size needed in *need.
+//
+// python/container_rl/_lib.py declares every export for ctypes (argument and result types),
+// the status entries, the error codes and bridge.ABIVersion; python/tests/test_lib.py reads
+// this package's //export lines and bridge's constants and fails on any difference, so a
+// change here is made there too (python/README.md, "Adding an adapter").
 package main
 
 // main is required by -buildmode=c-shared and never runs in the library.

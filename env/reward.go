@@ -54,8 +54,10 @@ func (r RewardScheme) RewardSum() float64 {
 }
 
 // FinalRewards writes each seat's final reward under the scheme into dst (length
-// len(scores)). marginScale is the CashMargin divisor in dollars (0 means 100).
-func FinalRewards(scheme RewardScheme, marginScale float64, scores []rules.Score, dst []float32) {
+// len(scores)). marginScale is the CashMargin divisor in dollars (0 means 100). Each value
+// is computed in float64 and rounded once to F: float64 callers (OpenSpiel's returns) get
+// 1/3 for each of three tied winners, which add up to exactly 1.
+func FinalRewards[F float32 | float64](scheme RewardScheme, marginScale float64, scores []rules.Score, dst []F) {
 	n := len(scores)
 	if n < 2 && scheme != WinLoss {
 		clear(dst[:n]) // a lone seat has no opponents to be measured against
@@ -72,7 +74,7 @@ func FinalRewards(scheme RewardScheme, marginScale float64, scores []rules.Score
 		for i := range scores {
 			dst[i] = 0
 			if scores[i].Winner {
-				dst[i] = 1 / float32(winners)
+				dst[i] = F(1 / float64(winners))
 			}
 		}
 	case Rank:
@@ -87,7 +89,8 @@ func FinalRewards(scheme RewardScheme, marginScale float64, scores []rules.Score
 				}
 			}
 			pos := float64(better) + float64(equal)/2 // mean of the tied positions
-			dst[i] = float32(1 - 2*pos/float64(n-1))
+			// 1 - 2*pos/(n-1) as one division of exact integers: exactly ±1/3 where due.
+			dst[i] = F((float64(n-1) - 2*pos) / float64(n-1))
 		}
 	case CashMargin:
 		if marginScale <= 0 {
@@ -99,7 +102,7 @@ func FinalRewards(scheme RewardScheme, marginScale float64, scores []rules.Score
 		}
 		for i := range scores {
 			mean := float64(sum-scores[i].Total) / float64(n-1)
-			dst[i] = float32((float64(scores[i].Total) - mean) / marginScale)
+			dst[i] = F((float64(scores[i].Total) - mean) / marginScale)
 		}
 	}
 }

@@ -69,3 +69,22 @@ func TestRewardSchemeNames(t *testing.T) {
 		}
 	}
 }
+
+// In float64 a reward is computed once, not rounded through float32: three tied winners get
+// exactly 1/3 each (adding up to 1), rank positions of four seats exactly ±1/3.
+func TestFinalRewardsInFloat64(t *testing.T) {
+	dst := make([]float64, 4)
+	FinalRewards(WinLoss, 0, totals([]int{50, 50, 50, 10}, []int{0, 0, 0, 0}, 0, 1, 2), dst)
+	if want := []float64{1.0 / 3, 1.0 / 3, 1.0 / 3, 0}; !slices.Equal(dst, want) || dst[0]+dst[1]+dst[2]+dst[3] != 1 {
+		t.Errorf("win-loss, three tied winners: %v (sum %v), want %v (sum 1)", dst, dst[0]+dst[1]+dst[2]+dst[3], want)
+	}
+	FinalRewards(Rank, 0, totals([]int{40, 30, 20, 10}, []int{0, 0, 0, 0}, 0), dst)
+	if want := []float64{1, 1.0 / 3, -1.0 / 3, -1}; !slices.Equal(dst, want) {
+		t.Errorf("rank, four seats: %v, want %v", dst, want)
+	}
+	f32 := make([]float32, 3)
+	FinalRewards(WinLoss, 0, totals([]int{5, 5, 5}, []int{0, 0, 0}, 0, 1, 2), f32)
+	if f32[0] != float32(1.0/3) {
+		t.Errorf("win-loss in float32: %v, want float32(1/3)", f32[0])
+	}
+}

@@ -5,12 +5,21 @@ for `pip install`, `pip install -e` and `pip wheel` alike.
 
 Needs Go (the version in ../go.mod) and a C compiler for cgo; the build fails with one line
 saying which is missing. CONTAINER_RL_CLI=0 leaves the command out (a smaller wheel).
+
+`pip install ./python` and `pip wheel ./python` write nothing into the checkout: setuptools'
+build/ and egg-info directories go to a temporary directory of this build (removed at its
+end) and the Go outputs straight into the build's copy of the package, so two builds at once
+in one checkout do not meet. Only an editable install (`pip install -e`) puts the library
+and the command into python/container_rl/, where the editable package imports them from;
+each is written under a temporary name and renamed into place.
 """
 
+import atexit
 import os
 import shutil
 import subprocess
 import sys
+import tempfile
 
 from setuptools import setup
 from setuptools.command.build_py import build_py
@@ -55,7 +64,9 @@ def check_c_compiler(go):
         fail(f"no C compiler: cgo needs {exe!r} on PATH (apt-get install gcc, or set CC)")
 
 
-def build_go():
+def build_go(dest):
+    """Build libcontainer.so and (unless CONTAINER_RL_CLI=0) bin/container into the package
+    directory dest."""
     if not (os.path.exists(os.path.join(ROOT, "go.mod")) and os.path.isdir(os.path.join(ROOT, "capi"))):
         fail(f"{ROOT} is not the repository root (no go.mod and capi/): build from a checkout, "
              "pip install ./python")
@@ -66,34 +77,48 @@ def build_go():
     # No -trimpath: the compiled packages are then shared with plain `go build` runs (CI builds
     # the command first), so only linking is left to do here.
     flags = ["-ldflags=-s -w"]
-    lib = os.path.join(PKG, "libcontainer.so")
-    cmds = [[go, "build", *flags, "-buildmode=c-shared", "-o", lib, "./capi"]]
-    cli = os.path.join(PKG, "bin", "container")
-    want_cli = os.environ.get("CONTAINER_RL_CLI", "1") != "0"
-    if want_cli:
-        cmds.append([go, "build", *flags, "-o", cli, "./cmd/container"])
+    out = [("libcontainer.so", ["-buildmode=c-shared"], "./capi")]
+    cli = os.path.join(dest, "bin", "container")
+    if os.environ.get("CONTAINER_RL_CLI", "1") != "0":
+        out.append((os.path.join("bin", "container"), [], "./cmd/container"))
     elif os.path.exists(cli):
         os.remove(cli)
-    for cmd in cmds:
-        print("container_rl build:", " ".join(cmd), flush=True)
-        r = subprocess.run(cmd, cwd=ROOT, env=env)
-        if r.returncode != 0:
-            fail(f"`{' '.join(cmd)}` failed (exit {r.returncode}); its errors are above")
-    header = os.path.join(PKG, "libcontainer.h")
-    if os.path.exists(header):
-        os.remove(header)
+    # Each output is built in a directory of its own (c-shared also writes a header there)
+    # and renamed into dest, so a concurrent build or a running import never sees half a file.
+    with tempfile.TemporaryDirectory(prefix="container_rl-go-") as tmp:
+        for name, mode, pkg in out:
+            target = os.path.join(tmp, os.path.basename(name))
+            cmd = [go, "build", *flags, *mode, "-o", target, pkg]
+            print("container_rl build:", " ".join(cmd), flush=True)
+            r = subprocess.run(cmd, cwd=ROOT, env=env)
+            if r.returncode != 0:
+                fail(f"`{' '.join(cmd)}` failed (exit {r.returncode}); its errors are above")
+            final = os.path.join(dest, name)
+            os.makedirs(os.path.dirname(final), exist_ok=True)
+            shutil.move(target, final + ".tmp")
+            os.replace(final + ".tmp", final)
 
 
 class BuildPyWithGo(build_py):
     def run(self):
-        build_go()
-        cli = os.path.join(self.build_lib, "container_rl", "bin", "container")
-        if not os.path.exists(os.path.join(PKG, "bin", "container")) and os.path.exists(cli):
-            os.remove(cli)  # left in build/ by an earlier build with the command
+        if self.editable_mode:
+            # The editable package is the checkout's python/container_rl/: the library goes there.
+            build_go(PKG)
+            super().run()
+            return
         super().run()
-        # build_py copies package data without its mode: the command must stay executable.
-        if not self.editable_mode and os.path.exists(cli):
-            os.chmod(cli, 0o755)
+        # Straight into the build's copy of the package (a temporary directory, see below),
+        # replacing whatever package data build_py copied from an editable install's leftovers.
+        build_go(os.path.join(self.build_lib, "container_rl"))
+
+
+def _scratch_dirs():
+    """setuptools' build/ and egg-info directories in a temporary directory of this build
+    instead of python/ (setup.cfg-style options; pip's own --output-dir settings still win)."""
+    tmp = tempfile.mkdtemp(prefix="container_rl-build-")
+    atexit.register(shutil.rmtree, tmp, ignore_errors=True)
+    return {"build": {"build_base": os.path.join(tmp, "build")},
+            "egg_info": {"egg_base": tmp}}
 
 
 cmdclass = {"build_py": BuildPyWithGo}
@@ -117,4 +142,4 @@ class BinaryDistribution(Distribution):
         return True
 
 
-setup(cmdclass=cmdclass, distclass=BinaryDistribution)
+setup(cmdclass=cmdclass, distclass=BinaryDistribution, options=_scratch_dirs())

@@ -252,11 +252,7 @@ func SpielReturns(h int64, out []float64) error {
 	if x.s == nil || !x.s.IsTerminal() {
 		return nil
 	}
-	r := make([]float32, n)
-	env.FinalRewards(x.o.Reward, x.o.MarginScale, x.s.Scores(), r)
-	for i, v := range r {
-		out[i] = float64(v)
-	}
+	env.FinalRewards(x.o.Reward, x.o.MarginScale, x.s.Scores(), out)
 	return nil
 }
 
@@ -518,12 +514,7 @@ func SpielRollout(h int64, seed uint64, kind int, out []float64) error {
 		search.Outcomes(c.s, out)
 		return nil
 	}
-	clear(out)
-	r := make([]float32, len(out))
-	env.FinalRewards(c.o.Reward, c.o.MarginScale, c.s.Scores(), r)
-	for i, v := range r {
-		out[i] = float64(v)
-	}
+	env.FinalRewards(c.o.Reward, c.o.MarginScale, c.s.Scores(), out)
 	return nil
 }
 

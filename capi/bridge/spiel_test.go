@@ -407,10 +407,10 @@ func TestSpielCloneReturnsRolloutAndBots(t *testing.T) {
 		t.Fatal(err)
 	}
 	sx, _ := get[*Spiel](x.h, "openspiel state")
-	want := make([]float32, 3)
+	want := make([]float64, 3)
 	env.FinalRewards(env.WinLoss, 0, sx.s.Scores(), want)
 	for i := range out {
-		if out[i] != float64(want[i]) {
+		if out[i] != want[i] {
 			t.Fatalf("returns %v, want the win-loss split %v", out, want)
 		}
 	}

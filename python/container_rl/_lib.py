@@ -7,8 +7,11 @@ message. Nothing here knows the game: it only moves bytes across the boundary.
 
 import ctypes
 import json
+from fractions import Fraction
 import operator
 import os
+
+import numpy as np
 
 ABI_VERSION = 3
 STATUS_LEN = 8  # bridge.StatusLen
@@ -143,6 +146,11 @@ lib = _load()
 _LOADED_PID = os.getpid()
 
 
+def forked():
+    """True in a process forked from one that had already loaded the Go library."""
+    return os.getpid() != _LOADED_PID
+
+
 def check_not_forked():
     """Refuse to make Go objects in a process forked after the library was loaded: the Go
     runtime's threads do not survive fork(), and calling into it there can hang."""
@@ -244,6 +252,42 @@ def c_int(x, what):
     if not -(1 << 63) <= v < 1 << 63:
         raise InvalidArgumentError(f"{what}: {v} does not fit in a 64-bit integer")
     return v
+
+
+def action_id(action, where=""):
+    """An action id from an int, a NumPy integer or a 0-d NumPy integer array (``np.array(k)``,
+    which ``Discrete.contains`` accepts and many RL libraries hand back). Bools, floats and
+    other arrays raise InvalidArgumentError (``where`` says whose action, e.g. "for
+    player_0"): an id is never guessed from them."""
+    t = type(action)
+    if t is int:
+        return action
+    at = f" {where}" if where else ""
+    if isinstance(action, np.ndarray):
+        if action.ndim != 0:
+            raise InvalidArgumentError(f"action{at}: an array of shape {action.shape}; want one int action id "
+                                       "(an int, a NumPy integer or a 0-d integer array)")
+        if action.dtype.kind not in "iu":
+            raise InvalidArgumentError(f"action{at}: a 0-d array of dtype {action.dtype}; want an integer action id")
+        return int(action)
+    if isinstance(action, np.integer):
+        return int(action)
+    if isinstance(action, int) and not isinstance(action, bool):  # IntEnum and the like
+        return int(action)
+    shown = repr(action) if isinstance(action, (bool, float, complex, str, np.generic)) else t.__name__
+    raise InvalidArgumentError(f"action {shown[:40]}{at}: want an int action id, got {t.__name__}")
+
+
+def exact_reward(x):
+    """A final reward read from Go's float32 buffers, as a Python float: a value that is the
+    float32 of a fraction with a denominator up to 60 (every win-loss and rank reward, such as
+    1/3 for each of three tied winners) is that fraction in float64, so the three add up to
+    exactly 1; any other value (shaped rewards, cash margins) is the float32 value."""
+    if x == 0.0 or x == 1.0 or x == -1.0:
+        return float(x)
+    f = Fraction(x).limit_denominator(60)
+    v = f.numerator / f.denominator
+    return v if float(np.float32(v)) == x else float(x)
 
 
 def c_str(s, what):

@@ -33,11 +33,11 @@ class ContainerEnv(_lib.Handle):
     ``None`` before ``agent_iter`` stops.
     """
 
-    metadata = {"name": "container_v1", "render_modes": ["ansi"], "is_parallelizable": False}
+    metadata = {"name": "container_v1", "render_modes": ["ansi", "human"], "is_parallelizable": False}
 
     def __init__(self, copy_observations=True, render_mode=None, **options):
-        if render_mode not in (None, "ansi"):
-            raise _lib.InvalidArgumentError(f"render_mode: {render_mode!r}; want None or 'ansi'")
+        if render_mode not in (None, "ansi", "human"):
+            raise _lib.InvalidArgumentError(f"render_mode: {render_mode!r}; want None, 'ansi' or 'human'")
         self.render_mode = render_mode
         self._opts = _lib.options_json(options)
         sizes = np.zeros(3, dtype=np.int64)
@@ -169,14 +169,11 @@ class ContainerEnv(_lib.Handle):
         return self._moves.value
 
     def _coerce_action(self, action):
-        if isinstance(action, np.integer):
-            return int(action)
         if action is None:
             raise _lib.InvalidArgumentError(
                 f"action None for {self.agent_selection}: None is only for a terminated or truncated agent "
                 "after the game ends")
-        raise _lib.InvalidArgumentError(
-            f"action {action!r} for {self.agent_selection}: want an int action id, got {type(action).__name__}")
+        return _lib.action_id(action, f"for {self.agent_selection}")
 
     def _dead_step(self, action):
         if not self._dead:
@@ -208,7 +205,7 @@ class ContainerEnv(_lib.Handle):
             return obs, self._since_mv[seat], False, False, self._info()
         seat = self.agent_name_mapping[agent]
         st = self._st
-        return (self.observe(agent) if observe else None, self._since_mv[seat],
+        return (self.observe(agent) if observe else None, _lib.exact_reward(self._since_mv[seat]),
                 bool(st[ST_TERMINATED]), bool(st[ST_TRUNCATED]), self._info())
 
     def _info(self):
@@ -274,17 +271,25 @@ class ContainerEnv(_lib.Handle):
     @property
     def rewards(self):
         """The last step's reward of each live agent."""
-        return {a: float(self._rewards[self.agent_name_mapping[a]]) for a in self.agents}
+        return self._reward_dict(self._rewards, self.agents)
+
+    def _reward_dict(self, buf, agents):
+        # Python floats; once the game has ended, the final rewards exactly (_lib.exact_reward).
+        values = buf.tolist()
+        if self._ended:
+            values = [_lib.exact_reward(v) for v in values]
+        m = self.agent_name_mapping
+        return {a: values[m[a]] for a in agents}
 
     @property
     def _cumulative_rewards(self):
         """Each live agent's reward since it last acted (what ``last`` reports)."""
-        return {a: float(self._since[self.agent_name_mapping[a]]) for a in self.agents}
+        return self._reward_dict(self._since, self.agents)
 
     @property
     def episode_returns(self):
         """Every seat's total reward in this episode."""
-        return {a: float(self._total[i]) for i, a in enumerate(self.possible_agents)}
+        return self._reward_dict(self._total, self.possible_agents)
 
     @property
     def terminations(self):
@@ -333,10 +338,14 @@ class ContainerEnv(_lib.Handle):
         return self._spec
 
     def render(self):
-        """The text board (``render_mode="ansi"``): every player's districts, ship, island,
-        cash and loans, the supplies and the pending decision, drawn by Go's
-        ``rules.State.Render`` with nothing hidden; None without a render mode."""
+        """The text board: every player's districts, ship, island, cash and loans, the
+        supplies and the pending decision, drawn by Go's ``rules.State.Render`` with nothing
+        hidden. ``render_mode="ansi"`` returns it, ``"human"`` prints it (and returns None),
+        no render mode returns None."""
         if self.render_mode is None:
+            return None
+        if self.render_mode == "human":
+            print(self.board(), flush=True)
             return None
         return self.board()
 

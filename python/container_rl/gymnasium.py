@@ -25,7 +25,7 @@ from gymnasium.vector.vector_env import AutoresetMode
 from . import _lib
 from ._lib import ERR_CAP, lib
 from .aec import ContainerEnv
-from .info import _seed, game_seed, spec
+from .info import _seed, game_seed, spec, spec_seen
 
 ENV_ID = "container_rl/Container-v0"
 VECTOR_ENV_ID = ENV_ID
@@ -111,8 +111,11 @@ class ContainerGymEnv(gymnasium.Env):
 
     - ``opponents``: bot names for the other seats (default "valuer" in each), clockwise
       from the learner's left; ``players`` defaults to ``len(opponents) + 1``.
-    - ``seat``: the learner's seat, an int, or "rotate" (default): episode k of a seed
-      sequence puts the learner in seat k mod players.
+    - ``seat``: the learner's seat, an int, or "rotate" (default): ``reset(seed=s)`` puts the
+      learner in seat s mod players and episode k of the sequence that follows (resets
+      without a seed) in seat (s + k) mod players, so seeded evaluation loops over seeds
+      0, 1, 2, ... and unseeded training alike visit every seat; before any seeded reset,
+      episode k is in seat k mod players. ``info["seat"]`` says which.
     - ``illegal_action``: "raise" (default: an action outside the mask raises
       ``IllegalActionError`` and changes nothing) or "terminate" (as PettingZoo's
       TerminateIllegalWrapper: the episode ends with reward ``illegal_reward``, default -1,
@@ -128,7 +131,7 @@ class ContainerGymEnv(gymnasium.Env):
     exactly: the game is Go's ``env.Reset(s)`` and the bots are reseeded from s.
     """
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 1}
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
 
     def __init__(self, opponents=None, players=None, seat="rotate", render_mode=None, copy_observations=True,
                  illegal_action="raise", illegal_reward=-1.0, **options):
@@ -141,18 +144,35 @@ class ContainerGymEnv(gymnasium.Env):
         opponents, players = _opponent_list(opponents, players)
         self._fixed_seat = _check_seat(seat, players)
         self.opponents = opponents
-        self._core = ContainerEnv(copy_observations=False, render_mode=render_mode, players=players, **options)
         self.render_mode = render_mode
         self.num_players = players
+        self.seat = None
+        self._rotation = 0  # seat="rotate": the seed of the last seeded reset, mod players
+        self._done = True
+        if _lib.forked():
+            self._init_forked(options)
+            return
+        self._core = ContainerEnv(copy_observations=False, render_mode=render_mode, players=players, **options)
         self._copy = bool(copy_observations)
         self.observation_space = _obs_box(self._core.spec)
         self.action_space = MaskedDiscrete(self._core.num_actions, self._live_mask)
         # Seated now so that an unknown bot, or one that cannot play these options, fails here.
         self._seating = _seating(self._seat_for(0), opponents, players)
         self._core._set_opponents(self._seating)
-        self.seat = None
-        self._episode_index = -1
-        self._done = True
+
+    def _init_forked(self, options):
+        """In a process forked after the Go library was loaded (AsyncVectorEnv's default
+        start method on Linux) Go cannot run. Gymnasium's worker makes the env outside its
+        error handling, so an error raised here would only reach the worker's stderr (the
+        parent sees BrokenPipeError): the env is made from the spec the parent already
+        asked for, without Go, and its first reset or step raises ContainerError, which the
+        worker sends to the parent. Without that spec it raises here."""
+        sp = spec_seen(players=self.num_players, **options)
+        if sp is None:
+            _lib.check_not_forked()
+        self._core = None
+        self.observation_space = _obs_box(sp)
+        self.action_space = spaces.Discrete(sp["num_actions"])
 
     @property
     def core(self):
@@ -165,13 +185,17 @@ class ContainerGymEnv(gymnasium.Env):
         return k % self.num_players
 
     def reset(self, *, seed=None, options=None):
+        if self._core is None:
+            _lib.check_not_forked()
         if seed is not None:
             _seed(seed)  # our one-line error before gymnasium's own seeding sees it
         super().reset(seed=seed)
         core = self._core
+        if seed is not None:
+            self._rotation = _seed(seed) % self.num_players
         for _ in range(100):
             k = 0 if seed is not None else max(core._episode, 0)
-            seat = self._seat_for(k)
+            seat = self._seat_for(self._rotation + k)
             seating = _seating(seat, self.opponents, self.num_players)
             if seating != self._seating:
                 core._set_opponents(seating)
@@ -188,14 +212,19 @@ class ContainerGymEnv(gymnasium.Env):
             raise _lib.EpisodeOverError(
                 "gymnasium env: 100 games in a row ended before the learning seat decided; raise max_steps")
         self._done = False
+        if self.render_mode == "human":
+            self.render()
         return self._obs(), self._info()
 
     def step(self, action):
         core = self._core
+        if core is None:
+            _lib.check_not_forked()
         if self._done:
             raise _lib.EpisodeOverError(
                 "env: the episode is over (terminated or truncated); call reset" if self.seat is not None
                 else "env: call reset before step")
+        action = _lib.action_id(action)  # np.int64(k) and np.array(k) too; bools, floats, arrays raise
         if self._terminate_illegal and not self._legal(action):
             self._done = True
             info = self._info()
@@ -206,13 +235,13 @@ class ContainerGymEnv(gymnasium.Env):
         terminated = bool(st[_lib.ST_TERMINATED])
         truncated = bool(st[_lib.ST_TRUNCATED])
         self._done = terminated or truncated
-        reward = float(core._since_mv[self.seat])
+        reward = _lib.exact_reward(core._since_mv[self.seat]) if self._done else core._since_mv[self.seat]
+        if self.render_mode == "human":
+            self.render()
         return self._obs(), reward, terminated, truncated, self._info()
 
     def _legal(self, action):
-        if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
-            return False
-        return 0 <= int(action) < self._core.num_actions and self._core._mask[int(action)] == 1
+        return 0 <= action < self._core.num_actions and self._core._mask[action] == 1
 
     def _obs(self):
         if self._done and self._core._ended:
@@ -234,12 +263,15 @@ class ContainerGymEnv(gymnasium.Env):
         return self._core._mask.astype(bool)
 
     def render(self):
-        if self.render_mode == "ansi":
-            return self._core.board()
+        """The text board: returned with ``render_mode="ansi"``, printed with ``"human"``
+        (which also prints it after every reset and step, Gymnasium's convention)."""
+        if self.render_mode in ("ansi", "human"):
+            return self._core.render()
         return None
 
     def close(self):
-        self._core.close()
+        if self._core is not None:
+            self._core.close()
         super().close()
 
 

@@ -9,12 +9,28 @@ from . import _lib
 from ._lib import lib
 
 
+_SPECS = {}  # sorted options JSON -> spec JSON text, for spec_seen
+
+
 def spec(**options):
     """The observation spec of the options as a dict (Go's encoding.Spec): ``version``,
     ``size``, ``num_actions``, ``features`` (name, offset, size, labels, low, high, doc),
     ``action_names``, plus ``phases`` (names indexed by the status phase) and
     ``env_options`` (every option with its value)."""
-    return _lib.call_json(lib.ctr_spec, _lib.options_json(options))
+    text = _lib.call_text(lib.ctr_spec, _lib.options_json(options))
+    if len(_SPECS) < 64:
+        _SPECS[_lib.dumps(dict(sorted(options.items())), "options")] = text
+    return json.loads(text)
+
+
+def spec_seen(**options):
+    """spec(**options) if this process (or the one it was forked from) has asked Go for it
+    already, else None; never calls Go (for a forked child, which cannot)."""
+    try:
+        text = _SPECS.get(_lib.dumps(dict(sorted(options.items())), "options"))
+    except _lib.InvalidArgumentError:
+        return None
+    return None if text is None else json.loads(text)
 
 
 def action_names(**options):

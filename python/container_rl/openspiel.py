@@ -16,8 +16,12 @@ The game tree:
   from the reward scheme (``win-loss``: 1 to the winner, split between tied winners).
 
 Parameters: ``players`` (3-5, default 4), ``rules`` (``base`` or ``classic``), ``length``
-(``short``, ``standard``, ``extended``), ``modules`` (``none``, ``all`` or a comma list),
-``reward`` (``win-loss`` or ``rank``).
+(``short``, ``standard``, ``extended``), ``modules`` (``none``, ``all`` or a list joined by
+``+``: ``trucks+luxury``), ``reward`` (``win-loss`` or ``rank``). OpenSpiel's game string
+separates parameters with commas, so a module list is kept in the game's parameters (and its
+string) joined by ``+``; the comma form of the rest of the project (``{"modules":
+"trucks,luxury"}``) is accepted and rewritten, so ``pyspiel.load_game(str(game))``,
+serialisation and pickling read back the same game.
 
 Strings and tensors per player: the information state string is the player's redacted view of
 the position (position JSON: everything it may see, nothing it may not; during the setup, the
@@ -64,11 +68,26 @@ _TEXT_INFO_STATE, _TEXT_OBSERVATION, _TEXT_FULL, _TEXT_POSITION = range(4)
 _NUM_ACTIONS = 241
 
 
+_MODULE_SEPARATORS = str.maketrans({",": "+", ";": "+"})
+
+
+def _modules_param(value):
+    """A ``modules`` parameter with its list joined by ``+`` (OpenSpiel's game string cannot
+    hold a comma inside a value): ``"trucks, luxury"`` and ``"trucks;luxury"`` become
+    ``"trucks+luxury"``. Names are checked in Go."""
+    if not isinstance(value, str):
+        raise ValueError(f"container: parameter modules: want a string such as \"trucks+luxury\", "
+                         f"got {type(value).__name__}")
+    parts = [p.strip() for p in value.translate(_MODULE_SEPARATORS).split("+")]
+    return "+".join(p for p in parts if p) or "none"
+
+
 class _Facts:
     """The immutable facts of one game (its options JSON and sizes), shared by its states."""
 
     def __init__(self, params):
         opts = {k: params[k] for k in _DEFAULTS}
+        opts["modules"] = _modules_param(opts["modules"]).replace("+", ",")  # Go's list form
         self.opts_json = _lib.dumps(opts, "game parameters")
         self.info = _lib.call_json(lib.ctr_spiel_game, self.opts_json)
         self.players = self.info["players"]
@@ -275,6 +294,7 @@ class ContainerGame(pyspiel.Game):
     def __init__(self, params=None):
         p = dict(_DEFAULTS)
         p.update(params or {})
+        p["modules"] = _modules_param(p["modules"])
         facts = _Facts(p)
         info = facts.info
         game_info = pyspiel.GameInfo(

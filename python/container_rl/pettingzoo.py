@@ -69,11 +69,12 @@ class raw_env(AECEnv):
 
     Keyword options are :class:`container_rl.ContainerEnv`'s (``players``, ``rules``,
     ``modules``, ``reward``, ``dense``, ``max_steps``, ...), plus ``render_mode`` ("ansi":
-    ``render()`` returns the text board) and ``max_cycles`` (PettingZoo's name: the episode is
+    ``render()`` returns the text board; "human": it is printed after every reset and step,
+    as PettingZoo's classic games do, and ``render()`` prints it) and ``max_cycles`` (PettingZoo's name: the episode is
     truncated after that many cycles, a cycle being ``players`` decisions).
     """
 
-    metadata = {"name": "container_v0", "render_modes": ["ansi"], "is_parallelizable": False, "render_fps": 1}
+    metadata = {"name": "container_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False, "render_fps": 1}
 
     def __init__(self, render_mode=None, max_cycles=None, **options):
         super().__init__()
@@ -118,9 +119,7 @@ class raw_env(AECEnv):
         return dict.fromkeys(self.agents, bool(self._core._st[entry]))
 
     def _per_agent(self, buf):
-        values = buf.tolist()
-        m = self.agent_name_mapping
-        return {a: values[m[a]] for a in self.agents}
+        return self._core._reward_dict(buf, self.agents)
 
     def _infos(self):
         info = self._core._info()
@@ -163,6 +162,8 @@ class raw_env(AECEnv):
         self._stored = None
         self._skip_agent_selection = None
         self._version += 1
+        if self.render_mode == "human":
+            self.render()
 
     def step(self, action):
         if self._stored is not None:
@@ -175,6 +176,8 @@ class raw_env(AECEnv):
         self.agents = core.agents
         self.agent_selection = core.agent_selection
         self._version += 1
+        if self.render_mode == "human" and action is not None:
+            self.render()
 
     def last(self, observe=True):
         if self._stored is not None:
@@ -206,7 +209,7 @@ class raw_env(AECEnv):
         if self.render_mode is None:
             logger.warn("You are calling render method without specifying any render mode.")
             return None
-        return self._core.board()
+        return self._core.render()
 
     def close(self):
         self._core.close()

@@ -131,3 +131,42 @@ def test_pettingzoo_module_level_constructor():
     e = crl.env(players=3)
     e.reset(seed=0)
     assert e.metadata["name"] == "container_v1"
+
+
+def exact_rank(r, players):
+    """r is a rank reward (n-1-2*pos)/(n-1) in float64, pos a position (ties: half ones)."""
+    pos = round((1 - r) * (players - 1)) / 2
+    return r == (players - 1 - 2 * pos) / (players - 1)
+
+
+def test_final_rewards_are_exact_python_floats():
+    # Go's reward buffers are float32; the final rewards come out as the fractions they are
+    # (rank: ±1/3 with four players, not 0.3333333432674408), so they add up exactly.
+    from container_rl._lib import exact_reward
+    env = crl.ContainerEnv(players=4, reward="rank", length="short")
+    seen = set()
+    for seed in range(3):
+        random_game(env, seed, random.Random(seed))
+        returns = list(env.episode_returns.values())
+        assert all(type(r) is float and exact_rank(r, 4) for r in returns), returns
+        seen.update(returns)
+    assert seen & {1 / 3, -1 / 3}, seen
+    assert exact_reward(float(np.float32(1 / 3))) == 1 / 3 and 3 * (1 / 3) == 1
+    assert exact_reward(float(np.float32(0.2))) == 0.2
+    assert exact_reward(float(np.float32(0.0123))) == float(np.float32(0.0123))  # a shaped value stays
+
+
+def test_last_at_the_end_gives_exact_final_rewards():
+    env = crl.ContainerEnv(players=4, reward="rank", length="short")
+    env.reset(seed=1)
+    rnd = random.Random(1)
+    finals = {}
+    for agent in env.agent_iter():
+        obs, reward, term, trunc, _ = env.last()
+        if term or trunc:
+            finals[agent] = reward
+            env.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        env.step(int(legal[rnd.randrange(len(legal))]))
+    assert len(finals) == 4 and all(exact_rank(r, 4) for r in finals.values()), finals

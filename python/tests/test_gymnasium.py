@@ -74,7 +74,7 @@ def test_seat_rotates_per_episode_and_replays_with_the_same_seed():
     for _ in range(4):
         env.reset()
         seats.append(env.seat)
-    assert seats == [0, 1, 2, 0, 1]
+    assert seats == [1, 2, 0, 1, 2]  # seed 10: seat 10 mod 3, then one further per episode
     rng1, rng2 = np.random.default_rng(3), np.random.default_rng(3)
     a = play_episode(env, 10, rng1)
     b = play_episode(env, 10, rng2)
@@ -235,3 +235,85 @@ def test_bad_input_raises_the_package_errors():
         vec.step(np.zeros(2, dtype=np.float32))
     with pytest.raises(crl.InvalidArgumentError, match="opponents"):
         ContainerVectorEnv(2, players=3, opponents=["random"])
+
+
+def test_seeded_resets_rotate_the_seat_too():
+    # An evaluation loop over seeds visits every seat (seat = seed mod players), and the same
+    # seed always gives the same seat and game.
+    env = ContainerGymEnv(players=3, opponents=["random", "random"])
+    seats = []
+    for seed in range(6):
+        _, info = env.reset(seed=seed)
+        assert info["seat"] == env.seat
+        seats.append(env.seat)
+    assert seats == [0, 1, 2, 0, 1, 2]
+    env.reset(seed=4)
+    assert env.seat == 1
+    env.reset(seed=2 ** 64 - 1)
+    assert env.seat == (2 ** 64 - 1) % 3
+    fixed = ContainerGymEnv(players=3, opponents=["random", "random"], seat=2)
+    assert {fixed.reset(seed=s)[1]["seat"] for s in range(4)} == {2}
+
+
+@pytest.mark.parametrize("illegal_action", ["raise", "terminate"])
+def test_numpy_integer_actions_are_action_ids(illegal_action):
+    # Discrete(241) contains np.array(k) and np.int64(k); libraries hand either back.
+    env = ContainerGymEnv(players=3, opponents=["random", "random"], seat=0, illegal_action=illegal_action)
+    _, info = env.reset(seed=2)
+    for convert in (np.array, np.int64, np.int32, np.uint8, lambda k: np.array(k, dtype=np.int16)):
+        legal = int(np.flatnonzero(info["action_mask"])[0])
+        _, r, term, trunc, info = env.step(convert(legal))
+        assert not info.get("illegal_action"), f"{convert}: the legal move {legal} was taken as illegal"
+        if term or trunc:
+            _, info = env.reset(seed=3)
+
+
+@pytest.mark.parametrize("illegal_action", ["raise", "terminate"])
+def test_non_integer_actions_are_refused_in_one_line(illegal_action):
+    env = ContainerGymEnv(players=3, opponents=["random", "random"], seat=0, illegal_action=illegal_action)
+    obs, info = env.reset(seed=2)
+    legal = int(np.flatnonzero(info["action_mask"])[0])
+    for bad, words in [(float(legal), "got float"), (True, "got bool"), (np.bool_(True), "got bool"),
+                       (np.array([legal]), r"shape \(1,\)"), (np.array(float(legal)), "dtype float64"),
+                       (np.zeros((2, 2), dtype=np.int64), r"shape \(2, 2\)"), ("3", "got str")]:
+        with pytest.raises(crl.InvalidArgumentError, match=words) as e:
+            env.step(bad)
+        assert "\n" not in str(e.value)
+    _, _, term, _, info = env.step(np.array(legal))  # nothing changed: the episode goes on
+    assert not info.get("illegal_action")
+
+
+def test_render_human_prints_the_board(capsys):
+    env = gym.make(ID, players=3, opponents=["random", "random"], render_mode="human")
+    _, info = env.reset(seed=1)
+    first = capsys.readouterr().out
+    assert "cash" in first.lower() and env.render() is None
+    assert capsys.readouterr().out == first  # render() prints the same board again
+    env.step(int(np.flatnonzero(info["action_mask"])[0]))
+    assert capsys.readouterr().out.strip()
+    ansi = ContainerGymEnv(players=3, opponents=["random", "random"], render_mode="ansi")
+    ansi.reset(seed=1)
+    assert ansi.render().strip() == first.strip()
+    env.close()
+
+
+def test_async_vector_env_with_fork_says_to_use_spawn():
+    # Go cannot run in a process forked after it was loaded. The worker's error reaches the
+    # parent as the package's exception (not as BrokenPipeError), naming the fix.
+    env_fn = functools.partial(ContainerGymEnv, players=3, opponents=["valuer", "random"])
+    envs = gym.vector.AsyncVectorEnv([env_fn, env_fn], context="fork")
+    try:
+        with pytest.raises(crl.ContainerError, match="context='spawn'"):
+            envs.reset(seed=3)
+    finally:
+        envs.close(terminate=True)
+
+
+def test_final_reward_is_an_exact_python_float():
+    env = ContainerGymEnv(players=4, opponents=["random"] * 3, reward="rank", length="short")
+    rewards = []
+    for seed in range(4):
+        rewards.append(play_episode(env, seed, np.random.default_rng(seed))[1])
+    for r in rewards:
+        assert type(r) is float and r == (3 - 2 * (round((1 - r) * 3) / 2)) / 3, rewards
+    assert set(rewards) & {1 / 3, -1 / 3}, rewards  # values float32 cannot hold were met

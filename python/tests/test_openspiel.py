@@ -265,3 +265,77 @@ def test_wilson_is_the_go_statistic():
     assert cos.wilson(0, 0) == (0.0, 1.0)
     with pytest.raises(crl.InvalidArgumentError):
         cos.wilson(5, 3)
+
+
+@pytest.mark.parametrize("modules", ["trucks,luxury", "trucks+luxury", "trucks; luxury", " trucks , luxury "])
+def test_a_module_list_survives_the_game_string(modules):
+    # OpenSpiel's game string separates parameters with commas: the list is kept joined by
+    # "+", so the game reads back from its string, its serialisation and a pickle.
+    import pickle
+    g = load(players=3, length="short", modules=modules)
+    assert g.get_parameters()["modules"] == "trucks+luxury"
+    assert str(g) == "python_container(length=short,modules=trucks+luxury,players=3,reward=win-loss,rules=base)"
+    assert g._facts.info["modules"] == "trucks,luxury"  # what Go plays
+    g2 = pyspiel.load_game(str(g))
+    assert g2.get_parameters() == g.get_parameters()
+    assert g2.observation_tensor_shape() == [crl.spec(players=3, modules="trucks,luxury")["size"]]
+    s = set_up(g, 3)
+    for a in s.legal_actions()[:1]:
+        s.apply_action(a)
+    g3, s3 = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(g, s))
+    assert str(g3) == str(g) and str(s3) == str(s)
+    g4 = pickle.loads(pickle.dumps(g))
+    assert str(g4) == str(g)
+    pyspiel.random_sim_test(g, num_sims=1, serialize=True, verbose=False)
+
+
+def test_a_bad_module_list_is_one_line():
+    with pytest.raises(crl.InvalidArgumentError, match="unknown module"):
+        load(modules="trucks+boats")
+    with pytest.raises(pyspiel.SpielError, match="parameter modules"):
+        load(modules=3)  # OpenSpiel checks the type against the parameter specification
+
+
+def test_returns_are_exact_python_floats():
+    # Rank returns of four seats are (3 - 2*pos)/3 (pos a position, ties sharing the mean):
+    # computed in float64, not rounded through float32 (0.3333333432674408 for 1/3).
+    from open_spiel.python import rl_environment
+    g = load(players=4, length="short", reward="rank")
+    seen = set()
+    for seed in range(3):
+        s = set_up(g, seed)
+        rng = np.random.default_rng(seed)
+        while not s.is_terminal():
+            s.apply_action(int(rng.choice(s.legal_actions())))
+        for r in s.returns():
+            assert type(r) is float
+            pos = round((1 - r) * 3) / 2
+            assert r == (3 - 2 * pos) / 3, s.returns()
+            seen.add(r)
+    assert seen & {1 / 3, -1 / 3}, seen  # the values float32 cannot hold were met
+    env = rl_environment.Environment(g, seed=1)
+    ts = env.reset()
+    rng = np.random.default_rng(1)
+    while not ts.last():
+        ts = env.step([int(rng.choice(ts.observations["legal_actions"][ts.observations["current_player"]]))])
+    for r in ts.rewards:
+        pos = round((1 - r) * 3) / 2
+        assert r == (3 - 2 * pos) / 3, ts.rewards
+
+
+def test_shimmy_with_game_name_and_config_passes_pettingzoos_api_test():
+    # shimmy's OpenSpiel-to-PettingZoo wrapper. The form that keeps the parameters is
+    # game_name + config: with env=<loaded game>, shimmy's reset reloads the game by its
+    # short name alone (its own code, the same for OpenSpiel's C++ games), dropping them.
+    shimmy = require("shimmy")
+    from pettingzoo.test import api_test
+    config = {"players": 3, "length": "short", "modules": "trucks,luxury"}
+    env = shimmy.OpenSpielCompatibilityV0(game_name=cos.SHORT_NAME, config=config)
+    api_test(env, num_cycles=100)
+    env.reset(seed=1)
+    assert env.possible_agents == ["player_0", "player_1", "player_2"]
+    assert env._env.get_parameters()["modules"] == "trucks+luxury"
+    g = load(**config)
+    again = shimmy.OpenSpielCompatibilityV0(game_name=cos.SHORT_NAME, config=g.get_parameters())
+    again.reset(seed=1)
+    assert str(again._env) == str(g)

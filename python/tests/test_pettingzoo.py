@@ -79,7 +79,7 @@ def test_metadata_spaces_and_class():
     env = czoo.raw_env(players=4, modules="all")
     assert isinstance(env, AECEnv)
     assert env.metadata["name"] == "container_v0"
-    assert env.metadata["render_modes"] == ["ansi"] and env.metadata["is_parallelizable"] is False
+    assert env.metadata["render_modes"] == ["ansi", "human"] and env.metadata["is_parallelizable"] is False
     import gymnasium
     space = env.observation_space("player_2")
     assert isinstance(space, gymnasium.spaces.Dict)
@@ -127,8 +127,51 @@ def test_render_ansi_is_the_text_board():
     with warnings.catch_warnings(record=True):
         warnings.simplefilter("always")
         assert quiet.render() is None
-    with pytest.raises(crl.InvalidArgumentError, match="render_mode"):
-        czoo.raw_env(render_mode="human")
+    with pytest.raises(crl.InvalidArgumentError, match="render_mode: 'rgb_array'; want None, 'ansi' or 'human'"):
+        czoo.raw_env(render_mode="rgb_array")
+
+
+def test_render_human_prints_the_board(capsys):
+    # As PettingZoo's classic games: the board is printed after reset and every step.
+    env = czoo.env(players=3, render_mode="human")
+    env.reset(seed=3)
+    board = capsys.readouterr().out
+    assert "Decision:" in board and "p1" in board
+    assert env.render() is None and capsys.readouterr().out == board
+    obs, *_ = env.last()
+    env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    assert "Decision:" in capsys.readouterr().out
+    ansi = czoo.env(players=3, render_mode="ansi")
+    ansi.reset(seed=3)
+    assert ansi.render().strip() == board.strip()
+
+
+def test_pettingzoo_render_test():
+    from pettingzoo.test import render_test
+    render_test(lambda render_mode=None: czoo.env(players=3, render_mode=render_mode))
+    render_test(czoo.env)
+
+
+@pytest.mark.parametrize("make", [czoo.raw_env, czoo.env], ids=["raw_env", "env"])
+def test_numpy_integer_actions_are_action_ids(make):
+    # Discrete(241) contains np.array(k) and np.int64(k); libraries hand either back.
+    env = make(players=3)
+    env.reset(seed=2)
+    for convert in (np.array, np.int64, np.int32, np.uint8, lambda k: np.array(k, dtype=np.int16)):
+        obs, *_ = env.last()
+        legal = int(np.flatnonzero(obs["action_mask"])[0])
+        assert env.action_space(env.agent_selection).contains(convert(legal))
+        env.step(convert(legal))
+    if make is czoo.env:
+        return  # PettingZoo's AssertOutOfBoundsWrapper refuses what Discrete does not contain
+    obs, *_ = env.last()
+    legal = int(np.flatnonzero(obs["action_mask"])[0])
+    for bad, words in [(float(legal), "got float"), (True, "got bool"), (np.bool_(True), "got bool"),
+                       (np.array([legal]), r"shape \(1,\)"), (np.array(float(legal)), "dtype float64")]:
+        with pytest.raises(crl.InvalidArgumentError, match=words) as e:
+            env.step(bad)
+        assert "\n" not in str(e.value)
+    env.step(np.array(legal))  # nothing changed: the game goes on
 
 
 def test_illegal_move_terminates_through_the_wrapper_and_raises_bare():
@@ -183,3 +226,27 @@ def test_import_container_rl_needs_no_framework():
             "assert 'container_rl.gymnasium' not in sys.modules; print('ok')")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
+
+
+
+def test_final_rewards_are_exact_python_floats():
+    # The step that ends the game hands out the final rewards as exact fractions (rank with
+    # four players: ±1/3, not float32's 0.3333333432674408).
+    env = czoo.raw_env(players=4, reward="rank", length="short")
+    seen = set()
+    for seed in range(3):
+        env.reset(seed=seed)
+        rnd = __import__("random").Random(seed)
+        final = None
+        for agent in env.agent_iter():
+            obs, reward, term, trunc, _ = env.last()
+            if term or trunc:
+                final = final or dict(env.rewards)
+                env.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"])
+            env.step(int(legal[rnd.randrange(len(legal))]))
+        for r in final.values():
+            assert r == (3 - 2 * (round((1 - r) * 3) / 2)) / 3, final
+        seen.update(final.values())
+    assert seen & {1 / 3, -1 / 3}, seen

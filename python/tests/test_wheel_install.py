@@ -1,6 +1,7 @@
 """The package installs the ways README's table says: `pip wheel ./python` makes a platform
-wheel that installs and runs where there is no Go and no C compiler, and `pip install -e
-./python` gives an editable install that imports from the checkout.
+wheel that installs and runs where there is no Go and no C compiler (two such builds at
+once leave python/ as it was), and `pip install -e ./python` gives an editable install that
+imports from the checkout.
 
 Each test builds the Go parts (cgo) and makes a virtual environment of its own, so this module
 takes a minute or two; it needs Go and a C compiler to build and PyPI (or pip's cache) for
@@ -57,14 +58,38 @@ def without_build_tools():
     return env
 
 
+def source_tree():
+    """Every file under python/ (but caches) with its size and modification time."""
+    out = {}
+    for d, dirs, files in os.walk(PYTHON_DIR):
+        dirs[:] = [x for x in dirs if x not in ("__pycache__", ".pytest_cache")]
+        for f in files:
+            st = os.stat(os.path.join(d, f))
+            out[os.path.relpath(os.path.join(d, f), PYTHON_DIR)] = (st.st_size, st.st_mtime_ns)
+    return out
+
+
 def test_a_wheel_installs_and_runs_where_there_is_no_go(tmp_path):
     if shutil.which("go") is None:
         pytest.skip("no Go here to build the wheel with")
-    dist = tmp_path / "dist"
-    run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", PYTHON_DIR, "-w", str(dist)],
-        pip_env(), cwd=str(tmp_path))
+    # Two builds at once from one checkout: each builds in a directory of its own and
+    # neither writes into python/ (no build/, egg-info, library or command left behind).
+    before = source_tree()
+    builds = []
+    for i in (1, 2):
+        cmd = [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", PYTHON_DIR, "-w", str(tmp_path / f"dist{i}")]
+        builds.append((cmd, subprocess.Popen(cmd, env=pip_env(), cwd=str(tmp_path), stdout=subprocess.PIPE,
+                                             stderr=subprocess.STDOUT, text=True)))
+    for cmd, p in builds:
+        out, _ = p.communicate(timeout=900)
+        assert p.returncode == 0, f"{cmd} exited {p.returncode}:\n{out[-3000:]}"
+    after = source_tree()
+    assert after == before, (f"the builds wrote into python/: new {sorted(set(after) - set(before))}, "
+                             f"changed {sorted(k for k in before if k in after and after[k] != before[k])}")
+    dist = tmp_path / "dist1"
     wheels = glob.glob(str(dist / "*.whl"))
     assert len(wheels) == 1, wheels
+    assert [os.path.basename(w) for w in glob.glob(str(tmp_path / "dist2" / "*.whl"))] == [os.path.basename(wheels[0])]
     name = os.path.basename(wheels[0])
     assert re.fullmatch(r"container_rl-[0-9.]+-py3-none-linux_[a-z0-9_]+\.whl", name), name
     print(f"wheel {name}: {os.path.getsize(wheels[0]) / 2**20:.1f} MiB")
