@@ -23,6 +23,8 @@ const (
 	// maxFlagBatch bounds rows per optimisation step (--batch, --minibatch) and games per
 	// lockstep evaluation batch.
 	maxFlagBatch = 65_536
+	// maxFlagBuffer bounds train bc's shuffle buffer (decisions; 3.2 KB each at 773 features).
+	maxFlagBuffer = 100_000_000
 	// maxFlagSteps bounds optimisation steps, PPO iterations and logging intervals.
 	maxFlagSteps = 100_000_000
 	// maxFlagRows bounds rows printed by dataset head and actions by dataset stats --top.
