@@ -82,7 +82,9 @@ type Stream struct {
 	nextRow    int
 	order      []int32 // the unit order of epoch orderEpoch
 	orderEpoch int64
-	maxWindow  int // tests: the most rows one load held
+	maxWindow  int             // tests: the most rows one load held
+	loads      int             // buffer loads so far
+	beforeLoad func(loads int) // tests: called before each buffer load
 }
 
 type streamShard struct {
@@ -458,6 +460,10 @@ func (s *Stream) epochOrder(e int64) []int32 {
 // loadWindow fills the buffer with the training rows from s.pos (epoch, unit, row) on, up
 // to Buffer rows, and draws the order they are served in.
 func (s *Stream) loadWindow() error {
+	if s.beforeLoad != nil {
+		s.beforeLoad(s.loads)
+	}
+	s.loads++
 	w := s.win
 	w.Obs, w.Mask, w.Actions, w.Values, w.Games = w.Obs[:0], w.Mask[:0], w.Actions[:0], w.Values[:0], w.Games[:0]
 	order := s.epochOrder(s.pos.Epoch)
