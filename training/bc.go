@@ -114,9 +114,6 @@ func trainBC(ctx context.Context, src bcSource, opts BCOptions) (*BCResult, erro
 		return nil, fmt.Errorf("%w: batch %d, log every %d, checkpoint every %d (a positive multiple of log every)",
 			ErrConfig, opts.Batch, opts.LogEvery, opts.CheckpointEvery)
 	}
-	if err := src.check(); err != nil {
-		return nil, err
-	}
 	r, err := openRun(runSpec{Out: opts.Out, Kind: rundir.TrainBC, Method: "bc", Steps: opts.Steps,
 		MetricNames: BCMetricNames, Progress: opts.Progress, ProgressRate: true, RowsPerStep: int64(opts.Batch),
 		stopAfter: opts.stopAfter, ctx: ctx})
@@ -124,6 +121,9 @@ func trainBC(ctx context.Context, src bcSource, opts BCOptions) (*BCResult, erro
 		return nil, err
 	}
 	defer r.close()
+	if err := src.check(); err != nil {
+		return nil, err
+	}
 	opts.Data = data.Source
 	b := &bcRun{data: data, src: src, opts: &opts}
 	if err := r.prepare(b); err != nil {

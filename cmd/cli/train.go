@@ -166,8 +166,13 @@ func runTrainBC(ctx context.Context, o trainBCOptions, out io.Writer) error {
 	}
 	if err := checkIntFlags(intFlag{"steps", o.steps, 1, maxFlagSteps}, intFlag{"batch", o.batch, 1, maxFlagBatch},
 		intFlag{"log-every", o.logEvery, 1, maxFlagSteps}, intFlag{"checkpoint-every", o.checkpointEvery, 1, maxFlagSteps},
-		intFlag{"val-percent", o.valPercent, 0, 50}, intFlag{"buffer", o.buffer, 1, maxFlagBuffer}); err != nil {
+		intFlag{"val-percent", o.valPercent, 0, 50}); err != nil {
 		return fmt.Errorf("%w: %w", ErrTrainOptions, err)
+	}
+	if len(o.data) > 0 {
+		if err := checkIntFlags(intFlag{"buffer", o.buffer, 1, maxFlagBuffer}); err != nil {
+			return fmt.Errorf("%w: %w", ErrTrainOptions, err)
+		}
 	}
 	// Refuse a directory that is not a behaviour-cloning run before loading any data.
 	if err := rundir.Check(o.out, rundir.TrainBC); err != nil {
