@@ -148,12 +148,23 @@ func CollectSamplesProgress(ctx context.Context, teachers, record []string, game
 	all := &Samples{EncodingVersion: encoding.Version, Rules: opts,
 		Source: fmt.Sprintf("%d games of teachers %s (learning from %s) from seed %d, reward %s", games,
 			strings.Join(teachers, ","), recordedSeats(record), seed, scheme), ObsDim: enc.Size(), NumActions: enc.NumActions(), ValueDim: P}
+	// One copy into arrays of the final size; each game's rows are dropped once copied.
+	n := 0
 	for _, p := range parts {
+		n += p.Len()
+	}
+	all.Obs = make([]float32, 0, n*all.ObsDim)
+	all.Mask = make([]byte, 0, n*all.MaskBytes())
+	all.Actions = make([]int32, 0, n)
+	all.Values = make([]float32, 0, n*P)
+	all.Games = make([]uint64, 0, n)
+	for i, p := range parts {
 		all.Obs = append(all.Obs, p.Obs...)
 		all.Mask = append(all.Mask, p.Mask...)
 		all.Actions = append(all.Actions, p.Actions...)
 		all.Values = append(all.Values, p.Values...)
 		all.Games = append(all.Games, p.Games...)
+		parts[i] = nil
 	}
 	return all, all.Check()
 }

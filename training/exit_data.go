@@ -69,6 +69,16 @@ func loadExitRows(dir string, obsDim, numActions, seats int, valueMix float64) (
 			r.TurnLimitGames++
 		}
 	}
+	// Room for every decision up front (forced ones are left out, so a little is unused):
+	// the rows are copied once, not again each time an append outgrows its array.
+	_, steps := ds.Manifest.GamesDone()
+	if steps > 0 && steps < 1<<31 {
+		n := int(steps)
+		r.Obs = make([]float32, 0, n*obsDim)
+		r.Mask = make([]byte, 0, n*r.maskBytes())
+		r.Policy = make([]float32, 0, n*numActions)
+		r.Values = make([]float32, 0, n*seats)
+	}
 	mb := r.maskBytes()
 	if m.MaskBytes() != mb {
 		return nil, fmt.Errorf("%w: buffer %s: mask width %d, want %d", ErrCorrupt, dir, m.MaskBytes(), mb)
