@@ -23,6 +23,9 @@ type Samples struct {
 	Actions    []int32   // [N]
 	Values     []float32 // [N*ValueDim] each seat's outcome, seat 0 = the decider
 	Games      []uint64  // [N] game id, for the train/validation split
+	// Policy is a search's target distribution [N*NumActions] (train exit's replay buffer);
+	// nil for behaviour cloning.
+	Policy []float32
 }
 
 // MaskBytes is the packed width of one mask row.
@@ -101,6 +104,10 @@ func (s *Samples) size(b *Batch, rows int) {
 	b.Obs = grow(b.Obs, rows*D)
 	b.Mask = grow(b.Mask, rows*A)
 	b.Values = grow(b.Values, rows*V)
+	b.Policy = b.Policy[:0]
+	if s.Policy != nil {
+		b.Policy = grow(b.Policy, rows*A)
+	}
 	if cap(b.Actions) < rows {
 		b.Actions = make([]int32, rows)
 	}
@@ -116,6 +123,9 @@ func (s *Samples) fillAt(b *Batch, r0 int, idx []int) {
 		copy(b.Values[r*V:(r+1)*V], s.Values[i*V:(i+1)*V])
 		unpackMask(b.Mask[r*A:(r+1)*A], s.Mask[i*mb:(i+1)*mb])
 		b.Actions[r] = s.Actions[i]
+		if s.Policy != nil {
+			copy(b.Policy[r*A:(r+1)*A], s.Policy[i*A:(i+1)*A])
+		}
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io/fs"
+	"math/bits"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -47,6 +48,21 @@ type StreamOptions struct {
 	Progress func(stage string, done, total int64)
 	// Ctx, when set, stops Open between shards and record batches with its error.
 	Ctx context.Context
+	// Search reads a search's targets (train exit's replay buffer, written with
+	// --record-policy): the policy column becomes Samples.Policy, decisions with fewer than
+	// two legal actions are left out (a forced move teaches nothing), every seat's value
+	// target is -1 (a loss) in a game that ended at the turn limit or was truncated, and
+	// ValueMix weighs the search's value estimate into the decider's target:
+	// (1-ValueMix)*outcome + ValueMix*value. The datasets must be complete and have the
+	// policy and value columns.
+	Search   bool
+	ValueMix float64
+}
+
+// GameStats count one dataset's games (Search streams read them when they open).
+type GameStats struct {
+	Games, TurnLimitGames int
+	Decisions, Turns      int64
 }
 
 // Stream reads the decisions of one or more datasets for training without holding them in
@@ -67,12 +83,15 @@ type Stream struct {
 	Shards int
 	// Val holds the validation decisions (at most ValRows).
 	Val *Samples
+	// Games counts each dataset's games (Search streams only).
+	Games []GameStats
 
 	opts   StreamOptions
 	dirs   []string
 	shards []*streamShard
 	units  []unitRef // every record batch, in data order
 	open   []*streamShard
+	lost   map[uint64]bool // Search: games (ids offset) whose value targets are a loss
 
 	pos        StreamPosition
 	win        *Samples // the current buffer load
@@ -135,7 +154,7 @@ func OpenStream(dirs []string, opts StreamOptions) (*Stream, error) {
 	case opts.Buffer < 1 || opts.ValPercent < 0 || opts.ValPercent > 100 || opts.ValRows < 0:
 		return nil, fmt.Errorf("%w: stream buffer %d, validation %d%% and %d rows", ErrConfig, opts.Buffer, opts.ValPercent, opts.ValRows)
 	}
-	s := &Stream{opts: opts, dirs: dirs, orderEpoch: -1}
+	s := &Stream{opts: opts, dirs: dirs, orderEpoch: -1, lost: map[uint64]bool{}}
 	var sources []string
 	for k, dir := range dirs {
 		ds, err := datasets.Open(dir, datasets.AcceptEncodings(encoding.Versions()...))
@@ -145,6 +164,11 @@ func OpenStream(dirs []string, opts StreamOptions) (*Stream, error) {
 		h, err := datasetHeader(ds, dir)
 		if err != nil {
 			return nil, err
+		}
+		if opts.Search {
+			if err := s.readGames(ds, uint64(k)<<40); err != nil {
+				return nil, err
+			}
 		}
 		sources = append(sources, h.Source)
 		if s.Header == nil {
@@ -197,6 +221,33 @@ func OpenStream(dirs []string, opts StreamOptions) (*Stream, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// readGames checks that ds holds search targets and reads its games: counts, and which
+// ended at the turn limit (or were truncated).
+func (s *Stream) readGames(ds *datasets.Dataset, offset uint64) error {
+	m, dir := ds.Meta, ds.Dir
+	switch {
+	case !m.Policy || !m.Value:
+		return fmt.Errorf("%w: buffer %s has no policy and value columns (not written by train exit)", ErrCorrupt, dir)
+	case !ds.Manifest.Complete():
+		return fmt.Errorf("%w: buffer %s is incomplete (%d of %d shards)", ErrCorrupt, dir, len(ds.Manifest.Shards), ds.Manifest.NumShards())
+	}
+	var st GameStats
+	for g, err := range ds.Games() {
+		if err != nil {
+			return err
+		}
+		st.Games++
+		st.Decisions += int64(g.Length)
+		st.Turns += int64(g.Turns)
+		if stalled(g.EndReason) {
+			s.lost[g.GameID+offset] = true
+			st.TurnLimitGames++
+		}
+	}
+	s.Games = append(s.Games, st)
+	return nil
 }
 
 // datasetHeader describes one dataset as Samples without rows.
@@ -311,9 +362,22 @@ func (s *Stream) Restore(st StreamState) error {
 // emptyRows returns Samples of the data's widths with room for n rows.
 func (s *Stream) emptyRows(n int) *Samples {
 	h := s.Header
-	return &Samples{EncodingVersion: h.EncodingVersion, Source: h.Source, Rules: h.Rules, ObsDim: h.ObsDim, NumActions: h.NumActions, ValueDim: h.ValueDim,
+	out := &Samples{EncodingVersion: h.EncodingVersion, Source: h.Source, Rules: h.Rules, ObsDim: h.ObsDim, NumActions: h.NumActions, ValueDim: h.ValueDim,
 		Obs: make([]float32, 0, n*h.ObsDim), Mask: make([]byte, 0, n*h.MaskBytes()), Actions: make([]int32, 0, n),
 		Values: make([]float32, 0, n*h.ValueDim), Games: make([]uint64, 0, n)}
+	if s.opts.Search {
+		out.Policy = make([]float32, 0, n*h.NumActions)
+	}
+	return out
+}
+
+// choice reports whether a legal-action mask has at least two legal actions.
+func choice(mask []byte) bool {
+	n := 0
+	for _, b := range mask {
+		n += bits.OnesCount8(b)
+	}
+	return n >= 2
 }
 
 // table returns the open steps file of sh after checking that the file is still the one
@@ -379,22 +443,102 @@ func (s *Stream) readUnit(ref unitRef, fn func(c *datasets.LearnerStepColumns, s
 }
 
 // appendRow appends row i of c (its game id gid) to dst, value targets rotated so that seat
-// 0 is the decider; a decider or action out of range is ErrCorrupt.
-func appendRow(dst *Samples, c *datasets.LearnerStepColumns, i int, gid uint64, sh *streamShard) error {
-	D, P := dst.ObsDim, dst.ValueDim
+// 0 is the decider; a decider or action out of range is ErrCorrupt. A Search stream leaves
+// out a forced decision (kept false) and adds the row's search targets.
+func (s *Stream) appendRow(dst *Samples, c *datasets.LearnerStepColumns, i int, gid uint64, sh *streamShard) (kept bool, err error) {
+	D, P, A := dst.ObsDim, dst.ValueDim, dst.NumActions
 	mask := c.Mask.Value(i)
 	a, d := c.Action.Value(i), int(c.Decider.Value(i))
-	if d < 0 || d >= P || a < 0 || int(a) >= dst.NumActions || mask[a/8]&(1<<(a%8)) == 0 {
-		return fmt.Errorf("%w: %s: game %d: decider %d, action %d (not legal or out of range)", ErrCorrupt, sh.path, c.GameID.Value(i), d, a)
+	if d < 0 || d >= P || a < 0 || int(a) >= A || mask[a/8]&(1<<(a%8)) == 0 {
+		return false, fmt.Errorf("%w: %s: game %d: decider %d, action %d (not legal or out of range)", ErrCorrupt, sh.path, c.GameID.Value(i), d, a)
+	}
+	var pol []float32
+	if s.opts.Search {
+		legal := 0
+		for _, b := range mask {
+			legal += bits.OnesCount8(b)
+		}
+		if legal < 2 {
+			return false, nil
+		}
+		pol = c.Policy[i*A : (i+1)*A]
+		var sum float32
+		for a, p := range pol {
+			if p < 0 || p > 1 || (p > 0 && mask[a/8]&(1<<(a%8)) == 0) {
+				return false, fmt.Errorf("%w: buffer %s: game %d gives probability %g to action %d, which is not legal", ErrCorrupt, sh.ds.Dir, c.GameID.Value(i), p, a)
+			}
+			sum += p
+		}
+		if sum < 0.99 || sum > 1.01 {
+			return false, fmt.Errorf("%w: buffer %s: a decision of game %d has a visit distribution summing to %g", ErrCorrupt, sh.ds.Dir, c.GameID.Value(i), sum)
+		}
 	}
 	dst.Obs = append(dst.Obs, c.Obs[i*D:(i+1)*D]...)
 	dst.Mask = append(dst.Mask, mask...)
 	dst.Actions = append(dst.Actions, a)
 	dst.Games = append(dst.Games, gid)
+	stall := s.opts.Search && s.lost[gid]
 	for k := range P {
-		dst.Values = append(dst.Values, c.Returns[i*P+(d+k)%P])
+		out := c.Returns[i*P+(d+k)%P]
+		if stall {
+			out = -1
+		}
+		if k == 0 && s.opts.Search && s.opts.ValueMix > 0 {
+			out = float32((1-s.opts.ValueMix)*float64(out) + s.opts.ValueMix*float64(c.Value.Value(i)))
+		}
+		dst.Values = append(dst.Values, out)
 	}
-	return nil
+	if pol != nil {
+		dst.Policy = append(dst.Policy, pol...)
+	}
+	return true, nil
+}
+
+// CountRows counts the training decisions (validation games and, for Search, forced moves
+// left out) reading one record batch at a time.
+func (s *Stream) CountRows() (int64, error) {
+	var n int64
+	for _, ref := range s.units {
+		if err := s.cancelled(); err != nil {
+			return 0, err
+		}
+		err := s.readUnit(ref, func(c *datasets.LearnerStepColumns, sh *streamShard) error {
+			for i := range c.Len() {
+				if !heldOut(c.GameID.Value(i)+sh.offset, s.opts.ValPercent) && (!s.opts.Search || choice(c.Mask.Value(i))) {
+					n++
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return 0, err
+		}
+	}
+	return n, nil
+}
+
+// ReadAll returns every training decision (validation games left out) in data order, in
+// memory: for tests and small data.
+func (s *Stream) ReadAll() (*Samples, error) {
+	out := s.emptyRows(0)
+	for _, ref := range s.units {
+		err := s.readUnit(ref, func(c *datasets.LearnerStepColumns, sh *streamShard) error {
+			for i := range c.Len() {
+				gid := c.GameID.Value(i) + sh.offset
+				if heldOut(gid, s.opts.ValPercent) {
+					continue
+				}
+				if _, err := s.appendRow(out, c, i, gid, sh); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 // readValidation reads the first ValRows rows of held-out games, in data order.
@@ -423,7 +567,7 @@ func (s *Stream) readValidation() error {
 				if !heldOut(gid, o.ValPercent) {
 					continue
 				}
-				if err := appendRow(s.Val, c, i, gid, sh); err != nil {
+				if _, err := s.appendRow(s.Val, c, i, gid, sh); err != nil {
 					return err
 				}
 				if s.Val.Len() == o.ValRows {
@@ -466,6 +610,9 @@ func (s *Stream) loadWindow() error {
 	s.loads++
 	w := s.win
 	w.Obs, w.Mask, w.Actions, w.Values, w.Games = w.Obs[:0], w.Mask[:0], w.Actions[:0], w.Values[:0], w.Games[:0]
+	if w.Policy != nil {
+		w.Policy = w.Policy[:0]
+	}
 	order := s.epochOrder(s.pos.Epoch)
 	u, skip := s.pos.Unit, s.pos.Row
 	for w.Len() < s.opts.Buffer && u < len(order) {
@@ -477,17 +624,22 @@ func (s *Stream) loadWindow() error {
 					continue
 				}
 				if seen < skip {
-					seen++
+					if !s.opts.Search || choice(c.Mask.Value(i)) {
+						seen++
+					}
 					continue
 				}
 				if w.Len() == s.opts.Buffer {
 					full = true
 					return nil
 				}
-				if err := appendRow(w, c, i, gid, sh); err != nil {
+				kept, err := s.appendRow(w, c, i, gid, sh)
+				if err != nil {
 					return err
 				}
-				seen++
+				if kept {
+					seen++
+				}
 			}
 			return nil
 		})
