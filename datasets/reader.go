@@ -372,12 +372,32 @@ func (t *Table) Close() error {
 
 // openShardTable opens one table of a listed shard and checks it against the manifest.
 func (d *Dataset) openShardTable(s ShardInfo, table string, columns []string) (*Table, error) {
+	return d.openShardTableVerified(s, table, true, columns)
+}
+
+// OpenShardSteps opens the steps file of shard s (one the manifest lists) for ReadUnit,
+// decoding only the named columns of a Parquet file (all when none are named). With verify,
+// the file's size and SHA-256 are checked against the manifest first, which reads it once;
+// a caller that verified the file earlier in the same process and saw it unchanged since
+// (size and modification time) may skip that.
+func (d *Dataset) OpenShardSteps(s ShardInfo, verify bool, columns ...string) (*Table, error) {
+	return d.openShardTableVerified(s, "steps", verify, columns)
+}
+
+// VerifyShardSteps checks the steps file of shard s against the manifest's size and SHA-256.
+func (d *Dataset) VerifyShardSteps(s ShardInfo) error {
+	return verifyFile(filepath.Join(d.Dir, s.StepsFile), s.StepsBytes, s.StepsSHA256)
+}
+
+func (d *Dataset) openShardTableVerified(s ShardInfo, table string, verify bool, columns []string) (*Table, error) {
 	name, sum, size := s.StepsFile, s.StepsSHA256, s.StepsBytes
 	if table == "games" {
 		name, sum, size = s.GamesFile, s.GamesSHA256, s.GamesBytes
 	}
-	if err := verifyFile(filepath.Join(d.Dir, name), size, sum); err != nil {
-		return nil, err
+	if verify {
+		if err := verifyFile(filepath.Join(d.Dir, name), size, sum); err != nil {
+			return nil, err
+		}
 	}
 	t, err := OpenTable(filepath.Join(d.Dir, name), table, WithAllocator(d.cfg.mem), AcceptEncodings(d.cfg.encodings...), WithColumns(columns...))
 	if err != nil {
@@ -674,6 +694,53 @@ func NewStepColumns(rec arrow.RecordBatch, m *Meta) (*StepColumns, error) {
 
 // Len is the number of rows.
 func (c *StepColumns) Len() int { return int(c.Rec.NumRows()) }
+
+// LearnerColumns are the step columns a learner reads: OpenShardSteps(s, verify,
+// LearnerColumns...) decodes only these from a Parquet file.
+var LearnerColumns = []string{ColGameID, ColDecider, ColObs, ColLegalMask, ColAction, ColReturns, ColPolicy, ColValue}
+
+// LearnerStepColumns is typed access to the LearnerColumns of a steps record batch.
+type LearnerStepColumns struct {
+	Rec     arrow.RecordBatch
+	GameID  *array.Uint64
+	Decider *array.Int8
+	Obs     []float32 // flattened, Meta.ObsDim per row
+	Mask    *array.FixedSizeBinary
+	Action  *array.Int32
+	Returns []float32 // flattened, Meta.Seats per row
+	// Policy (Meta.NumActions per row) and Value are nil unless the dataset has them.
+	Policy []float32
+	Value  *array.Float32
+}
+
+// NewLearnerStepColumns resolves the LearnerColumns of a steps record batch (one read with
+// or without the other columns), checking their types and lengths.
+func NewLearnerStepColumns(rec arrow.RecordBatch, m *Meta) (*LearnerStepColumns, error) {
+	c := &LearnerStepColumns{Rec: rec}
+	r := columns{rec: rec}
+	c.GameID = get[*array.Uint64](&r, ColGameID)
+	c.Decider = get[*array.Int8](&r, ColDecider)
+	c.Obs = r.keepFloats(flatFloats(rec, ColObs, m.ObsDim))
+	c.Mask = get[*array.FixedSizeBinary](&r, ColLegalMask)
+	c.Action = get[*array.Int32](&r, ColAction)
+	c.Returns = r.keepFloats(flatFloats(rec, ColReturns, m.Seats))
+	if m.Policy {
+		c.Policy = r.keepFloats(flatFloats(rec, ColPolicy, m.NumActions))
+	}
+	if m.Value {
+		c.Value = get[*array.Float32](&r, ColValue)
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	if n := int(rec.NumRows()); c.Mask.Len() != n || len(c.Obs) != n*m.ObsDim || len(c.Returns) != n*m.Seats || c.Mask.DataType().(*arrow.FixedSizeBinaryType).ByteWidth != m.MaskBytes() {
+		return nil, fmt.Errorf("%w: steps batch of %d rows has columns of other lengths", ErrCorrupt, n)
+	}
+	return c, nil
+}
+
+// Len is the number of rows.
+func (c *LearnerStepColumns) Len() int { return int(c.Rec.NumRows()) }
 
 // Legal reports whether action a was legal at row i.
 func (c *StepColumns) Legal(i, a int) bool { return c.Mask.Value(i)[a>>3]&(1<<(a&7)) != 0 }

@@ -2,6 +2,8 @@ package training
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -34,6 +36,9 @@ type BCOptions struct {
 	InitRules    *rules.Options `json:"-"`
 	// Data describes the samples (Samples.Source), so a resume with other data is refused.
 	Data string `json:"data,omitempty"`
+	// Buffer is the shuffle buffer of a streamed run (TrainBCStream: decisions held at
+	// once); 0 for samples in memory.
+	Buffer int `json:"buffer,omitempty"`
 
 	Progress io.Writer `json:"-"` // progress bar destination (nil: none)
 	Log      io.Writer `json:"-"` // one line per log interval (nil: none)
@@ -71,54 +76,172 @@ var BCMayChange = []string{"steps"}
 // of the same encoding, rules options and source. Cancelling ctx (nil: never) stops it at
 // the next log point, which is checkpointed; the error is then a *StoppedError wrapping
 // context.Canceled, and the same call resumes the run.
+//
+// Batches are drawn uniformly with replacement from the training rows; the first ValRows
+// rows of held-out games are the validation set.
 func TrainBC(ctx context.Context, data *Samples, opts BCOptions) (*BCResult, error) {
 	if err := data.Check(); err != nil {
 		return nil, err
 	}
+	src := &memorySource{data: data}
+	src.trainIdx, src.valIdx = data.Split(opts.ValPercent)
+	if len(src.valIdx) > opts.ValRows {
+		src.valIdx = src.valIdx[:opts.ValRows]
+	}
+	return trainBC(ctx, src, opts)
+}
+
+// TrainBCStream is TrainBC on a Stream: batches are the stream's, read from the datasets as
+// the run trains, and the checkpoint records the stream's position and shards, so the same
+// call resumes with the batches an uninterrupted run would have seen (data whose shards
+// changed is refused with ErrDataChanged). The stream's options must agree with opts
+// (seed, validation percentage and rows); opts.Buffer is set from it. A shard deleted or
+// changed while the run streams ends it with ErrDataChanged after checkpointing the last
+// step trained.
+func TrainBCStream(ctx context.Context, s *Stream, opts BCOptions) (*BCResult, error) {
+	so := s.Options()
+	if so.Seed != opts.Seed || so.ValPercent != opts.ValPercent || so.ValRows != opts.ValRows {
+		return nil, fmt.Errorf("%w: stream of seed %d, %d%% and %d validation rows for a run of seed %d, %d%% and %d",
+			ErrConfig, so.Seed, so.ValPercent, so.ValRows, opts.Seed, opts.ValPercent, opts.ValRows)
+	}
+	opts.Buffer = so.Buffer
+	return trainBC(ctx, &streamSource{s: s}, opts)
+}
+
+func trainBC(ctx context.Context, src bcSource, opts BCOptions) (*BCResult, error) {
+	data := src.header()
 	if opts.Batch < 1 || opts.LogEvery < 1 || opts.CheckpointEvery < opts.LogEvery || opts.CheckpointEvery%opts.LogEvery != 0 {
 		return nil, fmt.Errorf("%w: batch %d, log every %d, checkpoint every %d (a positive multiple of log every)",
 			ErrConfig, opts.Batch, opts.LogEvery, opts.CheckpointEvery)
 	}
 	r, err := openRun(runSpec{Out: opts.Out, Kind: rundir.TrainBC, Method: "bc", Steps: opts.Steps,
-		MetricNames: BCMetricNames, Progress: opts.Progress, ProgressRate: true, stopAfter: opts.stopAfter, ctx: ctx})
+		MetricNames: BCMetricNames, Progress: opts.Progress, ProgressRate: true, RowsPerStep: int64(opts.Batch),
+		stopAfter: opts.stopAfter, ctx: ctx})
 	if err != nil {
 		return nil, err
 	}
 	defer r.close()
+	if err := src.check(); err != nil {
+		return nil, err
+	}
 	opts.Data = data.Source
-	b := &bcRun{data: data, opts: &opts}
+	b := &bcRun{data: data, src: src, opts: &opts}
 	if err := r.prepare(b); err != nil {
 		return nil, err
 	}
 	r.spec.LogEvery, r.spec.CheckpointEvery = opts.LogEvery, opts.CheckpointEvery
-	b.trainIdx, b.valIdx = data.Split(opts.ValPercent)
-	if len(b.trainIdx) == 0 {
-		return nil, fmt.Errorf("%w: no training rows after the validation split", ErrConfig)
-	}
-	if len(b.valIdx) > opts.ValRows {
-		b.valIdx = b.valIdx[:opts.ValRows]
-	}
+	b.val, b.valIdx = src.validation()
 	if err := r.begin(&opts); err != nil {
 		return nil, err
 	}
-	b.r = rand.New(b.rng)
-	b.idx = make([]int, opts.Batch)
 	err = r.loop(b) // a stopped run still reports how far it got
 	return &BCResult{Steps: r.Step, Metrics: r.Metrics, Seconds: r.seconds(), Resumed: r.Resumed}, err
 }
 
-// bcRun is the behaviour-cloning method of a run: minibatches drawn from the training rows,
-// metrics averaged over each log interval, and a validation pass at each log point.
-type bcRun struct {
+// bcSource is where a behaviour-cloning run's batches come from: samples in memory or a
+// Stream.
+type bcSource interface {
+	header() *Samples // encoding, sizes, rules and source
+	check() error     // refuse data with no training rows before the run starts
+	validation() (*Samples, []int)
+	start(seed uint64)
+	next(b *Batch, rows int) error
+	save(h *checkpointHeader)
+	restore(h *checkpointHeader) error
+}
+
+// memorySource draws batches uniformly with replacement from samples in memory.
+type memorySource struct {
 	data             *Samples
-	opts             *BCOptions
-	rng              *rand.PCG // batch sampling; its state is checkpointed
-	r                *rand.Rand
 	trainIdx, valIdx []int
-	idx              []int // rows of the current batch
-	batch, vb        Batch
-	acc              [4]float64 // loss, policy loss, value MSE, accuracy summed over the interval
-	accSteps         int64      // steps summed in acc
+	rng              *rand.PCG // its state is checkpointed
+	r                *rand.Rand
+	idx              []int
+}
+
+func (m *memorySource) header() *Samples { return m.data }
+
+func (m *memorySource) check() error {
+	if len(m.trainIdx) == 0 {
+		return fmt.Errorf("%w: no training rows after the validation split", ErrConfig)
+	}
+	return nil
+}
+
+func (m *memorySource) validation() (*Samples, []int) { return m.data, m.valIdx }
+
+func (m *memorySource) start(seed uint64) {
+	m.rng = rand.NewPCG(seed, 0xbc)
+	m.r = rand.New(m.rng)
+}
+
+func (m *memorySource) next(b *Batch, rows int) error {
+	if len(m.idx) != rows {
+		m.idx = make([]int, rows)
+	}
+	for i := range m.idx {
+		m.idx[i] = m.trainIdx[m.r.IntN(len(m.trainIdx))]
+	}
+	m.data.fill(b, m.idx)
+	return nil
+}
+
+func (m *memorySource) save(h *checkpointHeader) { h.RNG, _ = m.rng.MarshalBinary() }
+
+func (m *memorySource) restore(h *checkpointHeader) error {
+	m.rng = rand.NewPCG(0, 0)
+	if err := m.rng.UnmarshalBinary(h.RNG); err != nil {
+		return fmt.Errorf("%w: rng state: %v", ErrCorrupt, err)
+	}
+	m.r = rand.New(m.rng)
+	return nil
+}
+
+// streamSource reads batches from a Stream.
+type streamSource struct{ s *Stream }
+
+func (m *streamSource) header() *Samples { return m.s.Header }
+func (m *streamSource) check() error     { return nil } // an empty split shows at the first batch
+
+func (m *streamSource) validation() (*Samples, []int) {
+	idx := make([]int, m.s.Val.Len())
+	for i := range idx {
+		idx[i] = i
+	}
+	return m.s.Val, idx
+}
+
+func (m *streamSource) start(uint64)                  {}
+func (m *streamSource) next(b *Batch, rows int) error { return m.s.Next(b, rows) }
+
+func (m *streamSource) save(h *checkpointHeader) {
+	h.Extra, _ = json.Marshal(m.s.State())
+}
+
+// restore moves the stream to the checkpoint's position. A checkpoint without one (a run
+// that trained on samples in memory) continues from the stream's start.
+func (m *streamSource) restore(h *checkpointHeader) error {
+	if len(h.Extra) == 0 {
+		return nil
+	}
+	var st StreamState
+	if err := json.Unmarshal(h.Extra, &st); err != nil {
+		return fmt.Errorf("%w: stream state: %v", ErrCorrupt, err)
+	}
+	return m.s.Restore(st)
+}
+
+// bcRun is the behaviour-cloning method of a run: minibatches from the source, metrics
+// averaged over each log interval, and a validation pass at each log point.
+type bcRun struct {
+	data      *Samples // the data's header (and rows, in memory)
+	src       bcSource
+	opts      *BCOptions
+	val       *Samples // validation rows valIdx
+	valIdx    []int
+	batch, vb Batch
+	acc       [4]float64 // loss, policy loss, value MSE, accuracy summed over the interval
+	accSteps  int64      // steps summed in acc
 }
 
 // resume checks that the data fits the run (encoding, sizes, rules options) and continues
@@ -144,9 +267,11 @@ func (b *bcRun) resume(r *run) error {
 		return err
 	}
 	opts.Steps, opts.Data = steps, data.Source
-	b.rng = rand.NewPCG(0, 0)
-	if err := b.rng.UnmarshalBinary(h.RNG); err != nil {
-		return fmt.Errorf("%w: rng state: %v", ErrCorrupt, err)
+	if err := b.src.restore(h); err != nil {
+		if errors.Is(err, ErrDataChanged) {
+			return fmt.Errorf("%w; run %s resumes only on the data it started with (train on this data with another --out)", err, opts.Out)
+		}
+		return err
 	}
 	return nil
 }
@@ -163,16 +288,15 @@ func (b *bcRun) start(r *run) error {
 	if err := r.fresh(opts.Init, &opts.Net, opts.Seed, opts.Hyper, "the data has"); err != nil {
 		return err
 	}
-	b.rng = rand.NewPCG(opts.Seed, 0xbc)
+	b.src.start(opts.Seed)
 	return nil
 }
 
 // step trains on one random batch of training rows.
 func (b *bcRun) step(r *run, _ int64) error {
-	for i := range b.idx {
-		b.idx[i] = b.trainIdx[b.r.IntN(len(b.trainIdx))]
+	if err := b.src.next(&b.batch, b.opts.Batch); err != nil {
+		return err
 	}
-	b.data.fill(&b.batch, b.idx)
 	m, err := r.tr.BCStep(&b.batch)
 	if err != nil {
 		return err
@@ -192,15 +316,15 @@ func (b *bcRun) record(r *run) ([]float64, error) {
 	el := time.Since(r.interval).Seconds()
 	row := []float64{float64(r.Step), float64(r.Step) * float64(opts.Batch), r.seconds(),
 		n * float64(opts.Batch) / max(el, 1e-9), b.acc[0] / n, b.acc[1] / n, b.acc[2] / n, b.acc[3] / n}
-	val, err := evalBC(r.tr, b.data, b.valIdx, &b.vb, opts.Batch)
+	val, err := evalBC(r.tr, b.val, b.valIdx, &b.vb, opts.Batch)
 	if err != nil {
 		return nil, err
 	}
 	row = append(row, val[:]...)
 	b.acc, b.accSteps = [4]float64{}, 0
 	if opts.Log != nil {
-		fmt.Fprintf(opts.Log, "\nstep %d: loss %.4f acc %.3f | val loss %.4f acc %.3f value mse %.4f | %.0f samples/s\n",
-			r.Step, row[4], row[7], row[8], row[11], row[10], row[3])
+		fmt.Fprintf(opts.Log, "%sstep %d: loss %.4f acc %.3f | val loss %.4f acc %.3f value mse %.4f | %.0f samples/s\n",
+			r.lineStart(), r.Step, row[4], row[7], row[8], row[11], row[10], row[3])
 	}
 	return row, nil
 }
@@ -208,7 +332,7 @@ func (b *bcRun) record(r *run) ([]float64, error) {
 // save adds the data's encoding and rules options and the sampling state.
 func (b *bcRun) save(h *checkpointHeader) {
 	h.EncodingVersion, h.Rules = b.data.EncodingVersion, b.data.Rules
-	h.RNG, _ = b.rng.MarshalBinary()
+	b.src.save(h)
 }
 
 // evalBC returns validation loss, policy loss, value MSE and accuracy (zeros without rows).

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -71,8 +70,11 @@ type ExItOptions struct {
 	// to Explore. Recorded even when empty, as Rollout.
 	Expert string `json:"expert"`
 	Window int    `json:"window"` // generations of the buffer trained on
-	Steps  int    `json:"steps"`  // optimisation steps per generation
-	Batch  int    `json:"batch"`
+	// Buffer is the number of the window's decisions held in memory at once (the window is
+	// streamed from the buffer's files through this shuffle buffer).
+	Buffer int `json:"buffer,omitempty"`
+	Steps  int `json:"steps"` // optimisation steps per generation
+	Batch  int `json:"batch"`
 	// ValueMix weighs the search's value into the decider's value target (0: the outcome).
 	ValueMix float64 `json:"value_mix"`
 	// GateEvery is the number of generations between gating evaluations (and the last
@@ -109,7 +111,7 @@ type ExItOptions struct {
 // DefaultExItOptions returns the defaults of container train exit (4-player base games).
 func DefaultExItOptions() ExItOptions {
 	return ExItOptions{Generations: 20, Rules: rules.DefaultOptions(), SelfplayTurnLimit: 200, Games: 32, ShardGames: 4,
-		Sims: 64, C: search.DefaultNetC, Explore: 15, Window: 4, Steps: 200, Batch: 256, GateEvery: 2, GateGames: 40,
+		Sims: 64, C: search.DefaultNetC, Explore: 15, Window: 4, Buffer: DefaultStreamBuffer, Steps: 200, Batch: 256, GateEvery: 2, GateGames: 40,
 		GateOpponent: "ismcts:sims=50,workers=1", GateMargin: 0.02, GateTurnLimitShare: 0.01, Seed: 1, Workers: 2,
 		Net:   NetConfig{Width: 128, Depth: 2, Norm: NormLayer},
 		Hyper: Hyper{LearningRate: 3e-4, ValueCoef: 0.5}}
@@ -176,8 +178,8 @@ func (o *ExItOptions) check() error {
 		return bad("explore %d outside 0..%d", o.Explore, search.MaxExplore)
 	case o.Rollout != "" && !slices.Contains(search.Rollouts, o.Rollout):
 		return bad("rollout %s; want one of %s (or none: the value head)", rules.Quote(o.Rollout), strings.Join(search.Rollouts, ", "))
-	case o.Window < 1 || o.Steps < 1 || o.Batch < 1:
-		return bad("window %d, steps %d, batch %d; want at least 1", o.Window, o.Steps, o.Batch)
+	case o.Window < 1 || o.Steps < 1 || o.Batch < 1 || o.Buffer < 1:
+		return bad("window %d, buffer %d, steps %d, batch %d; want at least 1", o.Window, o.Buffer, o.Steps, o.Batch)
 	case !(o.ValueMix >= 0 && o.ValueMix <= 1):
 		return bad("value mix %g outside 0..1", o.ValueMix)
 	case o.GateEvery < 0 || (o.GateEvery > 0 && o.GateGames < 1):
@@ -230,7 +232,7 @@ type exitRun struct {
 	opts    *ExItOptions
 	ctx     context.Context
 	st      exitState
-	cache   map[int64]*exitRows
+	gens    map[int64]exitGen // the window's generations, read once
 	stepper *exitStepper
 	bar     *progressbar.ProgressBar
 	played  int64     // self-play games finished, all generations
@@ -259,7 +261,7 @@ func TrainExIt(ctx context.Context, opts ExItOptions) (*ExItResult, error) {
 		return nil, err
 	}
 	defer r.close()
-	e := &exitRun{opts: &opts, ctx: ctx, cache: map[int64]*exitRows{}}
+	e := &exitRun{opts: &opts, ctx: ctx, gens: map[int64]exitGen{}}
 	if err := r.prepare(e); err != nil {
 		return nil, err
 	}
@@ -452,32 +454,42 @@ func (e *exitRun) generation(ctx context.Context, tr *Trainer, stepper *exitStep
 	row[4] = time.Since(t0).Seconds()
 	// 2. Train on the window.
 	e.describe(fmt.Sprintf("exit gen %d/%d train", g, o.Generations))
-	var refs []rowRef
+	var windowRows int64
+	var dirs []string
 	for k := max(1, g-int64(o.Window)+1); k <= g; k++ {
-		rows, err := e.rows(k)
+		gen, err := e.gen(k)
 		if err != nil {
 			return nil, err
 		}
-		for i := range rows.Len() {
-			refs = append(refs, rowRef{rows, i})
-		}
+		windowRows += gen.rows
+		dirs = append(dirs, e.genDir(k))
 	}
-	cur := e.cache[g]
+	cur := e.gens[g]
 	row[2], row[3] = float64(cur.Games), float64(cur.Decisions)
 	row[5] = float64(cur.TurnLimitGames) / float64(max(cur.Games, 1))
 	row[6] = float64(cur.Turns) / float64(max(cur.Games, 1))
-	row[7] = float64(len(refs))
-	if len(refs) == 0 {
+	row[7] = float64(windowRows)
+	if windowRows == 0 {
 		return nil, fmt.Errorf("training: generation %d: the window holds no decision with a choice", g)
 	}
-	rng := rand.New(rand.NewPCG(o.Seed, uint64(g)*2+1))
+	// The window streams from the buffer's files: batches drawn without replacement through
+	// a shuffle buffer of o.Buffer decisions, in an order fixed by the seed and generation.
+	s, err := openExitStream(dirs, o.Net.ObsDim, o.Net.NumActions, o.Rules.Players, o.ValueMix, o.Buffer, o.Seed^uint64(g)<<32, ctx)
+	if err != nil {
+		return nil, fmt.Errorf("training: replay buffer window of generation %d: %w", g, err)
+	}
+	defer s.Close()
+	var tb Batch
 	var b exitBatch
 	var acc StepMetrics
 	for range o.Steps {
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("training: generation %d: %w", g, err)
 		}
-		sampleExitBatch(&b, refs, o.Batch, rng)
+		if err := s.Next(&tb, o.Batch); err != nil {
+			return nil, fmt.Errorf("training: replay buffer window of generation %d: %w", g, err)
+		}
+		b = exitBatch{Rows: tb.Rows, Obs: tb.Obs, Mask: tb.Mask, Policy: tb.Policy, Values: tb.Values}
 		m, err := stepper.Step(&b)
 		if err != nil {
 			return nil, err
@@ -548,7 +560,7 @@ func (e *exitRun) generation(ctx context.Context, tr *Trainer, stepper *exitStep
 			}
 		}
 		e.log = fmt.Sprintf("\ngeneration %d: %d self-play games (%.0f turns on average, %.1f%% at the turn limit) in %.0fs; %d decisions in the window; policy loss %.4f, value mse %.4f, accuracy %.3f, entropy %.3f%s%s\n",
-			g, cur.Games, row[6], 100*row[5], row[4], len(refs), row[9], row[10], row[11], row[12], gateLine, verdict)
+			g, cur.Games, row[6], 100*row[5], row[4], windowRows, row[9], row[10], row[11], row[12], gateLine, verdict)
 	}
 	return row, nil
 }
@@ -604,18 +616,33 @@ func (e *exitRun) selfplay(ctx context.Context, g int64) error {
 	return nil
 }
 
-// rows returns generation k's buffer in memory (loaded once).
-func (e *exitRun) rows(k int64) (*exitRows, error) {
-	if rows, ok := e.cache[k]; ok {
-		return rows, nil
+// exitGen is what the run keeps of one buffer generation: its games and its decisions with
+// a choice (the rows trained on).
+type exitGen struct {
+	GameStats
+	rows int64
+}
+
+func (e *exitRun) genDir(k int64) string { return filepath.Join(e.opts.Out, "buffer", genName(k)) }
+
+// gen counts generation k's games and rows (read once, one record batch at a time).
+func (e *exitRun) gen(k int64) (exitGen, error) {
+	if g, ok := e.gens[k]; ok {
+		return g, nil
 	}
 	o := e.opts
-	rows, err := loadExitRows(filepath.Join(o.Out, "buffer", genName(k)), o.Net.ObsDim, o.Net.NumActions, o.Rules.Players, o.ValueMix)
+	s, err := openExitStream([]string{e.genDir(k)}, o.Net.ObsDim, o.Net.NumActions, o.Rules.Players, o.ValueMix, 1, 0, e.ctx)
 	if err != nil {
-		return nil, fmt.Errorf("training: replay buffer generation %d: %w", k, err)
+		return exitGen{}, fmt.Errorf("training: replay buffer generation %d: %w", k, err)
 	}
-	e.cache[k] = rows
-	return rows, nil
+	defer s.Close()
+	n, err := s.CountRows()
+	if err != nil {
+		return exitGen{}, fmt.Errorf("training: replay buffer generation %d: %w", k, err)
+	}
+	g := exitGen{GameStats: s.Games[0], rows: n}
+	e.gens[k] = g
+	return g, nil
 }
 
 // prune forgets the generations that left the window after generation g and, unless
@@ -623,9 +650,9 @@ func (e *exitRun) rows(k int64) (*exitRows, error) {
 // holding nothing else).
 func (e *exitRun) prune(g int64) error {
 	first := g - int64(e.opts.Window) + 1
-	for k := range e.cache {
+	for k := range e.gens {
 		if k < first {
-			delete(e.cache, k)
+			delete(e.gens, k)
 		}
 	}
 	if e.opts.KeepBuffer {

@@ -1,9 +1,8 @@
 package training
 
 import (
+	"context"
 	"fmt"
-	"math/bits"
-	"math/rand/v2"
 
 	"github.com/container-rl/container/datasets"
 	"github.com/container-rl/container/encoding"
@@ -36,87 +35,40 @@ func (r *exitRows) maskBytes() int { return (r.NumActions + 7) / 8 }
 func stalled(endReason string) bool { return endReason == "turn-limit" || endReason == "truncated" }
 
 // loadExitRows reads one generation's dataset (container selfplay --record-policy output of
-// ismcts bots). valueMix weighs the search's own value estimate into the decider's target:
-// target = (1-valueMix)*outcome + valueMix*search value; the outcome is the game's rank
-// reward for each seat, or -1 (a loss) for every seat when the game ended at the turn limit.
+// ismcts bots) into memory, through a Search stream (see StreamOptions.Search: forced moves
+// left out, a turn-limit game a loss for every seat, valueMix weighing in the search's value).
+// Training streams the window instead (exitRun.train); this serves tests and inspection.
 func loadExitRows(dir string, obsDim, numActions, seats int, valueMix float64) (*exitRows, error) {
-	ds, err := datasets.Open(dir, datasets.AcceptEncodings(encoding.Versions()...))
+	s, err := openExitStream([]string{dir}, obsDim, numActions, seats, valueMix, 1, 0, nil)
 	if err != nil {
 		return nil, err
 	}
-	m := ds.Meta
-	switch {
-	case !m.Policy || !m.Value:
-		return nil, fmt.Errorf("%w: buffer %s has no policy and value columns (not written by train exit)", ErrCorrupt, dir)
-	case m.ObsDim != obsDim || m.NumActions != numActions || m.Seats != seats:
-		return nil, fmt.Errorf("%w: buffer %s has %d features, %d actions, %d seats; the run's network reads %d, %d, %d",
-			ErrIncompatible, dir, m.ObsDim, m.NumActions, m.Seats, obsDim, numActions, seats)
+	defer s.Close()
+	all, err := s.ReadAll()
+	if err != nil {
+		return nil, err
 	}
-	if !ds.Manifest.Complete() {
-		return nil, fmt.Errorf("%w: buffer %s is incomplete (%d of %d shards)", ErrCorrupt, dir, len(ds.Manifest.Shards), ds.Manifest.NumShards())
-	}
-	r := &exitRows{ObsDim: obsDim, NumActions: numActions, ValueDim: seats}
-	lost := map[uint64]bool{}
-	for g, err := range ds.Games() {
-		if err != nil {
-			return nil, err
-		}
-		r.Games++
-		r.Decisions += int64(g.Length)
-		r.Turns += int64(g.Turns)
-		if stalled(g.EndReason) {
-			lost[g.GameID] = true
-			r.TurnLimitGames++
-		}
-	}
-	mb := r.maskBytes()
-	if m.MaskBytes() != mb {
-		return nil, fmt.Errorf("%w: buffer %s: mask width %d, want %d", ErrCorrupt, dir, m.MaskBytes(), mb)
-	}
-	P, D, A := seats, obsDim, numActions
-	for c, err := range ds.StepBatches() {
-		if err != nil {
-			return nil, err
-		}
-		for i := range c.Len() {
-			mask := c.Mask.Value(i)
-			legal := 0
-			for _, b := range mask {
-				legal += bits.OnesCount8(b)
-			}
-			if legal < 2 {
-				r.Skipped++
-				continue
-			}
-			pol := c.Policy[i*A : (i+1)*A]
-			var sum float32
-			for a, p := range pol {
-				if p < 0 || p > 1 || (p > 0 && mask[a/8]&(1<<(a%8)) == 0) {
-					return nil, fmt.Errorf("%w: buffer %s: row %d gives probability %g to action %d, which is not legal", ErrCorrupt, dir, i, p, a)
-				}
-				sum += p
-			}
-			if sum < 0.99 || sum > 1.01 {
-				return nil, fmt.Errorf("%w: buffer %s: row %d's visit distribution sums to %g", ErrCorrupt, dir, i, sum)
-			}
-			r.Obs = append(r.Obs, c.Obs[i*D:(i+1)*D]...)
-			r.Mask = append(r.Mask, mask...)
-			r.Policy = append(r.Policy, pol...)
-			d := int(c.Decider.Value(i))
-			stall := lost[c.GameID.Value(i)]
-			for k := range P {
-				out := c.Returns[i*P+(d+k)%P]
-				if stall {
-					out = -1
-				}
-				if k == 0 && valueMix > 0 {
-					out = float32((1-valueMix)*float64(out) + valueMix*float64(c.Value.Value(i)))
-				}
-				r.Values = append(r.Values, out)
-			}
-		}
-	}
+	st := s.Games[0]
+	r := &exitRows{ObsDim: obsDim, NumActions: numActions, ValueDim: seats, Obs: all.Obs, Mask: all.Mask, Policy: all.Policy, Values: all.Values,
+		Games: st.Games, TurnLimitGames: st.TurnLimitGames, Decisions: st.Decisions, Turns: st.Turns}
+	r.Skipped = int(st.Decisions) - r.Len()
 	return r, nil
+}
+
+// openExitStream opens replay buffer generations as a Search stream of buffer decisions,
+// refusing buffers of other sizes than the run's network.
+func openExitStream(dirs []string, obsDim, numActions, seats int, valueMix float64, buffer int, seed uint64, ctx context.Context) (*Stream, error) {
+	for _, dir := range dirs {
+		ds, err := datasets.Open(dir, datasets.AcceptEncodings(encoding.Versions()...))
+		if err != nil {
+			return nil, err
+		}
+		if m := ds.Meta; m.ObsDim != obsDim || m.NumActions != numActions || m.Seats != seats {
+			return nil, fmt.Errorf("%w: buffer %s has %d features, %d actions, %d seats; the run's network reads %d, %d, %d",
+				ErrIncompatible, dir, m.ObsDim, m.NumActions, m.Seats, obsDim, numActions, seats)
+		}
+	}
+	return OpenStream(dirs, StreamOptions{Buffer: buffer, Seed: seed, Search: true, ValueMix: valueMix, Ctx: ctx})
 }
 
 // exitBatch is one training batch of search targets.
@@ -126,31 +78,4 @@ type exitBatch struct {
 	Mask   []float32 // [B*A], 1 = legal
 	Policy []float32 // [B*A] target distribution
 	Values []float32 // [B*V]
-}
-
-// rowRef names one row of the window: a generation's rows and an index.
-type rowRef struct {
-	gen *exitRows
-	i   int
-}
-
-// sampleExitBatch fills b with rows drawn uniformly (with replacement) from refs.
-func sampleExitBatch(b *exitBatch, refs []rowRef, rows int, rng *rand.Rand) {
-	if len(refs) == 0 {
-		b.Rows = 0
-		return
-	}
-	g0 := refs[0].gen
-	D, A, V := g0.ObsDim, g0.NumActions, g0.ValueDim
-	b.Rows = rows
-	b.Obs, b.Mask, b.Policy, b.Values = grow(b.Obs, rows*D), grow(b.Mask, rows*A), grow(b.Policy, rows*A), grow(b.Values, rows*V)
-	mb := g0.maskBytes()
-	for r := range rows {
-		ref := refs[rng.IntN(len(refs))]
-		g, i := ref.gen, ref.i
-		copy(b.Obs[r*D:(r+1)*D], g.Obs[i*D:(i+1)*D])
-		copy(b.Policy[r*A:(r+1)*A], g.Policy[i*A:(i+1)*A])
-		copy(b.Values[r*V:(r+1)*V], g.Values[i*V:(i+1)*V])
-		unpackMask(b.Mask[r*A:(r+1)*A], g.Mask[i*mb:(i+1)*mb])
-	}
 }

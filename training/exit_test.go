@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -543,5 +544,59 @@ func TestExItRefusesAnInitialNetworkOfAnotherEncoding(t *testing.T) {
 	cancel()
 	if _, err := TrainExIt(ctx, o); !errors.Is(err, context.Canceled) {
 		t.Fatalf("an initial network reading %s: %v, want the run to start (and stop at once)", encoding.Version, err)
+	}
+}
+
+// The replay buffer window streams from its files through a shuffle buffer: with a buffer
+// of 5 decisions, far fewer than the window holds, a run trains every generation, counts
+// the window's decisions with a choice exactly (as loading them would), and never holds more
+// than 5 rows; a buffer of 0 is refused.
+func TestExItStreamsTheWindowThroughItsBuffer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays short search games")
+	}
+	o := tinyExIt(t)
+	o.Buffer, o.KeepBuffer, o.GateEvery = 5, true, 0
+	res, err := TrainExIt(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, _, err := WeightsFromRun(o.Out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows int
+	for g := int64(1); g <= 2; g++ {
+		r, err := loadExitRows(filepath.Join(o.Out, "buffer", genName(g)), w.Config.ObsDim, w.Config.NumActions, o.Rules.Players, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows += r.Len()
+		col := slices.Index(ExItMetricNames, "window_rows")
+		if got := res.Metrics[g-1][col]; got != float64(rows) {
+			t.Fatalf("generation %d: window_rows %v, want %d (loaded)", g, got, rows)
+		}
+	}
+	s, err := openExitStream([]string{filepath.Join(o.Out, "buffer", genName(1)), filepath.Join(o.Out, "buffer", genName(2))},
+		w.Config.ObsDim, w.Config.NumActions, o.Rules.Players, 0, 5, 1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var b Batch
+	for range 3 * rows / 32 {
+		if err := s.Next(&b, 32); err != nil {
+			t.Fatal(err)
+		}
+		if len(b.Policy) != 32*w.Config.NumActions {
+			t.Fatalf("batch of %d policy floats", len(b.Policy))
+		}
+	}
+	if s.maxWindow > 5 || cap(s.win.Policy) > 5*w.Config.NumActions {
+		t.Fatalf("the buffer of 5 held %d rows", s.maxWindow)
+	}
+	o.Buffer, o.Out = 0, t.TempDir()
+	if _, err := TrainExIt(context.Background(), o); !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), "buffer 0") {
+		t.Fatalf("buffer 0: %v", err)
 	}
 }

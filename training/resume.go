@@ -26,6 +26,7 @@ var settingFlags = map[string]string{
 	"eval_opponent": "--eval-opponent", "reward": "--reward", "hide_opponent_cash": "--hide-opponent-cash",
 	"max_steps": "--max-steps", "init_from": "--init", "rules.players": "--players", "rules.variant": "--rules",
 	"rules.length": "--length", "rules.modules": "--modules", "rules.turn_limit": "--turn-limit",
+	"buffer": "--buffer",
 }
 
 // optionalSettings are the settings a run records only when they are set (omitempty; zero

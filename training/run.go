@@ -40,7 +40,10 @@ type runSpec struct {
 	MetricNames               []string  // the columns of a metrics row
 	Progress                  io.Writer // progress bar destination (nil: none)
 	ProgressRate              bool      // the bar shows steps per second
-	stopAfter                 int64     // tests: fail with errKilled after this step, as if the process died
+	// RowsPerStep, when set, makes the progress show samples per second (steps times
+	// RowsPerStep) and, when Progress is not a terminal, plain lines instead of a bar.
+	RowsPerStep int64
+	stopAfter   int64 // tests: fail with errKilled after this step, as if the process died
 	// ctx (nil: never cancelled) stops the loop between steps (and a step that checks it,
 	// PPO's game collection): the run then writes a checkpoint of the last finished step and
 	// returns an error wrapping context.Canceled (a *StoppedError), so nothing trained is lost.
@@ -85,6 +88,7 @@ type run struct {
 	runStart    time.Time // when this process's loop began
 	interval    time.Time // when the current log interval began
 	saved       int64     // the step of the newest checkpoint on disk (-1: none)
+	barDrawn    bool      // a progress bar is drawn on a terminal: log lines start on a new line
 }
 
 // runMethod is what a trainer plugs into the run lifecycle.
@@ -248,6 +252,10 @@ func (r *run) seconds() float64 { return r.secondsBase + time.Since(r.runStart).
 func (r *run) loop(m runMethod) (err error) {
 	s := &r.spec
 	bar := r.progressBar()
+	var plain *plainProgress
+	if bar == nil && s.Progress != nil && s.RowsPerStep > 0 {
+		plain = newPlainProgress(s.Progress, s.Method, r.Step, s.Steps, s.RowsPerStep)
+	}
 	if bar != nil {
 		defer func() {
 			if err != nil {
@@ -270,11 +278,28 @@ func (r *run) loop(m runMethod) (err error) {
 			if s.ctx.Err() != nil && errors.Is(err, s.ctx.Err()) && r.Step%s.LogEvery == 0 {
 				return r.stop(m) // the step gave up before changing the trainer
 			}
+			if errors.Is(err, ErrDataChanged) && r.Step > 0 {
+				// The data went away under the run: keep every step trained.
+				if r.saved != r.Step {
+					if cerr := r.checkpoint(m); cerr != nil {
+						return cerr
+					}
+					r.saved = r.Step
+				}
+				return fmt.Errorf("%w; checkpoint of step %d written (restore the data and run the same command again to resume)", err, r.Step)
+			}
 			return err
 		}
 		r.Step = n
 		if bar != nil {
-			_ = bar.Set64(n)
+			if s.RowsPerStep > 0 {
+				_ = bar.Set64(n * s.RowsPerStep)
+			} else {
+				_ = bar.Set64(n)
+			}
+		}
+		if plain != nil {
+			plain.step(n)
 		}
 		if s.stopAfter > 0 && n == s.stopAfter {
 			return errKilled
@@ -304,6 +329,15 @@ func (r *run) loop(m runMethod) (err error) {
 	return nil
 }
 
+// lineStart is what a log line written while the progress bar is drawn starts with: a
+// newline that ends the bar's line on a terminal, nothing otherwise.
+func (r *run) lineStart() string {
+	if r.barDrawn {
+		return "\n"
+	}
+	return ""
+}
+
 // stop ends a cancelled loop at r.Step, a log point: it checkpoints that step unless the
 // newest checkpoint already holds it, and returns the *StoppedError.
 func (r *run) stop(m runMethod) error {
@@ -321,6 +355,19 @@ func (r *run) progressBar() *progressbar.ProgressBar {
 	if s.Progress == nil {
 		return nil
 	}
+	if s.RowsPerStep > 0 {
+		if !isTerminal(s.Progress) {
+			return nil // plain lines instead
+		}
+		// Samples (steps times the batch) with their rate and the time left.
+		bar := progressbar.NewOptions64(s.Steps*s.RowsPerStep, progressbar.OptionSetWriter(s.Progress),
+			progressbar.OptionSetDescription(fmt.Sprintf("%s (%d samples a step)", s.Method, s.RowsPerStep)),
+			progressbar.OptionShowCount(), progressbar.OptionShowIts(), progressbar.OptionSetItsString("samples"),
+			progressbar.OptionThrottle(250*time.Millisecond), progressbar.OptionSetPredictTime(true))
+		_ = bar.Set64(r.Step * s.RowsPerStep)
+		r.barDrawn = true
+		return bar
+	}
 	opts := []progressbar.Option{progressbar.OptionSetWriter(s.Progress), progressbar.OptionSetDescription(s.Method),
 		progressbar.OptionShowCount()}
 	if s.ProgressRate {
@@ -329,6 +376,7 @@ func (r *run) progressBar() *progressbar.ProgressBar {
 	opts = append(opts, progressbar.OptionThrottle(250*time.Millisecond), progressbar.OptionSetPredictTime(true))
 	bar := progressbar.NewOptions64(s.Steps, opts...)
 	_ = bar.Set64(r.Step)
+	r.barDrawn = true
 	return bar
 }
 

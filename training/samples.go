@@ -23,6 +23,9 @@ type Samples struct {
 	Actions    []int32   // [N]
 	Values     []float32 // [N*ValueDim] each seat's outcome, seat 0 = the decider
 	Games      []uint64  // [N] game id, for the train/validation split
+	// Policy is a search's target distribution [N*NumActions] (train exit's replay buffer);
+	// nil for behaviour cloning.
+	Policy []float32
 }
 
 // MaskBytes is the packed width of one mask row.
@@ -66,11 +69,7 @@ func (s *Samples) Check() error {
 // rows all go to validation when a hash of its id falls under valPercent.
 func (s *Samples) Split(valPercent int) (train, val []int) {
 	for i, g := range s.Games {
-		h := fnv.New64a()
-		var b [8]byte
-		putUint64(b[:], g)
-		h.Write(b[:])
-		if int(h.Sum64()%100) < valPercent {
+		if heldOut(g, valPercent) {
 			val = append(val, i)
 		} else {
 			train = append(train, i)
@@ -79,23 +78,54 @@ func (s *Samples) Split(valPercent int) (train, val []int) {
 	return train, val
 }
 
+// heldOut reports whether game g belongs to the validation set: a hash of its id falls
+// under valPercent (of 100).
+func heldOut(g uint64, valPercent int) bool {
+	if valPercent <= 0 {
+		return false
+	}
+	h := fnv.New64a()
+	var b [8]byte
+	putUint64(b[:], g)
+	h.Write(b[:])
+	return int(h.Sum64()%100) < valPercent
+}
+
 // fill copies the rows idx into b (growing its slices once).
 func (s *Samples) fill(b *Batch, idx []int) {
-	D, A, V, mb := s.ObsDim, s.NumActions, s.ValueDim, s.MaskBytes()
-	rows := len(idx)
+	s.size(b, len(idx))
+	s.fillAt(b, 0, idx)
+}
+
+// size sizes b for rows rows of s's widths.
+func (s *Samples) size(b *Batch, rows int) {
+	D, A, V := s.ObsDim, s.NumActions, s.ValueDim
 	b.Rows = rows
 	b.Obs = grow(b.Obs, rows*D)
 	b.Mask = grow(b.Mask, rows*A)
 	b.Values = grow(b.Values, rows*V)
+	b.Policy = b.Policy[:0]
+	if s.Policy != nil {
+		b.Policy = grow(b.Policy, rows*A)
+	}
 	if cap(b.Actions) < rows {
 		b.Actions = make([]int32, rows)
 	}
 	b.Actions = b.Actions[:rows]
-	for r, i := range idx {
+}
+
+// fillAt copies the rows idx into b's rows from r0 on (b sized by size).
+func (s *Samples) fillAt(b *Batch, r0 int, idx []int) {
+	D, A, V, mb := s.ObsDim, s.NumActions, s.ValueDim, s.MaskBytes()
+	for k, i := range idx {
+		r := r0 + k
 		copy(b.Obs[r*D:(r+1)*D], s.Obs[i*D:(i+1)*D])
 		copy(b.Values[r*V:(r+1)*V], s.Values[i*V:(i+1)*V])
 		unpackMask(b.Mask[r*A:(r+1)*A], s.Mask[i*mb:(i+1)*mb])
 		b.Actions[r] = s.Actions[i]
+		if s.Policy != nil {
+			copy(b.Policy[r*A:(r+1)*A], s.Policy[i*A:(i+1)*A])
+		}
 	}
 }
 

@@ -28,6 +28,8 @@ type Batch struct {
 	Mask    []float32 // [B*A], non-zero = legal
 	Actions []int32   // [B]
 	Values  []float32 // [B*V] value targets (each seat's outcome, seats relative to the decider)
+	// Policy is train exit's target distribution [B*A] (empty otherwise).
+	Policy []float32
 	// PPO only:
 	OldLogp    []float32 // [B] behaviour log-probability of Actions
 	Advantages []float32 // [B]

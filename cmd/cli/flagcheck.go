@@ -25,6 +25,8 @@ const (
 	// maxFlagBatch bounds rows per optimisation step (--batch, --minibatch) and games per
 	// lockstep evaluation batch.
 	maxFlagBatch = 65_536
+	// maxFlagBuffer bounds train bc's shuffle buffer (decisions; 3.2 KB each at 773 features).
+	maxFlagBuffer = 100_000_000
 	// maxFlagSteps bounds optimisation steps, PPO iterations and logging intervals.
 	maxFlagSteps = 100_000_000
 	// maxFlagRows bounds rows printed by dataset head and actions by dataset stats --top.
@@ -134,7 +136,7 @@ var flagRanges = map[string][]numRange{
 	"train bc": append(netRanges[:len(netRanges):len(netRanges)], numRange{flag: "steps", min: 1, max: maxFlagSteps},
 		numRange{flag: "batch", min: 1, max: maxFlagBatch}, numRange{flag: "log-every", min: 1, max: maxFlagSteps},
 		numRange{flag: "checkpoint-every", min: 1, max: maxFlagSteps}, numRange{flag: "val-percent", max: 50},
-		numRange{flag: "games", min: 1, max: maxFlagMemGames}),
+		numRange{flag: "games", min: 1, max: maxFlagMemGames}, numRange{flag: "buffer", min: 1, max: maxFlagBuffer}),
 	"train ppo": append(netRanges[:len(netRanges):len(netRanges)], numRange{flag: "iterations", min: 1, max: maxFlagSteps},
 		numRange{flag: "games", min: 1, max: maxFlagBatch}, numRange{flag: "epochs", min: 1, max: maxFlagEpochs},
 		numRange{flag: "minibatch", min: 1, max: maxFlagBatch}, numRange{flag: "pool-every", max: maxFlagSteps},
@@ -146,7 +148,8 @@ var flagRanges = map[string][]numRange{
 	"train exit": append(netRanges[:len(netRanges):len(netRanges)], numRange{flag: "generations", min: 1, max: maxFlagSteps},
 		numRange{flag: "games", min: 1, max: maxFlagMemGames}, numRange{flag: "shard-games", min: 1, max: maxFlagMemGames},
 		numRange{flag: "sims", min: 1, max: search.MaxSims}, numRange{flag: "explore", max: search.MaxExplore},
-		numRange{flag: "window", min: 1, max: 1000}, numRange{flag: "steps", min: 1, max: maxFlagSteps},
+		numRange{flag: "window", min: 1, max: 1000}, numRange{flag: "buffer", min: 1, max: maxFlagBuffer},
+		numRange{flag: "steps", min: 1, max: maxFlagSteps},
 		numRange{flag: "batch", min: 1, max: maxFlagBatch}, numRange{flag: "gate-every", max: maxFlagSteps},
 		numRange{flag: "gate-games", min: 1, max: maxFlagMemGames},
 		numRange{flag: "selfplay-turn-limit", max: rules.MaxTurnLimit}, workersRange,

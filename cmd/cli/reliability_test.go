@@ -104,7 +104,7 @@ func TestTwoTrainBCRunsCannotShareADirectory(t *testing.T) {
 func TestExportReplacesOnlyBotFilesUnlessForced(t *testing.T) {
 	run := t.TempDir()
 	o := trainBCOptions{netFlags: netFlags{width: 8, depth: 1, norm: "layer", lr: 1e-3, valueCoef: 0.5, seed: 1},
-		teachers: "random", games: 1, out: run, steps: 2, batch: 8, logEvery: 2, checkpointEvery: 2}
+		teachers: "random", games: 1, out: run, steps: 2, batch: 8, logEvery: 2, checkpointEvery: 2, buffer: 1000}
 	require.NoError(t, runTrainBC(context.Background(), o, io.Discard))
 	out := filepath.Join(t.TempDir(), "x.bot")
 	require.NoError(t, os.WriteFile(out, []byte("user notes"), 0o644))

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
@@ -68,6 +70,7 @@ type trainBCOptions struct {
 	logEvery        int
 	checkpointEvery int
 	valPercent      int
+	buffer          int
 	teachers        string
 	record          string
 	games           int
@@ -100,7 +103,10 @@ func newTrainBCCmd() *cobra.Command {
 		Short: "Behaviour cloning from an Arrow dataset (or from games played by teacher bots)",
 		Long: `Behaviour cloning: cross-entropy of the masked policy against the recorded action plus
 --value-coef times the squared error of the value head against every seat's return. Rows are
-split into training and validation sets by game. Every --log-every steps the training loss,
+split into training and validation sets by game. --data is streamed: each epoch reads the
+datasets' record batches in an order drawn from --seed into a shuffle buffer of --buffer
+decisions, whose rows are served in an order drawn from --seed, so memory is bounded by
+--buffer, not by the data; validation uses the first 4096 decisions of held-out games. Every --log-every steps the training loss,
 accuracy over legal actions, value error and the same on the validation set are logged to
 RUN/metrics.csv and RUN/metrics.json; every --checkpoint-every steps RUN/checkpoint.ckpt is
 replaced. Instead of --data, --teachers plays --games games between scripted bots in memory
@@ -109,9 +115,11 @@ the encoding and rules options. --init starts from a trained network (a run dire
 file or "default") made for the data's games instead of a fresh one: fine-tuning.
 
 --out must be a new or empty directory or a behaviour-cloning run directory; it is locked
-while the run trains. Running the same command again resumes from the checkpoint; only
---steps may change (to extend the run), every other setting and the data (its rules options,
-encoding and source) must be the ones the run started with. Ctrl-C stops training at the
+while the run trains. Running the same command again resumes from the checkpoint, where the
+data stream stood; only --steps may change (to extend the run), every other setting and the
+data (its rules options, encoding, source and shard files) must be the ones the run started
+with. A shard deleted or changed while the run streams it stops the run with one line naming
+it, after checkpointing the last step trained. Ctrl-C stops training at the
 next --log-every step, checkpoints it and exits with status 130; the same command resumes.`,
 		Example: `  container train bc --data runs/valuer-data --out runs/bc --steps 3000 --batch 256
   container train bc --teachers valuer --games 400 --out runs/bc-valuer --steps 5000
@@ -134,6 +142,7 @@ next --log-every step, checkpoints it and exits with status 130; the same comman
 	f.IntVar(&o.logEvery, "log-every", 100, "steps between metric rows")
 	f.IntVar(&o.checkpointEvery, "checkpoint-every", 500, "steps between checkpoints (a multiple of --log-every)")
 	f.IntVar(&o.valPercent, "val-percent", 10, "percentage of games held out for validation")
+	f.IntVar(&o.buffer, "buffer", training.DefaultStreamBuffer, "with --data: decisions held in memory at once, the shuffle buffer (about 3.2 KB each at 773 features)")
 	f.StringVar(&o.teachers, "teachers", "", "instead of --data: comma-separated bots whose games are played in memory")
 	f.IntVar(&o.games, "games", 200, "games to play with --teachers")
 	f.StringVar(&o.record, "record", "", "with --teachers: learn only from these bots' decisions (default: all seats)")
@@ -157,7 +166,7 @@ func runTrainBC(ctx context.Context, o trainBCOptions, out io.Writer) error {
 	}
 	if err := checkIntFlags(intIn("train bc", "steps", o.steps), intIn("train bc", "batch", o.batch),
 		intIn("train bc", "log-every", o.logEvery), intIn("train bc", "checkpoint-every", o.checkpointEvery),
-		intIn("train bc", "val-percent", o.valPercent)); err != nil {
+		intIn("train bc", "val-percent", o.valPercent), intIn("train bc", "buffer", o.buffer)); err != nil {
 		return fmt.Errorf("%w: %w", ErrTrainOptions, err)
 	}
 	// Refuse a directory that is not a behaviour-cloning run before loading any data.
@@ -181,13 +190,25 @@ func runTrainBC(ctx context.Context, o trainBCOptions, out io.Writer) error {
 		}
 	}
 	var data *training.Samples
+	var stream *training.Stream
 	if len(o.data) > 0 {
 		for _, d := range o.data {
 			if d == "" {
 				return fmt.Errorf("%w: --data \"\" names no directory", ErrTrainOptions)
 			}
 		}
-		data, err = training.LoadSamplesFrom(o.data)
+		rp := newReadProgress(o.progress)
+		stream, err = training.OpenStream(o.data, training.StreamOptions{Buffer: o.buffer, ValPercent: o.valPercent,
+			ValRows: bo.ValRows, Seed: o.seed, Progress: rp.report, Ctx: ctx})
+		rp.end()
+		if errors.Is(err, context.Canceled) {
+			return fmt.Errorf("train bc: %w while reading the data; nothing was written (run the command again)", ErrInterrupted)
+		}
+		if err != nil {
+			return err
+		}
+		defer stream.Close()
+		data = stream.Header
 	} else {
 		teachers := bots.SplitAgents(o.teachers)
 		if err := checkIntFlags(intIn("train bc", "games", o.games)); err != nil {
@@ -220,8 +241,13 @@ func runTrainBC(ctx context.Context, o trainBCOptions, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "data: %d decisions, %d features, %d actions, %d seats (encoding %s)\n",
-		data.Len(), data.ObsDim, data.NumActions, data.ValueDim, data.EncodingVersion)
+	if stream != nil {
+		fmt.Fprintf(out, "data: %d decisions in %d shards, %d features, %d actions, %d seats (encoding %s); streamed through a buffer of %d decisions, %d validation decisions\n",
+			stream.Decisions, stream.Shards, data.ObsDim, data.NumActions, data.ValueDim, data.EncodingVersion, o.buffer, stream.Val.Len())
+	} else {
+		fmt.Fprintf(out, "data: %d decisions, %d features, %d actions, %d seats (encoding %s)\n",
+			data.Len(), data.ObsDim, data.NumActions, data.ValueDim, data.EncodingVersion)
+	}
 	bo.Out, bo.Steps, bo.Batch = o.out, int64(o.steps), o.batch
 	bo.LogEvery, bo.CheckpointEvery, bo.ValPercent, bo.Seed = int64(o.logEvery), int64(o.checkpointEvery), o.valPercent, o.seed
 	bo.Net = training.NetConfig{Width: o.width, Depth: o.depth, Norm: o.norm}
@@ -233,7 +259,12 @@ func runTrainBC(ctx context.Context, o trainBCOptions, out io.Writer) error {
 			return err
 		}
 	}
-	res, err := training.TrainBC(ctx, data, bo)
+	var res *training.BCResult
+	if stream != nil {
+		res, err = training.TrainBCStream(ctx, stream, bo)
+	} else {
+		res, err = training.TrainBC(ctx, data, bo)
+	}
 	if stopped := (*training.StoppedError)(nil); errors.As(err, &stopped) {
 		return stoppedError("train bc", "step", stopped)
 	}
@@ -269,4 +300,60 @@ func splitList(s string) []string {
 		}
 	}
 	return out
+}
+
+// readProgress shows train bc reading its data: a bar per stage on a terminal, a line per
+// stage (and every few seconds) otherwise.
+type readProgress struct {
+	w        io.Writer
+	terminal bool
+	stage    string
+	bar      *progressbar.ProgressBar
+	last     time.Time
+}
+
+func newReadProgress(w io.Writer) *readProgress {
+	return &readProgress{w: w, terminal: isTerminalWriter(w)}
+}
+
+func (p *readProgress) report(stage string, done, total int64) {
+	if p.w == nil {
+		return
+	}
+	if stage != p.stage {
+		p.end()
+		p.stage = stage
+		if p.terminal {
+			p.bar = progressbar.NewOptions64(total, progressbar.OptionSetWriter(p.w), progressbar.OptionSetDescription("reading: "+stage),
+				progressbar.OptionShowCount(), progressbar.OptionSetPredictTime(true),
+				progressbar.OptionThrottle(250*time.Millisecond), progressbar.OptionClearOnFinish())
+		}
+		p.last = time.Time{}
+	}
+	if p.bar != nil {
+		_ = p.bar.Set64(done)
+		return
+	}
+	if now := time.Now(); now.Sub(p.last) >= 5*time.Second || done == total {
+		p.last = now
+		fmt.Fprintf(p.w, "reading: %s %d/%d\n", stage, done, total)
+	}
+}
+
+// end finishes the current stage's bar.
+func (p *readProgress) end() {
+	if p.bar != nil {
+		_ = p.bar.Finish()
+		p.bar = nil
+	}
+}
+
+// isTerminalWriter reports whether w is a terminal, where a bar can redraw its line.
+func isTerminalWriter(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }

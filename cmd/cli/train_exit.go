@@ -32,6 +32,7 @@ type trainExItOptions struct {
 	rollout            string
 	expert             string
 	window             int
+	buffer             int
 	steps              int
 	batch              int
 	valueMix           float64
@@ -60,7 +61,9 @@ func newTrainExItCmd() *cobra.Command {
    visits for the first --explore turns, then the most visited). The games are written to
    RUN/buffer/gen-NNNNNN, a selfplay dataset (container dataset stats reads it) whose policy
    column holds the search's root visit shares and whose value column its value estimate;
-2. training: --steps steps of --batch decisions drawn from the last --window generations:
+2. training: --steps steps of --batch decisions drawn from the last --window generations
+   (streamed from their files through a shuffle buffer of --buffer decisions, without
+   replacement, in an order fixed by --seed and the generation):
    cross-entropy of the policy against the visit shares, plus --value-coef times the squared
    error of the value head against the game's outcome (rank reward per seat; with
    --value-mix X the decider's target is (1-X) outcome + X search value). A self-play game
@@ -123,6 +126,7 @@ shard: running the same command again resumes (only --generations, --workers and
 	f.StringVar(&o.expert, "expert", "", "a plain ismcts spec that plays every self-play seat instead of the network-guided search (\"\": the network-guided search)")
 	f.IntVar(&o.explore, "explore", d.Explore, "turns at the start of a self-play game whose moves are drawn in proportion to the root visits")
 	f.IntVar(&o.window, "window", d.Window, "generations of the replay buffer trained on")
+	f.IntVar(&o.buffer, "buffer", d.Buffer, "decisions of the window held in memory at once, the shuffle buffer (the window is streamed from RUN/buffer)")
 	f.IntVar(&o.steps, "steps", d.Steps, "optimisation steps per generation")
 	f.IntVar(&o.batch, "batch", d.Batch, "decisions per optimisation step")
 	f.Float64Var(&o.valueMix, "value-mix", d.ValueMix, "weight of the search's value in the decider's value target (0: the game outcome only)")
@@ -147,7 +151,7 @@ func runTrainExIt(ctx context.Context, o trainExItOptions, out io.Writer) error 
 	const cmd = "train exit"
 	in := func(flag string, v int) intFlag { return intIn(cmd, flag, v) }
 	if err := checkIntFlags(in("generations", o.generations), in("games", o.games), in("shard-games", o.shardGames),
-		in("sims", o.sims), in("explore", o.explore), in("window", o.window), in("steps", o.steps), in("batch", o.batch),
+		in("sims", o.sims), in("explore", o.explore), in("window", o.window), in("buffer", o.buffer), in("steps", o.steps), in("batch", o.batch),
 		in("gate-every", o.gateEvery), in("gate-games", o.gateGames), in("selfplay-turn-limit", o.selfplayTurnLimit),
 		in("workers", o.workers)); err != nil {
 		return fmt.Errorf("%w: %w", ErrTrainOptions, err)
@@ -181,6 +185,7 @@ func runTrainExIt(ctx context.Context, o trainExItOptions, out io.Writer) error 
 	eo.Out, eo.Generations, eo.Games, eo.ShardGames = o.out, int64(o.generations), o.games, o.shardGames
 	eo.Rollout, eo.Expert = o.rollout, o.expert
 	eo.Sims, eo.C, eo.Explore, eo.Window, eo.Steps, eo.Batch = o.sims, o.c, o.explore, o.window, o.steps, o.batch
+	eo.Buffer = o.buffer
 	eo.ValueMix, eo.GateEvery, eo.GateGames, eo.GateOpponent = o.valueMix, int64(o.gateEvery), o.gateGames, o.gateOpponent
 	eo.GateMargin, eo.GateTurnLimitShare, eo.SelfplayTurnLimit = o.gateMargin, o.gateTurnLimitShare, o.selfplayTurnLimit
 	eo.KeepBuffer, eo.Workers, eo.Seed = o.keepBuffer, o.workers, o.seed

@@ -21,7 +21,7 @@ func TestTrainBCThenExportThenLoadAsBot(t *testing.T) {
 	dir := t.TempDir()
 	run := filepath.Join(dir, "run")
 	o := trainBCOptions{netFlags: netFlags{width: 8, depth: 1, norm: "layer", lr: 1e-3, valueCoef: 0.5, seed: 1},
-		teachers: "valuer,shipper", games: 2, out: run, steps: 4, batch: 16, logEvery: 2, checkpointEvery: 2, valPercent: 0}
+		teachers: "valuer,shipper", games: 2, out: run, steps: 4, batch: 16, logEvery: 2, checkpointEvery: 2, valPercent: 0, buffer: 1000}
 	var out bytes.Buffer
 	if err := runTrainBC(context.Background(), o, &out); err != nil {
 		t.Fatal(err)
@@ -50,7 +50,7 @@ func TestTrainBCThenExportThenLoadAsBot(t *testing.T) {
 
 func TestTrainAndExportFlagErrors(t *testing.T) {
 	good := trainBCOptions{netFlags: netFlags{width: 8, depth: 1, norm: "layer", lr: 1e-3, valueCoef: 0.5},
-		teachers: "valuer", games: 1, out: t.TempDir(), steps: 4, batch: 16, logEvery: 2, checkpointEvery: 2}
+		teachers: "valuer", games: 1, out: t.TempDir(), steps: 4, batch: 16, logEvery: 2, checkpointEvery: 2, buffer: 1000}
 	for name, mut := range map[string]func(*trainBCOptions){
 		"no out":            func(o *trainBCOptions) { o.out = "" },
 		"data and teacher":  func(o *trainBCOptions) { o.data = []string{"x"} },
@@ -114,7 +114,7 @@ func TestHiddenCashDataTrainsABotThatReadsHiddenCash(t *testing.T) {
 	}
 	run := filepath.Join(dir, "run")
 	o := trainBCOptions{netFlags: netFlags{width: 8, depth: 1, norm: "layer", lr: 1e-3, valueCoef: 0.5, seed: 1},
-		data: []string{data}, out: run, steps: 2, batch: 16, logEvery: 2, checkpointEvery: 2, valPercent: 0}
+		data: []string{data}, out: run, steps: 2, batch: 16, logEvery: 2, checkpointEvery: 2, valPercent: 0, buffer: 64}
 	if err := runTrainBC(context.Background(), o, &out); err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +139,7 @@ func TestHiddenCashDataTrainsABotThatReadsHiddenCash(t *testing.T) {
 // for other games, is refused in one line before anything is written.
 func TestTrainBCInitFromDefaultAndRefusals(t *testing.T) {
 	o := trainBCOptions{netFlags: netFlags{width: 8, depth: 1, norm: "layer", lr: 1e-4, valueCoef: 0.5, seed: 1},
-		teachers: "valuer", games: 1, out: t.TempDir(), steps: 2, batch: 16, logEvery: 2, checkpointEvery: 2, init: "default"}
+		teachers: "valuer", games: 1, out: t.TempDir(), steps: 2, batch: 16, logEvery: 2, checkpointEvery: 2, init: "default", buffer: 1000}
 	var out bytes.Buffer
 	require.NoError(t, runTrainBC(context.Background(), o, &out))
 	w, _, err := training.WeightsFromRun(o.out)
@@ -168,4 +168,28 @@ func TestTrainBCInitFromDefaultAndRefusals(t *testing.T) {
 		ents, _ := os.ReadDir(bad.out)
 		assert.Empty(t, ents, "a refused --init %s left files", init)
 	}
+}
+
+// train bc --data with its progress going to a file or pipe (not a terminal) writes plain
+// lines from the first step on (reading, steps, samples/s, time left) and no bar redraws,
+// and its log has no blank line between steps.
+func TestTrainBCStreamingRedirectedProgressIsPlainLines(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "data")
+	var out bytes.Buffer
+	require.NoError(t, runSelfplay(context.Background(), smallSelfplay(data), &out))
+	var progress bytes.Buffer
+	out.Reset()
+	o := trainBCOptions{netFlags: netFlags{width: 8, depth: 1, norm: "layer", lr: 1e-3, valueCoef: 0.5, seed: 1},
+		data: []string{data}, out: filepath.Join(dir, "run"), steps: 6, batch: 8, logEvery: 2, checkpointEvery: 2,
+		valPercent: 10, buffer: 50, progress: &progress}
+	require.NoError(t, runTrainBC(context.Background(), o, &out))
+	p := progress.String()
+	assert.NotContains(t, p, "\r", "no bar redraws in a file")
+	for _, want := range []string{"reading: checking shards 2/2\n", "bc: step 1/6 (16%), 8 samples, ", "samples/s, ", " left\n", "bc: step 6/6 (100%), 48 samples"} {
+		assert.Contains(t, p, want)
+	}
+	assert.Contains(t, out.String(), "streamed through a buffer of 50 decisions")
+	assert.NotContains(t, out.String(), "\n\n", "no blank lines in the log:\n%s", out.String())
+	assert.Equal(t, 3, strings.Count(out.String(), "\nstep "), out.String())
 }
