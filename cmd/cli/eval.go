@@ -46,7 +46,8 @@ type tourneyOptions struct {
 
 func addTourneyFlags(cmd *cobra.Command, o *tourneyOptions) {
 	f := cmd.Flags()
-	f.StringVar(&o.agents, "agents", "", "comma-separated bot names or .bot files, 1 to 5; a trained bot may end in @T to sample at temperature T (see container bots); required")
+	f.StringVar(&o.agents, "agents", "", fmt.Sprintf("comma-separated bot names or .bot files, 1 to %d; a trained bot may end in @T to sample at temperature T (see container bots); required",
+		max(o.maxAgents, rules.MaxPlayers)))
 	f.StringVar(&o.agents, "bots", "", "alias of --agents")
 	f.IntVar(&o.games, "games", 100, "number of games (seat rotation is exact for a multiple of the number of agents)")
 	addGameFlags(cmd, &o.gameFlags, gameFlagSet{playersFromAgents: true, turnLimit: true})

@@ -198,3 +198,19 @@ func TestRate_ScheduleIsNamedAndABadOneRefused(t *testing.T) {
 	assert.Contains(t, errOut.String(), `--schedule "spiral"`)
 	assert.Empty(t, out.String())
 }
+
+// --agents's help states the bound the command enforces: a ladder for rate, one agent per
+// seat at most for eval.
+func TestAgentsHelpStatesTheBound(t *testing.T) {
+	for cmd, want := range map[string]string{"rate": "1 to 16;", "eval": "1 to 5;"} {
+		var out, errb bytes.Buffer
+		if code := Main([]string{cmd, "--help"}, strings.NewReader(""), &out, &errb); code != 0 {
+			t.Fatalf("%s --help: exit %d", cmd, code)
+		}
+		for _, line := range strings.Split(out.String(), "\n") {
+			if strings.Contains(line, "--agents string") && !strings.Contains(line, want) {
+				t.Errorf("%s --help: %q, want %q", cmd, line, want)
+			}
+		}
+	}
+}

@@ -44,6 +44,7 @@ before commit 9f10f48 of 2026-12-02; ladders made with it need it to be reproduc
 		},
 	}
 	addTourneyFlags(cmd, &o)
+	cmd.Flags().Lookup("games").Usage = "number of games (with more agents than seats, --schedule balanced is exact for a multiple of C(agents, players) x players; else for a multiple of the number of agents)"
 	args := cmd.Args
 	cmd.Args = func(cmd *cobra.Command, a []string) error { return rateError(args(cmd, a)) }
 	return cmd
