@@ -58,6 +58,7 @@ func NewRoot() *cobra.Command {
 	sort.Slice(cmds, func(i, j int) bool { return cmds[i].Name() < cmds[j].Name() })
 	root.AddCommand(cmds...)
 	root.SetHelpCommand(newHelpCmd())
+	root.SetFlagErrorFunc(flagError)
 	// An unknown command is one line (Main adds the suggestion): cobra's own suggestion block
 	// spans several lines, and a command that only groups others (train) would print its help
 	// and succeed for "container train bcc".
