@@ -142,8 +142,9 @@ and the game's index, so the results are the same whatever --workers is.
 
 Per agent: games (seats played), wins (shared wins split), win rate with a 95% Wilson interval,
 mean and median final total, mean rank, and the mean score breakdown (cash, island, leftover
-containers, loans). Then the win rate of each seat (seat 0 moves first), game lengths and why
-the games ended. Ctrl-C stops early, prints (and saves) the results so far and exits with
+containers, loans). Then the win rate by turn order (of whoever moved first, second, ...: the
+first player is drawn at setup, and the records say who it was) and by seat, game lengths and
+why the games ended. Ctrl-C stops early, prints (and saves) the results so far and exits with
 status 130.
 
 --save DIR writes every game as a game record (container-game/1 JSON, naming the agent of
@@ -278,6 +279,19 @@ func seatedBy(res *eval.Result) eval.Schedule {
 	return eval.SeatedBy(res.Schedule, len(res.Agents), res.Options.Players)
 }
 
+// ordinal writes n (1 to 5) as 1st, 2nd, 3rd, 4th, 5th.
+func ordinal(n int) string {
+	switch n {
+	case 1:
+		return "1st"
+	case 2:
+		return "2nd"
+	case 3:
+		return "3rd"
+	}
+	return strconv.Itoa(n) + "th"
+}
+
 func pct(x float64) string { return strconv.FormatFloat(100*x, 'f', 1, 64) + "%" }
 
 func writeEvalTable(out io.Writer, sum *eval.Summary) {
@@ -289,7 +303,14 @@ func writeEvalTable(out io.Writer, sum *eval.Summary) {
 			a.MeanCash, a.MeanIsland, a.MeanLeftover, a.MeanLoans)
 	}
 	_ = w.Flush()
-	fmt.Fprint(out, "seat win rates (seat 0 moves first):")
+	if len(sum.TurnOrder) > 0 {
+		fmt.Fprint(out, "win rate by turn order (1st: the first player, drawn at setup):")
+		for k, r := range sum.TurnOrder {
+			fmt.Fprintf(out, "  %s: %s [%s, %s]", ordinal(k+1), pct(r.Rate), pct(r.Lo), pct(r.Hi))
+		}
+		fmt.Fprintln(out)
+	}
+	fmt.Fprint(out, "win rate by seat (who moves first is drawn at setup):")
 	for s, r := range sum.Seats {
 		fmt.Fprintf(out, "  %d: %s [%s, %s]", s, pct(r.Rate), pct(r.Lo), pct(r.Hi))
 	}

@@ -79,7 +79,7 @@ func TestInputThatIsADirectoryIsNamed(t *testing.T) {
 	dir := t.TempDir()
 	for _, cmd := range []string{"legal", "score", "replay"} {
 		code, _, stderr := runMain(cmd, dir)
-		if code != 1 || stderr != "container: "+dir+" is a directory, not a file\n" {
+		if code != 1 || stderr != "container: "+cmd+": "+dir+" is a directory, not a file\n" {
 			t.Errorf("%s DIR: exit %d, %q", cmd, code, stderr)
 		}
 	}
