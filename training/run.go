@@ -11,8 +11,8 @@ import (
 
 	"github.com/gomlx/gomlx/backends"
 	"github.com/gomlx/gomlx/pkg/core/tensors"
-	"github.com/schollz/progressbar/v3"
 
+	"github.com/container-rl/container/internal/progress"
 	"github.com/container-rl/container/internal/rundir"
 )
 
@@ -79,12 +79,13 @@ type run struct {
 	Metrics [][]float64 // rows of spec.MetricNames
 	Resumed bool
 
-	options     any       // the trainer's options, saved in run.json and every checkpoint
-	begun       bool      // run.json is written: the directory holds this run
-	secondsBase float64   // training seconds of earlier processes (a resumed run)
-	runStart    time.Time // when this process's loop began
-	interval    time.Time // when the current log interval began
-	saved       int64     // the step of the newest checkpoint on disk (-1: none)
+	options     any           // the trainer's options, saved in run.json and every checkpoint
+	begun       bool          // run.json is written: the directory holds this run
+	secondsBase float64       // training seconds of earlier processes (a resumed run)
+	runStart    time.Time     // when this process's loop began
+	interval    time.Time     // when the current log interval began
+	saved       int64         // the step of the newest checkpoint on disk (-1: none)
+	bar         *progress.Bar // the loop's progress (nil: none)
 }
 
 // runMethod is what a trainer plugs into the run lifecycle.
@@ -248,13 +249,8 @@ func (r *run) seconds() float64 { return r.secondsBase + time.Since(r.runStart).
 func (r *run) loop(m runMethod) (err error) {
 	s := &r.spec
 	bar := r.progressBar()
-	if bar != nil {
-		defer func() {
-			if err != nil {
-				endBarLine(s.Progress) // the error that follows starts on its own line
-			}
-		}()
-	}
+	r.bar = bar
+	defer bar.Close() // after an error or a stop, what follows starts on its own line
 	r.runStart = time.Now()
 	r.interval = r.runStart
 	r.saved = -1
@@ -273,9 +269,7 @@ func (r *run) loop(m runMethod) (err error) {
 			return err
 		}
 		r.Step = n
-		if bar != nil {
-			_ = bar.Set64(n)
-		}
+		_ = bar.Set64(n)
 		if s.stopAfter > 0 && n == s.stopAfter {
 			return errKilled
 		}
@@ -298,9 +292,7 @@ func (r *run) loop(m runMethod) (err error) {
 		}
 		r.interval = time.Now()
 	}
-	if bar != nil {
-		_ = bar.Finish()
-	}
+	_ = bar.Finish()
 	return nil
 }
 
@@ -316,27 +308,24 @@ func (r *run) stop(m runMethod) error {
 	return &StoppedError{Step: r.Step, Steps: r.spec.Steps, Err: r.spec.ctx.Err()}
 }
 
-func (r *run) progressBar() *progressbar.ProgressBar {
+func (r *run) progressBar() *progress.Bar {
 	s := &r.spec
 	if s.Progress == nil {
 		return nil
 	}
-	opts := []progressbar.Option{progressbar.OptionSetWriter(s.Progress), progressbar.OptionSetDescription(s.Method),
-		progressbar.OptionShowCount()}
-	if s.ProgressRate {
-		opts = append(opts, progressbar.OptionShowIts())
-	}
-	opts = append(opts, progressbar.OptionThrottle(250*time.Millisecond), progressbar.OptionSetPredictTime(true))
-	bar := progressbar.NewOptions64(s.Steps, opts...)
-	_ = bar.Set64(r.Step)
+	bar := progress.New(s.Progress, s.Steps, s.Method, progress.Options{Rate: s.ProgressRate})
+	bar.SetStart(r.Step)
 	return bar
 }
 
-// endBarLine ends the line an unfinished progress bar was drawn on.
-func endBarLine(w io.Writer) {
-	if w != nil {
-		_, _ = io.WriteString(w, "\n")
+// logf writes a log line to w (nil: nowhere), taking the progress bar off a terminal's line
+// first so that the line is not written after the bar.
+func (r *run) logf(w io.Writer, format string, args ...any) {
+	if w == nil {
+		return
 	}
+	r.bar.Clear()
+	fmt.Fprintf(w, format, args...)
 }
 
 // checkpoint saves the trainer, the options, the counters and m's state atomically.

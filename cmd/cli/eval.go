@@ -13,14 +13,12 @@ import (
 	"path/filepath"
 	"strconv"
 	"text/tabwriter"
-	"time"
 
 	"github.com/container-rl/container/env/bots"
 	"github.com/container-rl/container/env/eval"
 	"github.com/container-rl/container/env/rules"
 	"github.com/container-rl/container/internal/atomicfile"
 	"github.com/container-rl/container/internal/rundir"
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 )
 
@@ -38,6 +36,7 @@ type tourneyOptions struct {
 	json     bool
 	schedule string
 	progress io.Writer // progress bar destination (stderr); nil for none
+	quiet    bool      // --quiet: no progress
 	shardOptions
 	// maxAgents bounds --agents (0: one per seat at most); rate takes a ladder of more
 	// agents than seats, --schedule saying which of them sit in each game.
@@ -55,6 +54,7 @@ func addTourneyFlags(cmd *cobra.Command, o *tourneyOptions) {
 	f.IntVar(&o.workers, "workers", 0, "parallel games (0: one per CPU); results do not depend on it")
 	f.IntVar(&o.batch, "batch", 0, "games each worker plays in lockstep so trained bots decide in batches (0: off)")
 	f.BoolVar(&o.json, "json", false, "print JSON instead of a table")
+	f.BoolVarP(&o.quiet, "quiet", "q", false, "no progress bar (on a terminal) or progress lines (elsewhere) on standard error")
 	f.StringVar(&o.schedule, "schedule", string(eval.ScheduleBalanced), "with more agents than seats, who sits in each game: balanced (every set of agents in turn, each pair meeting equally often) or window (agents g, g+1, ... in game g)")
 	addShardFlags(cmd, &o.shardOptions)
 	cmd.Args = tourneyArgs(&o.shardOptions)
@@ -100,16 +100,6 @@ func tourneyConfig(o tourneyOptions) (eval.Config, error) {
 	}
 	if cfg.Shard, err = o.tourneyShard(); err != nil {
 		return cfg, err
-	}
-	if o.progress != nil {
-		total := o.games
-		if cfg.Shard != nil {
-			first, end := cfg.Shard.Range(o.games, o.batch)
-			total = end - first
-		}
-		bar := gamesBar(o.progress, total, "games", progressbar.OptionThrottle(200*time.Millisecond),
-			progressbar.OptionOnCompletion(func() { fmt.Fprintln(o.progress) }))
-		cfg.Progress = func(done, _ int) { _ = bar.Set(done) }
 	}
 	return cfg, nil
 }
@@ -165,7 +155,9 @@ JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID) and writes DIR/results-shard-I-of-N
   container eval --agents valuer,shipper,manufacturer,random --games 400000 --shard auto/8 --out /shared/eval/t1
   container eval --merge /shared/eval/t1`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			o.progress = cmd.ErrOrStderr()
+			if !o.quiet {
+				o.progress = cmd.ErrOrStderr()
+			}
 			ctx, stop := interruptible(cmd)
 			defer stop()
 			return runEval(ctx, o, cmd.OutOrStdout())

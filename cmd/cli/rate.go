@@ -37,7 +37,9 @@ before commit 9f10f48 of 2026-12-02; ladders made with it need it to be reproduc
   container rate --agents valuer,shipper,manufacturer,random --games 100000 --shard 0/4 --out runs/rate
   container rate --merge runs/rate`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			o.progress = cmd.ErrOrStderr()
+			if !o.quiet {
+				o.progress = cmd.ErrOrStderr()
+			}
 			ctx, stop := interruptible(cmd)
 			defer stop()
 			return rateError(runRate(ctx, o, cmd.OutOrStdout()))
