@@ -102,7 +102,7 @@ func TestConformance(t *testing.T) {
 					ev := runCounting(t, o, games)
 					// Already the first game of each configuration (the seeds are fixed, so
 					// more games only add events) reaches its modules' events.
-					if ((mods.Has(rules.Trucks) && ev.companiesWon == 0) || (mods.Has(rules.PlayerLoans) && ev.playerLoans == 0) || (mods.Has(rules.Luxury) && ev.luxury == 0)) {
+					if (mods.Has(rules.Trucks) && ev.companiesWon == 0) || (mods.Has(rules.PlayerLoans) && ev.playerLoans == 0) || (mods.Has(rules.Luxury) && ev.luxury == 0) {
 						t.Errorf("a module of %q was not exercised: %+v", mods, ev)
 					}
 					mu.Lock()
