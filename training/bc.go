@@ -322,10 +322,8 @@ func (b *bcRun) record(r *run) ([]float64, error) {
 	}
 	row = append(row, val[:]...)
 	b.acc, b.accSteps = [4]float64{}, 0
-	if opts.Log != nil {
-		fmt.Fprintf(opts.Log, "%sstep %d: loss %.4f acc %.3f | val loss %.4f acc %.3f value mse %.4f | %.0f samples/s\n",
-			r.lineStart(), r.Step, row[4], row[7], row[8], row[11], row[10], row[3])
-	}
+	r.logf(opts.Log, "step %d: loss %.4f acc %.3f | val loss %.4f acc %.3f value mse %.4f | %.0f samples/s\n",
+		r.Step, row[4], row[7], row[8], row[11], row[10], row[3])
 	return row, nil
 }
 

@@ -13,8 +13,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
-
 	"github.com/container-rl/container/datasets"
 	"github.com/container-rl/container/datasets/selfplay"
 	"github.com/container-rl/container/encoding"
@@ -23,6 +21,7 @@ import (
 	"github.com/container-rl/container/env/eval"
 	"github.com/container-rl/container/env/rules"
 	"github.com/container-rl/container/env/search"
+	"github.com/container-rl/container/internal/progress"
 	"github.com/container-rl/container/internal/rundir"
 )
 
@@ -234,7 +233,7 @@ type exitRun struct {
 	st      exitState
 	gens    map[int64]exitGen // the window's generations, read once
 	stepper *exitStepper
-	bar     *progressbar.ProgressBar
+	bar     *progress.Bar
 	played  int64     // self-play games finished, all generations
 	row     []float64 // the last generation's metrics
 	log     string    // and its log line
@@ -289,18 +288,16 @@ func TrainExIt(ctx context.Context, opts ExItOptions) (*ExItResult, error) {
 		}
 	}
 	if opts.Progress != nil {
-		e.bar = progressbar.NewOptions64(opts.Generations*int64(opts.Games), progressbar.OptionSetWriter(opts.Progress),
-			progressbar.OptionSetDescription("exit"), progressbar.OptionShowCount(), progressbar.OptionThrottle(250*time.Millisecond),
-			progressbar.OptionSetPredictTime(true))
+		e.bar = progress.New(opts.Progress, opts.Generations*int64(opts.Games), "exit", progress.Options{})
 		e.played = r.Step * int64(opts.Games)
-		_ = e.bar.Set64(e.played)
+		e.bar.SetStart(e.played)
 	}
 	err = r.loop(e)
 	if e.bar != nil {
 		if err == nil {
 			_ = e.bar.Finish()
 		} else {
-			endBarLine(opts.Progress)
+			e.bar.Close() // the error that follows starts on its own line
 		}
 	}
 	return &ExItResult{Generations: r.Step, Metrics: r.Metrics, Seconds: r.seconds(), Resumed: r.Resumed, Best: e.st.Best}, err
@@ -370,6 +367,7 @@ func (e *exitRun) step(r *run, g int64) error {
 // the window are never read again, also not by a run resumed from the previous checkpoint.
 func (e *exitRun) record(r *run) ([]float64, error) {
 	if e.opts.Log != nil {
+		e.bar.Clear() // the line is not written after the bar
 		fmt.Fprint(e.opts.Log, e.log)
 	}
 	return e.row, e.prune(r.Step)
@@ -559,7 +557,7 @@ func (e *exitRun) generation(ctx context.Context, tr *Trainer, stepper *exitStep
 				verdict = " | promoted to best"
 			}
 		}
-		e.log = fmt.Sprintf("\ngeneration %d: %d self-play games (%.0f turns on average, %.1f%% at the turn limit) in %.0fs; %d decisions in the window; policy loss %.4f, value mse %.4f, accuracy %.3f, entropy %.3f%s%s\n",
+		e.log = fmt.Sprintf("generation %d: %d self-play games (%.0f turns on average, %.1f%% at the turn limit) in %.0fs; %d decisions in the window; policy loss %.4f, value mse %.4f, accuracy %.3f, entropy %.3f%s%s\n",
 			g, cur.Games, row[6], 100*row[5], row[4], windowRows, row[9], row[10], row[11], row[12], gateLine, verdict)
 	}
 	return row, nil

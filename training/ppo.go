@@ -243,7 +243,7 @@ func (p *ppoRun) step(r *run, it int64) error {
 	if evalRate >= 0 {
 		ev = fmt.Sprintf(" | eval vs %d %s: %.1f%% wins", opts.Rules.Players-1, opts.EvalOpponent, 100*evalRate)
 	}
-	p.log = fmt.Sprintf("\niteration %d: %d learner steps, reward %.3f, win rate %.3f, policy loss %.4f, value mse %.4f, entropy %.3f, %.0f env steps/s%s\n",
+	p.log = fmt.Sprintf("iteration %d: %d learner steps, reward %.3f, win rate %.3f, policy loss %.4f, value mse %.4f, entropy %.3f, %.0f env steps/s%s\n",
 		it, ro.rows, ro.meanReward, ro.winRate, m.PolicyLoss, m.ValueLoss, m.Entropy, p.row[5], ev)
 	return nil
 }
@@ -317,10 +317,8 @@ func (p *ppoRun) snapshot(r *run, it int64) error {
 }
 
 // record returns the iteration's metrics and writes its log line.
-func (p *ppoRun) record(*run) ([]float64, error) {
-	if p.opts.Log != nil {
-		fmt.Fprint(p.opts.Log, p.log)
-	}
+func (p *ppoRun) record(r *run) ([]float64, error) {
+	r.logf(p.opts.Log, "%s", p.log)
 	return p.row, nil
 }
 

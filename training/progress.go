@@ -3,20 +3,8 @@ package training
 import (
 	"fmt"
 	"io"
-	"os"
 	"time"
 )
-
-// isTerminal reports whether w is a terminal (a character device), where a progress bar can
-// redraw its line; a file or pipe gets plain lines instead.
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
-}
 
 // plainProgressEvery is how often plainProgress writes a line (besides the first step and
 // the last).

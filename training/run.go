@@ -11,8 +11,8 @@ import (
 
 	"github.com/gomlx/gomlx/backends"
 	"github.com/gomlx/gomlx/pkg/core/tensors"
-	"github.com/schollz/progressbar/v3"
 
+	"github.com/container-rl/container/internal/progress"
 	"github.com/container-rl/container/internal/rundir"
 )
 
@@ -82,13 +82,13 @@ type run struct {
 	Metrics [][]float64 // rows of spec.MetricNames
 	Resumed bool
 
-	options     any       // the trainer's options, saved in run.json and every checkpoint
-	begun       bool      // run.json is written: the directory holds this run
-	secondsBase float64   // training seconds of earlier processes (a resumed run)
-	runStart    time.Time // when this process's loop began
-	interval    time.Time // when the current log interval began
-	saved       int64     // the step of the newest checkpoint on disk (-1: none)
-	barDrawn    bool      // a progress bar is drawn on a terminal: log lines start on a new line
+	options     any           // the trainer's options, saved in run.json and every checkpoint
+	begun       bool          // run.json is written: the directory holds this run
+	secondsBase float64       // training seconds of earlier processes (a resumed run)
+	runStart    time.Time     // when this process's loop began
+	interval    time.Time     // when the current log interval began
+	saved       int64         // the step of the newest checkpoint on disk (-1: none)
+	bar         *progress.Bar // the loop's progress (nil: none)
 }
 
 // runMethod is what a trainer plugs into the run lifecycle.
@@ -252,16 +252,13 @@ func (r *run) seconds() float64 { return r.secondsBase + time.Since(r.runStart).
 func (r *run) loop(m runMethod) (err error) {
 	s := &r.spec
 	bar := r.progressBar()
+	r.bar = bar
+	defer bar.Close() // after an error or a stop, what follows starts on its own line
+	// A run counting samples writes plain lines of steps, samples/s and the time left to a
+	// log or pipe, from the first step on.
 	var plain *plainProgress
 	if bar == nil && s.Progress != nil && s.RowsPerStep > 0 {
 		plain = newPlainProgress(s.Progress, s.Method, r.Step, s.Steps, s.RowsPerStep)
-	}
-	if bar != nil {
-		defer func() {
-			if err != nil {
-				endBarLine(s.Progress) // the error that follows starts on its own line
-			}
-		}()
 	}
 	r.runStart = time.Now()
 	r.interval = r.runStart
@@ -291,13 +288,7 @@ func (r *run) loop(m runMethod) (err error) {
 			return err
 		}
 		r.Step = n
-		if bar != nil {
-			if s.RowsPerStep > 0 {
-				_ = bar.Set64(n * s.RowsPerStep)
-			} else {
-				_ = bar.Set64(n)
-			}
-		}
+		_ = bar.Set64(n * max(s.RowsPerStep, 1))
 		if plain != nil {
 			plain.step(n)
 		}
@@ -323,19 +314,8 @@ func (r *run) loop(m runMethod) (err error) {
 		}
 		r.interval = time.Now()
 	}
-	if bar != nil {
-		_ = bar.Finish()
-	}
+	_ = bar.Finish()
 	return nil
-}
-
-// lineStart is what a log line written while the progress bar is drawn starts with: a
-// newline that ends the bar's line on a terminal, nothing otherwise.
-func (r *run) lineStart() string {
-	if r.barDrawn {
-		return "\n"
-	}
-	return ""
 }
 
 // stop ends a cancelled loop at r.Step, a log point: it checkpoints that step unless the
@@ -350,41 +330,34 @@ func (r *run) stop(m runMethod) error {
 	return &StoppedError{Step: r.Step, Steps: r.spec.Steps, Err: r.spec.ctx.Err()}
 }
 
-func (r *run) progressBar() *progressbar.ProgressBar {
+func (r *run) progressBar() *progress.Bar {
 	s := &r.spec
 	if s.Progress == nil {
 		return nil
 	}
 	if s.RowsPerStep > 0 {
-		if !isTerminal(s.Progress) {
-			return nil // plain lines instead
+		if !progress.IsTerminal(s.Progress) {
+			return nil // plain lines instead (plainProgress)
 		}
 		// Samples (steps times the batch) with their rate and the time left.
-		bar := progressbar.NewOptions64(s.Steps*s.RowsPerStep, progressbar.OptionSetWriter(s.Progress),
-			progressbar.OptionSetDescription(fmt.Sprintf("%s (%d samples a step)", s.Method, s.RowsPerStep)),
-			progressbar.OptionShowCount(), progressbar.OptionShowIts(), progressbar.OptionSetItsString("samples"),
-			progressbar.OptionThrottle(250*time.Millisecond), progressbar.OptionSetPredictTime(true))
-		_ = bar.Set64(r.Step * s.RowsPerStep)
-		r.barDrawn = true
+		bar := progress.New(s.Progress, s.Steps*s.RowsPerStep, fmt.Sprintf("%s (%d samples a step)", s.Method, s.RowsPerStep),
+			progress.Options{Rate: true})
+		bar.SetStart(r.Step * s.RowsPerStep)
 		return bar
 	}
-	opts := []progressbar.Option{progressbar.OptionSetWriter(s.Progress), progressbar.OptionSetDescription(s.Method),
-		progressbar.OptionShowCount()}
-	if s.ProgressRate {
-		opts = append(opts, progressbar.OptionShowIts())
-	}
-	opts = append(opts, progressbar.OptionThrottle(250*time.Millisecond), progressbar.OptionSetPredictTime(true))
-	bar := progressbar.NewOptions64(s.Steps, opts...)
-	_ = bar.Set64(r.Step)
-	r.barDrawn = true
+	bar := progress.New(s.Progress, s.Steps, s.Method, progress.Options{Rate: s.ProgressRate})
+	bar.SetStart(r.Step)
 	return bar
 }
 
-// endBarLine ends the line an unfinished progress bar was drawn on.
-func endBarLine(w io.Writer) {
-	if w != nil {
-		_, _ = io.WriteString(w, "\n")
+// logf writes a log line to w (nil: nowhere), taking the progress bar off a terminal's line
+// first so that the line is not written after the bar.
+func (r *run) logf(w io.Writer, format string, args ...any) {
+	if w == nil {
+		return
 	}
+	r.bar.Clear()
+	fmt.Fprintf(w, format, args...)
 }
 
 // checkpoint saves the trainer, the options, the counters and m's state atomically.

@@ -228,3 +228,34 @@ func TestARunThatFailsWithAProgressBarEndsTheBarsLine(t *testing.T) {
 		t.Fatalf("progress output %q: want the bar, its line ended", out)
 	}
 }
+
+// Written to files (a redirected run), the log has one line per log point and no blank lines,
+// and the progress output holds plain lines, no redrawn bar frames.
+func TestRedirectedRunWritesPlainLinesWithoutBlankOnes(t *testing.T) {
+	o := tinyBC(t)
+	var progress, log bytes.Buffer
+	o.Progress, o.Log = &progress, &log
+	if _, err := TrainBC(context.Background(), tinySamples(40), o); err != nil {
+		t.Fatal(err)
+	}
+	p := tinyPPO(t)
+	var ppoProgress bytes.Buffer
+	p.Progress, p.Log = &ppoProgress, &log
+	if _, err := TrainPPO(context.Background(), p); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(log.String(), "\n")
+	if len(lines) != 2+3+1 || lines[len(lines)-1] != "" {
+		t.Fatalf("log %q: want 2 step lines and 3 iteration lines", log.String())
+	}
+	for i, l := range lines[:len(lines)-1] {
+		if want := map[bool]string{true: "step ", false: "iteration "}[i < 2]; !strings.HasPrefix(l, want) {
+			t.Errorf("log line %d %q, want it to start %q", i, l, want)
+		}
+	}
+	for name, out := range map[string]string{"bc": progress.String(), "ppo": ppoProgress.String()} {
+		if strings.ContainsAny(out, "\r\x1b") || !strings.HasSuffix(out, "\n") || strings.Contains(out, "\n\n") {
+			t.Errorf("%s progress %q: want plain lines", name, out)
+		}
+	}
+}

@@ -62,7 +62,7 @@ or scale any step yourself, and ends with where every artifact was written.`,
 	f := cmd.Flags()
 	f.StringVar(&o.out, "out", o.out, "directory for every artifact (created; must be new, empty or an earlier demo's, whose artifacts are replaced)")
 	f.IntVar(&o.games, "games", o.games, "self-play games for the dataset")
-	f.IntVar(&o.evalGames, "eval-games", o.evalGames, "games per pairing in the evaluation")
+	f.IntVar(&o.evalGames, "eval-games", o.evalGames, "games of the evaluation tournament (the trained bot and the three scripted bots, seats rotated)")
 	f.IntVar(&o.trainSteps, "train-steps", o.trainSteps, "behaviour-cloning training steps")
 	f.Uint64Var(&o.seed, "seed", o.seed, "seed for self-play, training and evaluation")
 	f.BoolVar(&o.strict, "strict", false, "fail when a step's command is not part of this build instead of skipping it")
@@ -107,7 +107,7 @@ func demoSteps(o demoOptions) []demoStep {
 	return []demoStep{
 		{
 			title: "self-play between the scripted bots",
-			args: []string{"selfplay", "--bots", strings.Join(seats, ","), "--games", strconv.Itoa(o.games),
+			args: []string{"selfplay", "--agents", strings.Join(seats, ","), "--games", strconv.Itoa(o.games),
 				"--seed", seed, "--shard-games", strconv.Itoa(shardGames(o.games)), "--quiet", "--out", p.dataset},
 			artifact: p.dataset,
 			label:    "self-play dataset (Arrow shards + manifest.json)",
@@ -135,7 +135,7 @@ func demoSteps(o demoOptions) []demoStep {
 		},
 		{
 			title: "evaluation against the scripted bots",
-			args: []string{"eval", "--bots", strings.Join(append([]string{p.bot}, demoTeachers...), ","),
+			args: []string{"eval", "--agents", strings.Join(append([]string{p.bot}, demoTeachers...), ","),
 				"--games", strconv.Itoa(o.evalGames), "--seed", seed, "--csv", p.eval},
 			artifact: p.eval,
 			label:    "evaluation table (CSV)",

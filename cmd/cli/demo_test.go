@@ -58,8 +58,19 @@ func TestDemoRunsEveryStepInPipelineOrder(t *testing.T) {
 	for _, a := range []string{p.dataset, p.train, p.bot, p.eval} {
 		assert.Contains(t, out.String(), a, "the summary names every artifact")
 	}
-	assert.Contains(t, out.String(), "$ container selfplay --bots valuer,shipper,manufacturer,valuer --games 4 --seed 1 --shard-games 1 --quiet")
+	assert.Contains(t, out.String(), "$ container selfplay --agents valuer,shipper,manufacturer,valuer --games 4 --seed 1 --shard-games 1 --quiet")
 	assert.NotContains(t, out.String(), "Skipped")
+	// The command lines use the flag the README and the help use.
+	assert.NotContains(t, out.String(), "--bots")
+	assert.Contains(t, out.String(), "$ container eval --agents ")
+}
+
+// The demo plays one evaluation tournament, so --eval-games is its games, not games per pairing.
+func TestDemoHelpDescribesOneTournament(t *testing.T) {
+	var out, errb bytes.Buffer
+	require.Equal(t, 0, Main([]string{"demo", "--help"}, strings.NewReader(""), &out, &errb))
+	assert.NotContains(t, out.String(), "pairing")
+	assert.Contains(t, out.String(), "games of the evaluation tournament")
 }
 
 func TestDemoSkipsMissingCommandsAndTheStepsThatNeedThem(t *testing.T) {

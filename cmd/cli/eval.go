@@ -13,14 +13,12 @@ import (
 	"path/filepath"
 	"strconv"
 	"text/tabwriter"
-	"time"
 
 	"github.com/container-rl/container/env/bots"
 	"github.com/container-rl/container/env/eval"
 	"github.com/container-rl/container/env/rules"
 	"github.com/container-rl/container/internal/atomicfile"
 	"github.com/container-rl/container/internal/rundir"
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 )
 
@@ -38,6 +36,7 @@ type tourneyOptions struct {
 	json     bool
 	schedule string
 	progress io.Writer // progress bar destination (stderr); nil for none
+	quiet    bool      // --quiet: no progress
 	shardOptions
 	// maxAgents bounds --agents (0: one per seat at most); rate takes a ladder of more
 	// agents than seats, --schedule saying which of them sit in each game.
@@ -46,7 +45,8 @@ type tourneyOptions struct {
 
 func addTourneyFlags(cmd *cobra.Command, o *tourneyOptions) {
 	f := cmd.Flags()
-	f.StringVar(&o.agents, "agents", "", "comma-separated bot names or .bot files, 1 to 5; a trained bot may end in @T to sample at temperature T (see container bots); required")
+	f.StringVar(&o.agents, "agents", "", fmt.Sprintf("comma-separated bot names or .bot files, 1 to %d; a trained bot may end in @T to sample at temperature T (see container bots); required",
+		max(o.maxAgents, rules.MaxPlayers)))
 	f.StringVar(&o.agents, "bots", "", "alias of --agents")
 	f.IntVar(&o.games, "games", 100, "number of games (seat rotation is exact for a multiple of the number of agents)")
 	addGameFlags(cmd, &o.gameFlags, gameFlagSet{playersFromAgents: true, turnLimit: true})
@@ -54,6 +54,7 @@ func addTourneyFlags(cmd *cobra.Command, o *tourneyOptions) {
 	f.IntVar(&o.workers, "workers", 0, "parallel games (0: one per CPU); results do not depend on it")
 	f.IntVar(&o.batch, "batch", 0, "games each worker plays in lockstep so trained bots decide in batches (0: off)")
 	f.BoolVar(&o.json, "json", false, "print JSON instead of a table")
+	f.BoolVarP(&o.quiet, "quiet", "q", false, "no progress bar (on a terminal) or progress lines (elsewhere) on standard error")
 	f.StringVar(&o.schedule, "schedule", string(eval.ScheduleBalanced), "with more agents than seats, who sits in each game: balanced (every set of agents in turn, each pair meeting equally often) or window (agents g, g+1, ... in game g)")
 	addShardFlags(cmd, &o.shardOptions)
 	cmd.Args = tourneyArgs(&o.shardOptions)
@@ -100,16 +101,6 @@ func tourneyConfig(o tourneyOptions) (eval.Config, error) {
 	if cfg.Shard, err = o.tourneyShard(); err != nil {
 		return cfg, err
 	}
-	if o.progress != nil {
-		total := o.games
-		if cfg.Shard != nil {
-			first, end := cfg.Shard.Range(o.games, o.batch)
-			total = end - first
-		}
-		bar := gamesBar(o.progress, total, "games", progressbar.OptionThrottle(200*time.Millisecond),
-			progressbar.OptionOnCompletion(func() { fmt.Fprintln(o.progress) }))
-		cfg.Progress = func(done, _ int) { _ = bar.Set(done) }
-	}
 	return cfg, nil
 }
 
@@ -141,8 +132,9 @@ and the game's index, so the results are the same whatever --workers is.
 
 Per agent: games (seats played), wins (shared wins split), win rate with a 95% Wilson interval,
 mean and median final total, mean rank, and the mean score breakdown (cash, island, leftover
-containers, loans). Then the win rate of each seat (seat 0 moves first), game lengths and why
-the games ended. Ctrl-C stops early, prints (and saves) the results so far and exits with
+containers, loans). Then the win rate by turn order (of whoever moved first, second, ...: the
+first player is drawn at setup, and the records say who it was) and by seat, game lengths and
+why the games ended. Ctrl-C stops early, prints (and saves) the results so far and exits with
 status 130.
 
 --save DIR writes every game as a game record (container-game/1 JSON, naming the agent of
@@ -163,7 +155,9 @@ JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID) and writes DIR/results-shard-I-of-N
   container eval --agents valuer,shipper,manufacturer,random --games 400000 --shard auto/8 --out /shared/eval/t1
   container eval --merge /shared/eval/t1`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			o.progress = cmd.ErrOrStderr()
+			if !o.quiet {
+				o.progress = cmd.ErrOrStderr()
+			}
 			ctx, stop := interruptible(cmd)
 			defer stop()
 			return runEval(ctx, o, cmd.OutOrStdout())
@@ -277,6 +271,19 @@ func seatedBy(res *eval.Result) eval.Schedule {
 	return eval.SeatedBy(res.Schedule, len(res.Agents), res.Options.Players)
 }
 
+// ordinal writes n (1 to 5) as 1st, 2nd, 3rd, 4th, 5th.
+func ordinal(n int) string {
+	switch n {
+	case 1:
+		return "1st"
+	case 2:
+		return "2nd"
+	case 3:
+		return "3rd"
+	}
+	return strconv.Itoa(n) + "th"
+}
+
 func pct(x float64) string { return strconv.FormatFloat(100*x, 'f', 1, 64) + "%" }
 
 func writeEvalTable(out io.Writer, sum *eval.Summary) {
@@ -288,7 +295,14 @@ func writeEvalTable(out io.Writer, sum *eval.Summary) {
 			a.MeanCash, a.MeanIsland, a.MeanLeftover, a.MeanLoans)
 	}
 	_ = w.Flush()
-	fmt.Fprint(out, "seat win rates (seat 0 moves first):")
+	if len(sum.TurnOrder) > 0 {
+		fmt.Fprint(out, "win rate by turn order (1st: the first player, drawn at setup):")
+		for k, r := range sum.TurnOrder {
+			fmt.Fprintf(out, "  %s: %s [%s, %s]", ordinal(k+1), pct(r.Rate), pct(r.Lo), pct(r.Hi))
+		}
+		fmt.Fprintln(out)
+	}
+	fmt.Fprint(out, "win rate by seat (who moves first is drawn at setup):")
 	for s, r := range sum.Seats {
 		fmt.Fprintf(out, "  %d: %s [%s, %s]", s, pct(r.Rate), pct(r.Lo), pct(r.Hi))
 	}

@@ -25,9 +25,12 @@ func TestEval_TableNamesEveryAgentAndTheSeats(t *testing.T) {
 	require.NoError(t, runEval(context.Background(), smallEval("valuer,shipper,manufacturer,random"), &out))
 	s := out.String()
 	for _, want := range []string{"8 games (4 players, base rules, short length", "valuer", "shipper", "manufacturer", "random",
-		"95% CI", "seat win rates", "game length", "game end"} {
+		"95% CI", "win rate by turn order (1st: the first player, drawn at setup):  1st: ", "4th: ",
+		"win rate by seat (who moves first is drawn at setup):  0: ", "game length", "game end"} {
 		assert.Contains(t, s, want)
 	}
+	// The first player is drawn at setup: seat 0 is not it.
+	assert.NotContains(t, s, "seat 0 moves first")
 }
 
 func TestEval_JSONIsTheSameWhateverTheWorkers(t *testing.T) {
@@ -54,6 +57,18 @@ func TestEval_JSONIsTheSameWhateverTheWorkers(t *testing.T) {
 	assert.Equal(t, 4, got.Options.Players, "two agents fill a default 4-player table")
 	require.Len(t, got.Summary.Agents, 2)
 	assert.Equal(t, 16, got.Summary.Agents[0].Games, "each agent fills two seats of every game")
+	var order struct {
+		Summary struct {
+			TurnOrder []struct{ Wins float64 } `json:"turn_order"`
+		}
+	}
+	require.NoError(t, json.Unmarshal(outs[0].Bytes(), &order))
+	require.Len(t, order.Summary.TurnOrder, 4, "one win rate per turn position")
+	total := 0.0
+	for _, r := range order.Summary.TurnOrder {
+		total += r.Wins
+	}
+	assert.InDelta(t, 8, total, 1e-9, "every game's win is someone's in turn order")
 }
 
 func TestEval_SaveWritesReplayableRecordsAndCSV(t *testing.T) {
@@ -197,4 +212,20 @@ func TestRate_ScheduleIsNamedAndABadOneRefused(t *testing.T) {
 	assert.Equal(t, 1, strings.Count(errOut.String(), "\n"), errOut.String())
 	assert.Contains(t, errOut.String(), `--schedule "spiral"`)
 	assert.Empty(t, out.String())
+}
+
+// --agents's help states the bound the command enforces: a ladder for rate, one agent per
+// seat at most for eval.
+func TestAgentsHelpStatesTheBound(t *testing.T) {
+	for cmd, want := range map[string]string{"rate": "1 to 16;", "eval": "1 to 5;"} {
+		var out, errb bytes.Buffer
+		if code := Main([]string{cmd, "--help"}, strings.NewReader(""), &out, &errb); code != 0 {
+			t.Fatalf("%s --help: exit %d", cmd, code)
+		}
+		for _, line := range strings.Split(out.String(), "\n") {
+			if strings.Contains(line, "--agents string") && !strings.Contains(line, want) {
+				t.Errorf("%s --help: %q, want %q", cmd, line, want)
+			}
+		}
+	}
 }

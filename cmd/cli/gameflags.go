@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/container-rl/container/env/rules"
 	"github.com/spf13/cobra"
@@ -51,12 +52,12 @@ func addGameFlags(cmd *cobra.Command, g *gameFlags, set gameFlagSet) {
 // players if 3 to 5, else 4), or 0 where --players must name 3 to 5 players itself. Errors
 // name the flag.
 func (g gameFlags) rulesOptions(agents int) (rules.Options, error) {
-	players := playersRange
-	if agents > 0 {
-		players = playersFromAgentsRange
-	}
-	if err := checkIntFlags(turnLimitRange.with(g.turnLimit), players.with(g.players)); err != nil {
+	if err := checkIntFlags(turnLimitRange.with(g.turnLimit)); err != nil {
 		return rules.Options{}, err
+	}
+	// 0 (where allowed) only asks for the default, so every command states the same range.
+	if (g.players != 0 || agents == 0) && (g.players < minPlayers || g.players > rules.MaxPlayers) {
+		return rules.Options{}, fmt.Errorf("--players %d is outside %d..%d", g.players, minPlayers, rules.MaxPlayers)
 	}
 	o := rules.DefaultOptions()
 	o.Players, o.TurnLimit = g.players, g.turnLimit
@@ -70,7 +71,8 @@ func (g gameFlags) rulesOptions(agents int) (rules.Options, error) {
 		return rules.Options{}, err
 	}
 	if err := o.Validate(); err != nil {
-		return rules.Options{}, err
+		// The commands say "invalid options" themselves: keep the rules' reason only.
+		return rules.Options{}, &renamedError{msg: strings.TrimPrefix(err.Error(), rules.ErrInvalidOptions.Error()+": "), err: err}
 	}
 	return o, nil
 }

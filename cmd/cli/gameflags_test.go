@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -75,20 +76,42 @@ func TestGameFlagsRulesOptions(t *testing.T) {
 		want   string
 	}{
 		{func(g *gameFlags) { g.players = 0 }, 0, "--players 0 is outside 3..5"},
-		{func(g *gameFlags) { g.players = 6 }, 3, "--players 6 is outside 0..5"},
-		{func(g *gameFlags) { g.players = -1 }, 3, "--players -1 is negative"},
+		{func(g *gameFlags) { g.players = 6 }, 3, "--players 6 is outside 3..5"},
+		{func(g *gameFlags) { g.players = -1 }, 3, "--players -1 is outside 3..5"},
 		{func(g *gameFlags) { g.players, g.turnLimit = 4, -2 }, 0, "--turn-limit -2 is negative"},
 		{func(g *gameFlags) { g.players, g.turnLimit = 4, rules.MaxTurnLimit+1 }, 0, "--turn-limit"},
 		{func(g *gameFlags) { g.players, g.variant = 4, "deluxe" }, 0, "--rules"},
 		{func(g *gameFlags) { g.players, g.length = 4, "epic" }, 0, "--length"},
 		{func(g *gameFlags) { g.players, g.modules = 4, "dragons" }, 0, "--modules"},
 		{func(g *gameFlags) { g.players, g.variant, g.modules = 4, "classic", "trucks" }, 0, "Classic"},
-		{func(g *gameFlags) { g.players = 2 }, 2, "2 players"},
+		{func(g *gameFlags) { g.players = 2 }, 2, "--players 2 is outside 3..5"},
 	} {
 		g := base
 		c.edit(&g)
 		if _, err := g.rulesOptions(c.agents); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v with %d agents: error %v, want one containing %q", g, c.agents, err, c.want)
 		}
+	}
+}
+
+// --players states one range, 3..5, in every command, and "invalid options" once.
+func TestPlayersRangeIsTheSameInEveryCommand(t *testing.T) {
+	for _, args := range [][]string{
+		{"eval", "--agents", "random", "--games", "1"},
+		{"rate", "--agents", "random", "--games", "1"},
+		{"selfplay", "--agents", "random", "--games", "1", "--out", filepath.Join(t.TempDir(), "d")},
+		{"play"},
+		{"spec"},
+	} {
+		for _, p := range []string{"7", "2", "-1"} {
+			code, line := mainError(append(args, "--players", p)...)
+			if code != 1 || !strings.Contains(line, "--players "+p+" is outside 3..5") || strings.Count(line, "invalid options") > 1 {
+				t.Errorf("%v --players %s: exit %d, %q", args, p, code, line)
+			}
+		}
+	}
+	code, line := mainError("eval", "--agents", "random", "--rules", "classic", "--modules", "trucks")
+	if code != 1 || strings.Count(line, "invalid options") != 1 || !strings.Contains(line, "Classic") {
+		t.Errorf("eval --rules classic --modules trucks: exit %d, %q", code, line)
 	}
 }

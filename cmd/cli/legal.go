@@ -46,7 +46,7 @@ func init() { register(newLegalCmd) }
 func runLegal(path string, board bool, in io.Reader, out io.Writer) error {
 	s, _, err := loadStateFile(path, in)
 	if err != nil {
-		return err
+		return fmt.Errorf("legal: %w", err)
 	}
 	if s.IsTerminal() {
 		_, err := fmt.Fprintln(out, "the game is over: no legal moves")
@@ -94,7 +94,7 @@ type amountRangeJSON struct {
 func runLegalJSON(path string, in io.Reader, out io.Writer) error {
 	s, _, err := loadStateFile(path, in)
 	if err != nil {
-		return err
+		return fmt.Errorf("legal: %w", err)
 	}
 	d := s.Decision()
 	j := legalJSON{Terminal: s.IsTerminal(), Decider: s.CurrentPlayer(), Active: d.Active, Phase: d.Phase.String(), Actions: []legalAction{}}

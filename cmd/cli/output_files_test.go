@@ -131,7 +131,7 @@ func TestEvalCSVWritesThroughDevicesAndPipesAndNeverReplacesThem(t *testing.T) {
 	if err := runEval(ctx, o, &out); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(out.String(), evalCSVHeader) || strings.Count(out.String(), "\n") != 2 || !strings.Contains(table.String(), "seat win rates") {
+	if !strings.HasPrefix(out.String(), evalCSVHeader) || strings.Count(out.String(), "\n") != 2 || !strings.Contains(table.String(), "win rate by seat") {
 		t.Errorf("--csv -: standard output %q, standard error %q", out.String(), table.String())
 	}
 	if _, err := os.Lstat("-"); err == nil {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/container-rl/container/env/bots"
@@ -38,8 +37,9 @@ func newPlayCmd() *cobra.Command {
 
 You see the board as your seat may see it (never an opponent's scoring card or an unrevealed
 sealed bid), the legal moves numbered with their notation, and after each delivery auction the
-revealed bids. Answer with a move's number, its notation, or $N for an amount (a bid). Other
-inputs: "undo" takes back your last move while it is still your decision in the same turn and
+revealed bids. Answer with a move's number or its notation. Where the decision is an amount (a
+bid), a number is the amount (5 and $5 alike) and a listed move (such as taking a loan) is
+chosen as #1, #2, ... or by its notation. Other inputs: "undo" takes back your last move while it is still your decision in the same turn and
 no one else has moved since, "board" shows the board again, "help" lists the inputs, "quit"
 abandons the game. The game ends with every seat's final-scoring breakdown.
 
@@ -134,10 +134,25 @@ func defaultOpponent(opts rules.Options) string {
 // playGame is one game in progress in the terminal.
 type playGame struct {
 	*play.Game
-	seat  int
-	names []string // bot name per seat, "" for the human
-	out   io.Writer
-	moves []rules.Move // the numbered moves last listed
+	seat    int
+	names   []string // bot name per seat, "" for the human
+	out     io.Writer
+	moves   []rules.Move  // the numbered moves last listed
+	amounts *play.Amounts // the amounts last offered (nil: none)
+}
+
+// help lists the inputs of the pending decision.
+func (p *playGame) help() string {
+	var what string
+	switch {
+	case p.amounts != nil && len(p.moves) > 0:
+		what = fmt.Sprintf("an amount from $%d to $%d (5 or $5 alike), #N or the notation for a listed move", p.amounts.Min, p.amounts.Max)
+	case p.amounts != nil:
+		what = fmt.Sprintf("an amount from $%d to $%d (5 or $5 alike)", p.amounts.Min, p.amounts.Max)
+	default:
+		what = "a listed move's number or its notation"
+	}
+	return "inputs: " + what + `; "undo" takes back your last move, "board" shows the board, "quit" abandons the game`
 }
 
 func runPlay(o playOptions, in io.Reader, out io.Writer) error {
@@ -228,7 +243,7 @@ func (p *playGame) human(line string) (done bool, err error) {
 	case "q", "quit", "exit":
 		return true, nil
 	case "h", "help", "?":
-		fmt.Fprintln(p.out, `inputs: a move's number, its notation, $N for an amount, "undo", "board", "quit"`)
+		fmt.Fprintln(p.out, p.help())
 		return false, nil
 	case "b", "board":
 		p.printBoard()
@@ -243,33 +258,17 @@ func (p *playGame) human(line string) (done bool, err error) {
 	}
 	ev, err := p.Play(m)
 	if err != nil {
-		fmt.Fprintf(p.out, "not a legal move now: %v\n", err)
+		fmt.Fprintf(p.out, "%s is not a legal move now; %s\n", rules.Quote(line), play.InputHint(p.moves, p.amounts))
 		return false, nil
 	}
 	p.show(ev)
 	return false, nil
 }
 
-// parse reads a move number, $N or the notation.
+// parse reads what the human typed (play.ParseInput: at an amount decision a bare number is
+// the amount and listed moves are #N; elsewhere a number is a listed move).
 func (p *playGame) parse(line string) (rules.Move, error) {
-	if n, err := strconv.Atoi(line); err == nil {
-		if n < 1 || n > len(p.moves) {
-			return rules.Move{}, fmt.Errorf("no move numbered %d (1..%d)", n, len(p.moves))
-		}
-		return p.moves[n-1], nil
-	}
-	if rest, ok := strings.CutPrefix(line, "$"); ok {
-		n, err := strconv.Atoi(rest)
-		if err != nil || n < 0 {
-			return rules.Move{}, fmt.Errorf("%s is not an amount ($ and a whole number)", rules.Quote(line))
-		}
-		return rules.Move{Kind: rules.Amount, Amount: int32(n)}, nil
-	}
-	m, err := p.State().ParseMove(line)
-	if err != nil {
-		return rules.Move{}, fmt.Errorf("%s is neither a move number nor a move: %v", rules.Quote(line), err)
-	}
-	return m, nil
+	return play.ParseInput(p.View(), line, p.moves, p.amounts)
 }
 
 // show tells the human what a move just applied did, keeping other seats' sealed bids sealed
@@ -324,8 +323,8 @@ func (p *playGame) printBoard() {
 
 // printMoves lists the legal moves, numbered, with the amounts collapsed into a range.
 func (p *playGame) printMoves(d rules.Decision) {
-	var amounts *play.Amounts
-	p.moves, amounts = p.Choices()
+	p.moves, p.amounts = p.Choices()
+	amounts := p.amounts
 	// The words come from the seat's own view of the decision (no sealed values in it).
 	c := play.ContextAt(p.View())
 	w := play.Words{Viewer: p.seat}
@@ -334,15 +333,17 @@ func (p *playGame) printMoves(d rules.Decision) {
 	for _, m := range p.moves {
 		width = max(width, len(m.String()))
 	}
-	for i, m := range p.moves {
-		fmt.Fprintf(p.out, "  %2d  %-*s  %s\n", i+1, width, m.String(), w.Move(c, m))
-	}
+	// At an amount decision the amounts come first: a bare number is one (5 or $5), and the
+	// listed moves are #1, #2, ...
 	if amounts != nil {
-		fmt.Fprintf(p.out, "  $N  an amount from $%d to $%d", amounts.Min, amounts.Max)
+		fmt.Fprintf(p.out, "  %3s  an amount from $%d to $%d: type it as 5 or $5", "N", amounts.Min, amounts.Max)
 		if amounts.Sealed {
 			fmt.Fprint(p.out, " (sealed until every bid is in)")
 		}
 		fmt.Fprintln(p.out)
+	}
+	for i, m := range p.moves {
+		fmt.Fprintf(p.out, "  %3s  %-*s  %s\n", play.MoveLabel(i, amounts), width, m.String(), w.Move(c, m))
 	}
 }
 

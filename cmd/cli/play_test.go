@@ -244,7 +244,7 @@ func TestPlayUndoRestoresThePosition(t *testing.T) {
 				choice = fmt.Sprint(i + 1)
 			}
 		}
-		if len(p.moves) == 0 {
+		if p.amounts != nil {
 			choice = fmt.Sprintf("$%d", d.MinAmount)
 		}
 		quit, err := p.human(choice)
@@ -291,14 +291,16 @@ func TestPlayReadsNotationAndExplainsBadInput(t *testing.T) {
 	o.players, o.turnLimit = 3, 3
 	// Bad inputs first (each is answered and the prompt repeats), then "end" in notation until
 	// the game is over; other decisions take the first listed move.
-	input := "nonsense\n999\n$x\nhelp\nboard\nundo\n" + strings.Repeat("end\n1\n$0\n", 200)
+	input := "nonsense\n999\n$x\n$5\nhelp\nboard\nundo\n" + strings.Repeat("end\n1\n$0\n", 200)
 	var out bytes.Buffer
 	require.NoError(t, runPlay(o, strings.NewReader(input), &out), lastLines(out.String(), 20))
 	text := out.String()
-	assert.Contains(t, text, `"nonsense" is neither a move number nor a move`)
-	assert.Contains(t, text, "no move numbered 999")
-	assert.Contains(t, text, `"$x" is not an amount`)
-	assert.Contains(t, text, "inputs: a move's number")
+	assert.Regexp(t, `\n> "nonsense" is not a move here; type a number 1-\d+, a move such as \S+, or help\n`, text)
+	assert.Regexp(t, `\n> no move numbered 999; type a number 1-\d+, `, text)
+	assert.Contains(t, text, `"$x" is not a move here; type a number 1-`)
+	assert.Contains(t, text, "this decision takes no amount; type a number 1-")
+	assert.Contains(t, text, "inputs: a listed move's number or its notation;")
+	assert.NotContains(t, text, "rules:", "errors are in the player's words")
 	assert.Contains(t, text, "nothing to undo")
 	assert.Contains(t, text, "Final score:")
 }
@@ -309,4 +311,81 @@ func TestPlayQuitAbandonsTheGame(t *testing.T) {
 	require.NoError(t, runPlay(defaultPlayOptions(), strings.NewReader("quit\n"), &out))
 	assert.Contains(t, out.String(), "Game abandoned.")
 	assert.NotContains(t, out.String(), "Final score:")
+}
+
+// At an amount decision (a bid) a bare number is the amount, "$N" too; a listed move (taking
+// a loan) is #N; a typo or a number out of range is one plain line saying what to type.
+func TestPlayReadsANumberAtABidAsTheAmount(t *testing.T) {
+	requireEngine(t)
+	checked, withLoan := 0, 0
+	for seed := uint64(1); seed <= 40 && (checked < 3 || withLoan == 0); seed++ {
+		opts := rules.DefaultOptions()
+		opts.Players, opts.Seed = 3, seed
+		g, err := rules.NewGame(opts)
+		require.NoError(t, err)
+		players := make([]bots.Bot, 3)
+		for _, s := range []int{1, 2} {
+			players[s], err = bots.New("valuer", opts, uint64(s)+seed)
+			require.NoError(t, err)
+		}
+		game, err := play.New(g, opts.Seed, 0, players)
+		require.NoError(t, err)
+		var out bytes.Buffer
+		p := &playGame{Game: game, seat: 0, names: []string{"", "valuer", "valuer"}, out: &out}
+		for !p.Over() {
+			if !p.HumanToMove() {
+				require.NoError(t, p.botMove())
+				continue
+			}
+			d := p.State().Decision()
+			out.Reset()
+			p.printMoves(d)
+			if p.amounts == nil {
+				_, err := p.Play(p.State().LegalMoves(nil)[0])
+				require.NoError(t, err)
+				continue
+			}
+			am := *p.amounts
+			listing := out.String()
+			assert.Contains(t, listing, fmt.Sprintf("    N  an amount from $%d to $%d: type it as 5 or $5", am.Min, am.Max))
+			for _, typo := range []string{"foo", fmt.Sprint(am.Max + 1), "#9", "#1"} {
+				out.Reset()
+				if typo == "#1" && len(p.moves) > 0 {
+					continue
+				}
+				n := len(p.Log())
+				_, err := p.human(typo)
+				require.NoError(t, err)
+				line := out.String()
+				assert.Equal(t, n, len(p.Log()), "%q was played", typo)
+				assert.Equal(t, 1, strings.Count(line, "\n"), "%q: %q", typo, line)
+				assert.Contains(t, line, fmt.Sprintf("type an amount from $%d to $%d ($ optional)", am.Min, am.Max), typo)
+				assert.NotContains(t, line, "(1..0)")
+				assert.NotContains(t, line, "rules:")
+			}
+			if len(p.moves) > 0 {
+				withLoan++
+				assert.Regexp(t, `(?m)^   #1  loan `, listing)
+				out.Reset()
+				_, err := p.human("help")
+				require.NoError(t, err)
+				assert.Contains(t, out.String(), "#N or the notation for a listed move")
+			}
+			// A bare number is the amount; every other decision takes the first listed move.
+			amount := am.Min + (am.Max-am.Min)/2
+			typed := fmt.Sprint(amount)
+			if checked%2 == 1 {
+				typed = "$" + typed
+			}
+			n := len(p.Log())
+			_, err := p.human(typed)
+			require.NoError(t, err)
+			require.Len(t, p.Log(), n+1, "%q at %s was not played: %s", typed, d.Phase, out.String())
+			last := p.Log()[n]
+			assert.Equal(t, rules.Move{Kind: rules.Amount, Amount: int32(amount)}, last.Move, "%q", typed)
+			checked++
+		}
+	}
+	require.GreaterOrEqual(t, checked, 3, "too few amount decisions")
+	require.Positive(t, withLoan, "no amount decision offered a loan")
 }

@@ -2,16 +2,14 @@ package cli
 
 import (
 	"io"
-	"time"
 
-	"github.com/schollz/progressbar/v3"
+	"github.com/container-rl/container/internal/progress"
 )
 
-// gamesBar is the progress bar of a command that plays total games: count, predicted time,
-// redrawn at most every 250 ms, cleared when done; more options are applied after these.
-func gamesBar(w io.Writer, total int, desc string, more ...progressbar.Option) *progressbar.ProgressBar {
-	opts := append([]progressbar.Option{progressbar.OptionSetWriter(w), progressbar.OptionSetDescription(desc),
-		progressbar.OptionShowCount(), progressbar.OptionSetPredictTime(true),
-		progressbar.OptionThrottle(250 * time.Millisecond), progressbar.OptionClearOnFinish()}, more...)
-	return progressbar.NewOptions(total, opts...)
+// gamesBar reports the progress of a command that plays total games (internal/progress: a bar
+// on a terminal, an occasional plain line in a log, nothing before the first game); the bar
+// is cleared from a terminal when done. Call Finish when every game is played, Close when the
+// command stops early.
+func gamesBar(w io.Writer, total int, desc string) *progress.Bar {
+	return progress.New(w, int64(total), desc, progress.Options{Clear: true})
 }

@@ -37,13 +37,16 @@ before commit 9f10f48 of 2026-12-02; ladders made with it need it to be reproduc
   container rate --agents valuer,shipper,manufacturer,random --games 100000 --shard 0/4 --out runs/rate
   container rate --merge runs/rate`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			o.progress = cmd.ErrOrStderr()
+			if !o.quiet {
+				o.progress = cmd.ErrOrStderr()
+			}
 			ctx, stop := interruptible(cmd)
 			defer stop()
 			return rateError(runRate(ctx, o, cmd.OutOrStdout()))
 		},
 	}
 	addTourneyFlags(cmd, &o)
+	cmd.Flags().Lookup("games").Usage = "number of games (with more agents than seats, --schedule balanced is exact for a multiple of C(agents, players) x players; else for a multiple of the number of agents)"
 	args := cmd.Args
 	cmd.Args = func(cmd *cobra.Command, a []string) error { return rateError(args(cmd, a)) }
 	return cmd

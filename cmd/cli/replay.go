@@ -50,7 +50,7 @@ func init() { register(newReplayCmd) }
 func runReplay(path string, o replayOptions, in io.Reader, out io.Writer) error {
 	_, rec, err := loadStateFile(path, in)
 	if err != nil {
-		return err
+		return fmt.Errorf("replay: %w", err)
 	}
 	if rec == nil {
 		return fmt.Errorf("replay: %s is a position, not a game record", path)
@@ -69,8 +69,12 @@ func runReplay(path string, o replayOptions, in io.Reader, out io.Writer) error 
 	if rec.From != nil {
 		start = "from a position"
 	}
-	fmt.Fprintf(out, "Game: %d players, %s rules, %s length, modules %q, %s, %d moves\n",
-		opts.Players, opts.Variant, opts.Length, opts.Modules.String(), start, len(rec.Moves))
+	modules := opts.Modules.String()
+	if modules == "" {
+		modules = "none"
+	}
+	fmt.Fprintf(out, "Game: %d players, %s rules, %s length, modules %s, %s, %d moves\n",
+		opts.Players, opts.Variant, opts.Length, modules, start, len(rec.Moves))
 	if len(rec.Agents) > 0 {
 		names := make([]string, len(rec.Agents))
 		for seat, a := range rec.Agents {
@@ -91,7 +95,7 @@ func runReplay(path string, o replayOptions, in io.Reader, out io.Writer) error 
 		fmt.Fprintf(out, "%5d  p%d  %-18s %s\n", i, d.Decider+1, d.Phase, m)
 	})
 	if err != nil {
-		return err
+		return fmt.Errorf("replay: %s: %w", path, err)
 	}
 	fmt.Fprintf(out, "\n== final position ==\n%s\n", final.Render(o.viewer))
 	return writeScores(out, final, final.Scores())

@@ -72,3 +72,27 @@ func TestReplayJSONAndBinary(t *testing.T) {
 		t.Error("replay accepted --viewer 7")
 	}
 }
+
+// The header names a game without modules "modules none", not an empty quoted string.
+func TestReplayHeaderSaysModulesNone(t *testing.T) {
+	js, _, _ := writeTestRecord(t)
+	var out bytes.Buffer
+	if err := runReplay(js, replayOptions{viewer: -1}, nil, &out); err != nil {
+		t.Fatal(err)
+	}
+	first, _, _ := strings.Cut(out.String(), "\n")
+	if !strings.Contains(first, ", modules none, ") || strings.Contains(first, `""`) {
+		t.Errorf("header %q: want modules none", first)
+	}
+}
+
+// A file that cannot be read is an error of the command that read it.
+func TestReadErrorsNameTheCommand(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "nosuch.json")
+	for _, cmd := range []string{"replay", "score", "legal"} {
+		code, line := mainError(cmd, missing)
+		if code != 1 || !strings.HasPrefix(line, "container: "+cmd+": ") || !strings.Contains(line, "nosuch.json") {
+			t.Errorf("%s of a missing file: exit %d, %q", cmd, code, line)
+		}
+	}
+}

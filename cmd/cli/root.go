@@ -16,10 +16,12 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/container-rl/container/env/rules"
+	"github.com/container-rl/container/internal/version"
 )
 
-// Version is the toolkit version recorded in datasets and bot files.
-const Version = "0.1.0"
+// Version is the toolkit version (internal/version) that --version prints and datasets and
+// results files record.
+const Version = version.Version
 
 var builders []func() *cobra.Command
 
@@ -58,6 +60,7 @@ func NewRoot() *cobra.Command {
 	help := newHelpCmd()
 	help.AddCommand(newHelpFlagsCmd())
 	root.SetHelpCommand(help)
+	root.SetFlagErrorFunc(flagError)
 	// An unknown command is one line (Main adds the suggestion): cobra's own suggestion block
 	// spans several lines, and a command that only groups others (train) would print its help
 	// and succeed for "container train bcc".

@@ -41,7 +41,7 @@ func init() { register(newScoreCmd) }
 func runScore(path string, o scoreOptions, in io.Reader, out io.Writer) error {
 	s, _, err := loadStateFile(path, in)
 	if err != nil {
-		return err
+		return fmt.Errorf("score: %w", err)
 	}
 	scores := s.Scores()
 	if o.json {

@@ -17,7 +17,7 @@ import (
 	"github.com/container-rl/container/env"
 	"github.com/container-rl/container/env/bots"
 	"github.com/container-rl/container/env/rules"
-	"github.com/schollz/progressbar/v3"
+	"github.com/container-rl/container/internal/progress"
 	"github.com/spf13/cobra"
 )
 
@@ -216,7 +216,7 @@ func runSelfplay(ctx context.Context, o selfplayOptions, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	var bar *progressbar.ProgressBar
+	var bar *progress.Bar
 	if o.progress != nil {
 		done := 0
 		if m, err := datasets.ReadManifest(c.Out); err == nil && o.resume {
@@ -229,7 +229,7 @@ func runSelfplay(ctx context.Context, o selfplayOptions, out io.Writer) error {
 			}
 		}
 		bar = gamesBar(o.progress, partGames(c.Games, c.GamesPerShard, c.Part), "games")
-		_ = bar.Set(done)
+		bar.SetStart(int64(done))
 		var (
 			mu    sync.Mutex
 			steps atomic.Int64
@@ -248,8 +248,10 @@ func runSelfplay(ctx context.Context, o selfplayOptions, out io.Writer) error {
 		}
 	}
 	res, err := selfplay.Run(ctx, c)
-	if bar != nil {
+	if err == nil {
 		_ = bar.Finish()
+	} else {
+		bar.Close()
 	}
 	if errors.Is(err, selfplay.ErrExists) {
 		err = fmt.Errorf("%w; add --resume to continue it or pick another --out", err)

@@ -16,6 +16,7 @@ import (
 	"github.com/container-rl/container/env/eval"
 	"github.com/container-rl/container/env/rules"
 	"github.com/container-rl/container/internal/atomicfile"
+	"github.com/container-rl/container/internal/progress"
 	"github.com/spf13/cobra"
 )
 
@@ -216,7 +217,22 @@ func playTourney(ctx context.Context, o tourneyOptions, keepRecords bool, note i
 			return nil, err
 		}
 	}
+	var bar *progress.Bar
+	if o.progress != nil {
+		total := cfg.Games
+		if cfg.Shard != nil {
+			first, end := cfg.Shard.Range(cfg.Games, cfg.Batch)
+			total = end - first
+		}
+		bar = gamesBar(o.progress, total, "games")
+		cfg.Progress = func(done, _ int) { _ = bar.Set(done) }
+	}
 	res, err := eval.Run(ctx, cfg)
+	if err == nil && !res.Interrupted {
+		_ = bar.Finish()
+	} else {
+		bar.Close()
+	}
 	if err != nil || path == "" {
 		return res, err
 	}

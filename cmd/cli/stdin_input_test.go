@@ -40,7 +40,7 @@ func TestLegalScoreReplayReadStandardInput(t *testing.T) {
 	}
 	var out, errb bytes.Buffer
 	if code := Main([]string{"replay", "-"}, strings.NewReader(`{"format": "container-game/1", "options": {"players": 3}, "seed": 1, "moves": ["pro`), &out, &errb); code != 1 ||
-		!strings.HasPrefix(errb.String(), "container: standard input: ") || !strings.Contains(errb.String(), "truncated JSON") {
+		!strings.HasPrefix(errb.String(), "container: replay: standard input: ") || !strings.Contains(errb.String(), "truncated JSON") {
 		t.Errorf("truncated record on standard input: exit %d, %q", code, errb.String())
 	}
 }
@@ -79,7 +79,7 @@ func TestInputThatIsADirectoryIsNamed(t *testing.T) {
 	dir := t.TempDir()
 	for _, cmd := range []string{"legal", "score", "replay"} {
 		code, _, stderr := runMain(cmd, dir)
-		if code != 1 || stderr != "container: "+dir+" is a directory, not a file\n" {
+		if code != 1 || stderr != "container: "+cmd+": "+dir+" is a directory, not a file\n" {
 			t.Errorf("%s DIR: exit %d, %q", cmd, code, stderr)
 		}
 	}

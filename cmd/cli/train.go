@@ -10,14 +10,15 @@ import (
 	"sync"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
 	"github.com/container-rl/container/env"
 	"github.com/container-rl/container/env/bots"
 	"github.com/container-rl/container/env/rules"
+	"github.com/container-rl/container/internal/progress"
 	"github.com/container-rl/container/internal/rundir"
 	"github.com/container-rl/container/training"
+	"github.com/schollz/progressbar/v3"
 )
 
 // ErrTrainOptions is wrapped by every train option error.
@@ -216,7 +217,7 @@ func runTrainBC(ctx context.Context, o trainBCOptions, out io.Writer) error {
 		}
 		var mu sync.Mutex
 		done := 0
-		var bar *progressbar.ProgressBar
+		var bar *progress.Bar
 		if o.progress != nil {
 			bar = gamesBar(o.progress, o.games, "teacher games")
 		}
@@ -231,10 +232,11 @@ func runTrainBC(ctx context.Context, o trainBCOptions, out io.Writer) error {
 		// Ctrl-C while the teachers play (minutes with a search among them) stops cleanly;
 		// nothing is written before the games are in.
 		data, err = training.CollectSamplesProgress(ctx, teachers, splitList(o.record), o.games, rules.DefaultOptions(), env.Rank, o.seed, 0, onGame)
+		if err == nil {
+			_ = bar.Finish()
+		}
+		bar.Close() // a stopped bar's line is ended before the error
 		if errors.Is(err, context.Canceled) {
-			if o.progress != nil {
-				fmt.Fprintln(o.progress) // end the progress bar's line
-			}
 			return fmt.Errorf("train bc: %w after %d of %d teacher games; nothing was written (run the command again)", ErrInterrupted, done, o.games)
 		}
 	}

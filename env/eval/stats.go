@@ -72,8 +72,13 @@ type Dist struct {
 type Summary struct {
 	Games  int          `json:"games"`
 	Agents []AgentStats `json:"agents"`
-	// Seats[s] is the win rate of whoever sat in seat s (seat 0 moves first).
-	Seats     []Rate         `json:"seats"`
+	// Seats[s] is the win rate of whoever sat in seat s. Who moves first is drawn at setup,
+	// so a seat is no turn position: TurnOrder is.
+	Seats []Rate `json:"seats"`
+	// TurnOrder[k] is the win rate of whoever moved k-th in turn order (k = 0: the first
+	// player, drawn at setup from the game's seed); nil when the games' first players cannot
+	// be known (options no game can have).
+	TurnOrder []Rate         `json:"turn_order"`
 	Steps     Dist           `json:"steps"`
 	Turns     Dist           `json:"turns"`
 	EndReason map[string]int `json:"end_reasons"`
@@ -149,10 +154,16 @@ func Summarize(r *Result) *Summary {
 		accs[i].seatN = make([]int, players)
 	}
 	seatWins := make([]float64, players)
+	orderWins := make([]float64, players)
+	game, gameErr := rules.NewGame(r.Options)
 	var steps, turns []int
 	var shares []float64
 	for _, g := range r.Games {
 		shares = winShares(g.Scores, shares)
+		first := 0
+		if gameErr == nil {
+			first = game.DrawSetup(g.Seed).First
+		}
 		for s, sc := range g.Scores {
 			a := &accs[of[g.Agents[s]]]
 			a.wins += shares[s]
@@ -165,6 +176,7 @@ func Summarize(r *Result) *Summary {
 			a.seatWins[s] += shares[s]
 			a.seatN[s]++
 			seatWins[s] += shares[s]
+			orderWins[(s-first+players)%players] += shares[s]
 		}
 		steps = append(steps, g.Steps)
 		turns = append(turns, g.Turns)
@@ -193,6 +205,9 @@ func Summarize(r *Result) *Summary {
 	}
 	for s := 0; s < players; s++ {
 		sum.Seats = append(sum.Seats, newRate(seatWins[s], len(r.Games)))
+		if gameErr == nil {
+			sum.TurnOrder = append(sum.TurnOrder, newRate(orderWins[s], len(r.Games)))
+		}
 	}
 	sum.Steps, sum.Turns = dist(steps), dist(turns)
 	return sum

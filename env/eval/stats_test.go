@@ -165,3 +165,38 @@ func TestSummaryMeansWorkedByHand(t *testing.T) {
 		}
 	}
 }
+
+// Who moves first is drawn at setup, so the turn-order rates follow the drawn first player,
+// not seat 0: here the first player wins every game while sitting in a different seat each time.
+func TestSummarize_TurnOrderFollowsTheDrawnFirstPlayer(t *testing.T) {
+	opts := rules.DefaultOptions()
+	opts.Players = 3
+	g, err := rules.NewGame(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seedFirst := map[int]uint64{}
+	for seed := uint64(1); len(seedFirst) < 3; seed++ {
+		if f := g.DrawSetup(seed).First; seedFirst[f] == 0 {
+			seedFirst[f] = seed
+		}
+	}
+	r := &Result{Agents: []string{"a", "b", "c"}, Options: opts}
+	for first := 0; first < 3; first++ {
+		sc := []rules.Score{score(10, 2, false), score(10, 2, false), score(10, 2, false)}
+		sc[first] = score(50, 1, true)
+		// The player after the first (in turn order) is second.
+		sc[(first+1)%3] = score(30, 2, false)
+		sc[(first+2)%3] = score(20, 3, false)
+		r.Games = append(r.Games, GameResult{Seed: seedFirst[first], Agents: []int{0, 1, 2}, Scores: sc})
+	}
+	s := Summarize(r)
+	if len(s.TurnOrder) != 3 {
+		t.Fatalf("TurnOrder %+v", s.TurnOrder)
+	}
+	near(t, "first player's wins", s.TurnOrder[0].Wins, 3, 1e-12)
+	near(t, "second player's wins", s.TurnOrder[1].Wins, 0, 1e-12)
+	for seat := 0; seat < 3; seat++ {
+		near(t, "seat wins", s.Seats[seat].Wins, 1, 1e-12)
+	}
+}

@@ -2,10 +2,20 @@ package rules
 
 import (
 	"errors"
+	"flag"
 	"math/rand/v2"
+	"os"
 	"slices"
 	"testing"
 )
+
+var longFlag = flag.Bool("long", false, "the long random-game sweep (also CONTAINER_LONG=1)")
+
+// long reports whether the long sweeps were asked for (-long or CONTAINER_LONG=1, a CI step of
+// its own); go test ./... runs shorter ones.
+func long() bool {
+	return *longFlag || (os.Getenv("CONTAINER_LONG") != "" && os.Getenv("CONTAINER_LONG") != "0")
+}
 
 // playRandom plays one seeded random game, checking the per-step invariants, and returns the
 // final state.
@@ -196,9 +206,15 @@ func checkInvariants(t *testing.T, s *State) {
 	}
 }
 
+// TestRandomGames plays seeded random games of every configuration with the per-step checks:
+// 5 a configuration, 20 in the long sweep (the conformance suite checks more at every step of
+// every configuration besides).
 func TestRandomGames(t *testing.T) {
-	games := 20
-	if testing.Short() {
+	games := 5
+	switch {
+	case long():
+		games = 20
+	case testing.Short():
 		games = 4
 	}
 	for _, o := range randomConfigs() {

@@ -40,16 +40,17 @@ async function checkFits(page, sel, what) {
 // checkTargets scrolls each move target of the board into view and asks the browser which
 // element is at its centre: a target whose centre belongs to another element (a label drawn
 // over it, a neighbour) is not clickable there. Returns the number of targets, the covered
-// ones and the smallest side of a target in CSS pixels.
+// ones, the smallest side of a target and each target's smaller side, in CSS pixels.
 async function checkTargets(page) {
   return page.evaluate(() => {
-    const out = { total: 0, covered: [], minSide: Infinity };
+    const out = { total: 0, covered: [], minSide: Infinity, sides: [] };
     for (const t of document.querySelectorAll('#board [data-move]')) {
       t.scrollIntoView({ block: 'center', inline: 'center' });
       const r = t.getBoundingClientRect();
       const at = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
       out.total++;
       out.minSide = Math.min(out.minSide, r.width, r.height);
+      out.sides.push(Math.min(r.width, r.height));
       const owner = at && at.closest('[data-move]');
       if (owner !== t) out.covered.push(`${t.dataset.move}: centre is <${at ? at.tagName : 'nothing'}>${owner ? ' of ' + owner.dataset.move : ''}`);
     }
@@ -341,12 +342,14 @@ try {
   const phoneTimes = [];
   let phoneDecisions = 0;
   let phoneMin = Infinity;
+  const phoneSides = [];
   while (!(await ph.locator('#g-over').isVisible()) && phoneDecisions < 120) {
     phoneDecisions++;
     await checkPhone(ph, `phone, decision ${phoneDecisions}`);
     const pt = await checkTargets(ph);
     for (const o of await panelOverflow(ph)) fail(`phone decision ${phoneDecisions}: board text past its panel: ${o}`);
     if (pt.total > 0) phoneMin = Math.min(phoneMin, pt.minSide);
+    phoneSides.push(...pt.sides);
     if (pt.covered.length > 0) fail(`phone: board targets covered at their centre: ${pt.covered.slice(0, 5).join('; ')}`);
     const buttons = ph.locator('#g-moves button, #g-amount button[data-move]');
     const n = await buttons.count();
@@ -368,6 +371,10 @@ try {
   timings.phone_click_to_board_p50_ms = pct(phoneTimes, 0.5);
   timings.phone_click_to_board_p95_ms = pct(phoneTimes, 0.95);
   timings.phone_board_target_min_px = Math.round(phoneMin * 10) / 10;
+  // The board targets a phone player taps (every target of every decision, as the page
+  // first shows it): the median is a finger's size.
+  timings.phone_board_target_median_px = Math.round(pct(phoneSides, 0.5) * 10) / 10;
+  if (timings.phone_board_target_median_px < 40) fail(`phone: the median board target is ${timings.phone_board_target_median_px} px (want 40)`);
   // Zoomed in all the way, the smallest board target is a finger's size.
   for (let i = 0; i < 5; i++) await ph.click('#g-zoom-in');
   const zoomed = await ph.locator('#board svg').evaluate((e) => e.getBoundingClientRect().width / 1200);

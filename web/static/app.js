@@ -118,7 +118,7 @@ function startGameScreen() {
   $('g-advice').replaceChildren();
   // The full move list starts folded on a phone, where it would push the board away.
   $('g-log-box').open = !phone.matches;
-  setZoom(phone.matches ? 1 : 0);
+  setZoom(phone.matches ? phoneZoom : 0);
 }
 
 $('g-new').addEventListener('click', () => {
@@ -405,7 +405,10 @@ function renderSeats(st) {
 // Zoom 0 fits the board to the width of its box; otherwise the board is drawn at that many
 // CSS pixels per board unit (it is 1200 units wide) and scrolls inside its box. At the
 // largest, a container (18 units, the smallest target) is 40 px wide: a finger's size.
-const zooms = [0, 0.75, 1, 1.5, 2.25];
+// Phones start at phoneZoom, where the median board target (a ship's place or a factory
+// slot, 38 units) is over 40 px: the browser test measures it.
+const zooms = [0, 0.75, 1, 1.25, 1.5, 2.25];
+const phoneZoom = 1.25;
 let zoom = 0;
 function setZoom(z) {
   zoom = z;
@@ -484,7 +487,7 @@ async function openReplay(req) {
   $('r-advice').replaceChildren();
   $('viewer').hidden = false;
   $('r-log-box').open = !phone.matches;
-  if (phone.matches && zoom === 0) setZoom(1);
+  if (phone.matches && zoom === 0) setZoom(phoneZoom);
   await gotoStep(0);
 }
 
