@@ -95,7 +95,7 @@ func TestCompactColumnsPadsToTheNextMultipleOf32(t *testing.T) {
 			m[j*d/max(c.used, 1)] = 1
 		}
 		var scratch []float32
-		cols, out := compactColumns(m, 1, d, nil, false, &scratch)
+		cols, out := compactColumns(m, 1, d, nil, widthsFine, &scratch)
 		if len(cols) != c.want || len(out) != c.want {
 			t.Errorf("%d columns in use of %d: width %d (%d values), want %d", c.used, d, len(cols), len(out), c.want)
 		}

@@ -46,7 +46,7 @@ func NewRoot() *cobra.Command {
 					return fmt.Errorf("%s: give --%s or its alias --%s, not both", commandName(cmd), pair[0], pair[1])
 				}
 			}
-			return nil
+			return applyBackendFlag(cmd)
 		},
 	}
 	cmds := make([]*cobra.Command, 0, len(builders))
@@ -55,6 +55,7 @@ func NewRoot() *cobra.Command {
 	}
 	sort.Slice(cmds, func(i, j int) bool { return cmds[i].Name() < cmds[j].Name() })
 	root.AddCommand(cmds...)
+	addBackendFlags(root)
 	root.SetHelpCommand(newHelpCmd())
 	// An unknown command is one line (Main adds the suggestion): cobra's own suggestion block
 	// spans several lines, and a command that only groups others (train) would print its help
