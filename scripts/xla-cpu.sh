@@ -29,6 +29,7 @@ die() { echo "xla-cpu.sh: $*" >&2; exit 1; }
 command -v go >/dev/null || die "go is not installed"
 command -v gcc >/dev/null || die "gcc is not installed (the xla build uses cgo)"
 [[ "$OUTPUT" == /* ]] || OUTPUT="$PWD/$OUTPUT"
+[[ ! -d "$OUTPUT" ]] || OUTPUT="$OUTPUT/container" # go build -o DIR writes DIR/container
 
 # The plugin: kept when the recorded version and checksum match what is on disk.
 stamp="$DIR/$SO.installed"
@@ -48,6 +49,7 @@ else
 	trap 'rm -rf "$tmp"' EXIT
 	echo "$PKG==$VERSION --hash=sha256:$WHEEL_SHA256" >"$tmp/requirements.txt"
 	echo "plugin: downloading $PKG $VERSION from PyPI (63 MB)"
+	t0=$SECONDS
 	python3 -m pip download --quiet --no-deps --only-binary=:all: --require-hashes \
 		-r "$tmp/requirements.txt" -d "$tmp/wheel" || die "pip could not download $PKG==$VERSION"
 	wheel=("$tmp"/wheel/*.whl)
@@ -71,11 +73,13 @@ PY
 	mv -f "$tmp/unpacked/$SO" "$DIR/$SO" # same folder: an atomic rename
 	printf 'package %s==%s\nwheel-sha256 %s\nsha256 %s\n' "$PKG" "$VERSION" "$WHEEL_SHA256" \
 		"$(sha256sum "$DIR/$SO" | cut -d' ' -f1)" >"$stamp"
-	echo "plugin: $DIR/$SO ($PKG $VERSION, Apache-2.0: $DIR/LICENSE.$PKG)"
+	echo "plugin: $DIR/$SO ($PKG $VERSION, Apache-2.0: $DIR/LICENSE.$PKG; $((SECONDS - t0)) s)"
 fi
 
 echo "build: go build -tags xla -o $OUTPUT ./cmd/container"
+t0=$SECONDS
 mkdir -p "$(dirname "$OUTPUT")"
 (cd "$ROOT" && CGO_ENABLED=1 go build -tags xla -o "$OUTPUT" ./cmd/container)
+echo "build: $((SECONDS - t0)) s"
 echo "use: $OUTPUT train bc --backend xla ... (or GOMLX_BACKEND=xla; the plugin is found in $DIR)"
 echo "$OUTPUT"
