@@ -66,5 +66,10 @@ func PluginDir() string {
 // why there is none.
 var xlaConfig func(config string) (string, error)
 
+// xlaQuiet, set with xlaConfig, runs the creation of an xla backend (loading the plugin,
+// starting its client) with the plugin's own log lines held back, and shows them only if it
+// succeeds: a plugin that fails is then one error line, not a screen of C++ logging.
+var xlaQuiet func(create func())
+
 // errNoXLA is returned for the xla backend by a build without it.
 var errNoXLA = errors.New("xla is not compiled into this container (a pure-Go build): " + XLAScript + " installs its plugin and builds one with it")

@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/gomlx/gomlx/backends/xla"
+	"golang.org/x/sys/unix"
 )
 
 func init() {
@@ -27,6 +28,43 @@ func init() {
 	}
 	xla.EnableAutoInstall(false)
 	xlaConfig = findXLAPlugin
+	xlaQuiet = holdStderr
+}
+
+// holdStderr runs fn with the process's standard error (file descriptor 2, where the plugin's
+// C++ logging and go-xla's klog write) sent to a temporary file, and copies what was written
+// there back to standard error if fn returns normally; if fn panics (the backend could not be
+// created: NewBackend reports why in one line) it is dropped.
+func holdStderr(fn func()) {
+	f, err := os.CreateTemp("", "container-xla-*.log")
+	if err != nil {
+		fn()
+		return
+	}
+	defer os.Remove(f.Name())
+	defer f.Close()
+	saved, err := unix.Dup(2)
+	if err != nil {
+		fn()
+		return
+	}
+	if err := unix.Dup2(int(f.Fd()), 2); err != nil {
+		_ = unix.Close(saved)
+		fn()
+		return
+	}
+	ok := false
+	defer func() {
+		_ = unix.Dup2(saved, 2)
+		_ = unix.Close(saved)
+		if ok {
+			if held, err := os.ReadFile(f.Name()); err == nil && len(held) > 0 {
+				_, _ = os.Stderr.Write(held)
+			}
+		}
+	}()
+	fn()
+	ok = true
 }
 
 // pluginPathEnv is go-xla's plugin search path variable (read once, when the program starts).

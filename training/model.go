@@ -66,15 +66,26 @@ func NewBackend() (backends.Backend, error) {
 				defer func() { os.Stdout = saved; null.Close() }()
 			}
 		}
-		var err error
-		b, err = backends.NewWithConfig(config)
-		if err != nil {
-			panic(err)
+		create := func() {
+			var err error
+			b, err = backends.NewWithConfig(config)
+			if err != nil {
+				panic(err)
+			}
+		}
+		if name == "xla" && xlaQuiet != nil {
+			xlaQuiet(create)
+		} else {
+			create()
 		}
 	})
 	if err != nil {
 		if name == "xla" {
-			return nil, fmt.Errorf("%w: xla: %s (reinstall the plugin with %s)", ErrBackend, firstLine(err.Error()), XLAScript)
+			advice := "reinstall the plugin with " + XLAScript
+			if strings.HasPrefix(opts, "cuda") {
+				advice = "GPU plugins: docs/TRAINING.md, \"XLA and GPUs\"; " + XLAScript + " installs the CPU one"
+			}
+			return nil, fmt.Errorf("%w: xla: %s (%s)", ErrBackend, firstLine(err.Error()), advice)
 		}
 		return nil, fmt.Errorf("%w: %v", ErrBackend, err)
 	}
