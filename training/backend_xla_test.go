@@ -3,6 +3,7 @@
 package training
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/container-rl/container/env"
 	"github.com/container-rl/container/env/rules"
+	"golang.org/x/sys/unix"
 )
 
 // requireXLA skips the test when no XLA CPU plugin is installed (scripts/xla-cpu.sh), or
@@ -172,5 +174,50 @@ func TestXLAPluginIsFoundInThePluginDir(t *testing.T) {
 		if !strings.HasPrefix(got, "xla:"+want+",") || strings.Count(got, "shared_buffers") != 1 {
 			t.Errorf("findXLAPlugin(%q) = %q, want xla:%s with one shared_buffers option", c, got, want)
 		}
+	}
+}
+
+// fd2 runs fn with file descriptor 2 sent to a file and returns what fn wrote there.
+func fd2(t *testing.T, fn func()) string {
+	t.Helper()
+	f, err := os.CreateTemp(t.TempDir(), "stderr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	saved, err := unix.Dup(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := unix.Dup2(int(f.Fd()), 2); err != nil {
+		t.Fatal(err)
+	}
+	func() {
+		defer func() { _ = unix.Dup2(saved, 2); _ = unix.Close(saved) }()
+		fn()
+	}()
+	b, err := os.ReadFile(f.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestHoldStderrShowsPluginLogsOnlyWhenItStarts: what a plugin writes to standard error
+// while it loads reaches the user if the backend starts, and is dropped if it fails (the
+// error line says why).
+func TestHoldStderrShowsPluginLogsOnlyWhenItStarts(t *testing.T) {
+	if got := fd2(t, func() { holdStderr(func() { fmt.Fprint(os.Stderr, "plugin log\n") }) }); got != "plugin log\n" {
+		t.Errorf("a backend that started: standard error %q, want the plugin's line", got)
+	}
+	got := fd2(t, func() {
+		defer func() { _ = recover() }()
+		holdStderr(func() {
+			fmt.Fprint(os.Stderr, "cuInit failed\n")
+			panic("no GPU")
+		})
+	})
+	if got != "" {
+		t.Errorf("a backend that failed: standard error %q, want nothing", got)
 	}
 }
