@@ -47,6 +47,9 @@ func bcLossCurve(t *testing.T, backend string, s *Samples, steps, rows int) []fl
 	if err != nil {
 		t.Fatal(err)
 	}
+	if want := map[string]widthRule{"go": widthsFine, "xla": widthsFew}[backend]; tr.widths() != want {
+		t.Errorf("%s: compacted widths rule %d, want %d (few widths on a compiling backend)", backend, tr.widths(), want)
+	}
 	rng := rand.New(rand.NewPCG(11, 12))
 	idx := make([]int, rows)
 	var batch Batch

@@ -259,9 +259,9 @@ const (
 	// once, which costs nothing on the pure-Go backend (it builds a graph in milliseconds).
 	widthsFine widthRule = iota
 	// widthsFew rounds up to columnBucket times a power of two (32, 64, 128, ...): a handful
-	// of widths, for backends that compile each shape (XLA takes 50-300 ms per graph, and a
-	// short run would otherwise spend most of its time compiling the widths a batch happens
-	// to need).
+	// of widths, for backends that compile each shape (XLA). With the fine widths a short
+	// XLA run spends most of its time compiling: 250 BC steps of 256 rows took 36-38 s
+	// against 18-19 s with these (docs/TRAINING.md, "XLA and GPUs").
 	widthsFew
 	// widthsAll keeps every column (no compaction).
 	widthsAll
