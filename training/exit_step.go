@@ -58,8 +58,8 @@ func (s *exitStepper) tensors(b *exitBatch, lo, hi, k int) []any {
 	D, A, V := cfg.ObsDim, cfg.NumActions, cfg.ValueDim
 	rows := hi - lo
 	sc := &s.scratch[k]
-	cols, obs := compactColumns(b.Obs[lo*D:hi*D], rows, D, nil, s.t.noCompact, &sc.obs)
-	acts, mask := compactColumns(b.Mask[lo*A:hi*A], rows, A, nil, s.t.noCompact, &sc.mask)
+	cols, obs := compactColumns(b.Obs[lo*D:hi*D], rows, D, nil, s.t.widths(), &sc.obs)
+	acts, mask := compactColumns(b.Mask[lo*A:hi*A], rows, A, nil, s.t.widths(), &sc.mask)
 	w := len(acts)
 	if cap(s.target[k]) < rows*w {
 		s.target[k] = make([]float32, rows*w)

@@ -9,6 +9,10 @@ import (
 	"github.com/container-rl/container/env"
 	"github.com/container-rl/container/env/rules"
 	"github.com/container-rl/container/internal/cputime"
+	"github.com/gomlx/gomlx/backends"
+	. "github.com/gomlx/gomlx/pkg/core/graph" //nolint:staticcheck // GoMLX graph DSL
+	"github.com/gomlx/gomlx/pkg/core/tensors"
+	"github.com/gomlx/gomlx/pkg/ml/context"
 )
 
 // MeasureOptions configure MeasureTraining.
@@ -42,6 +46,10 @@ type Measurement struct {
 	Decisions      int     `json:"decisions"`
 	DecisionsPerS  float64 `json:"decisions_per_s"`
 	DecisionsBatch int     `json:"decisions_batch"`
+	// The network's forward pass on the backend (what a GPU runs for batched inference):
+	// Batch rows per call, outputs copied back to the host, encoding excluded. Bots use the
+	// Go forward pass (DecisionsPerS) whatever the backend.
+	ForwardRowsPerS float64 `json:"forward_rows_per_s"`
 	// Per CPU-second of this process (0 where it cannot be read): what the cores did,
 	// less distorted than the wall-clock rates on a machine shared with other jobs.
 	BCSamplesPerCPUS float64 `json:"bc_samples_per_cpu_s"`
@@ -110,6 +118,9 @@ func MeasureTraining(opts rules.Options, m MeasureOptions) (*Measurement, error)
 	if w, err = tr.Weights(); err != nil {
 		return nil, err
 	}
+	if res.ForwardRowsPerS, err = measureForward(backend, w, &b); err != nil {
+		return nil, err
+	}
 	f := newBotFile("measure", encoding.Version, opts, w, TrainingInfo{})
 	nb, err := NewNetBot("measure", f, &opts, m.Seed)
 	if err != nil {
@@ -137,6 +148,42 @@ func MeasureTraining(opts rules.Options, m MeasureOptions) (*Measurement, error)
 		res.DecisionsPerCPUS = float64(res.Decisions) / cpu
 	}
 	return res, nil
+}
+
+// measureForward times the network's forward pass on backend for b's rows (at least 0.5 s
+// and 3 calls after one untimed call that compiles it) and returns rows per second.
+func measureForward(backend backends.Backend, w *Weights, b *Batch) (float64, error) {
+	cfg := w.Config
+	ctx := context.New()
+	if err := setModelVariables(ctx, w); err != nil {
+		return 0, err
+	}
+	var rate float64
+	err := tryCatch(func() {
+		exec := context.MustNewExec(backend, ctx, func(ctx *context.Context, obs, mask *Node) (*Node, *Node) {
+			return modelGraph(ctx, cfg, obs, nil, mask, nil)
+		})
+		defer exec.Finalize()
+		obs := tensors.FromFlatDataAndDimensions(b.Obs[:b.Rows*cfg.ObsDim], b.Rows, cfg.ObsDim)
+		mask := tensors.FromFlatDataAndDimensions(b.Mask[:b.Rows*cfg.NumActions], b.Rows, cfg.NumActions)
+		call := func() {
+			for _, o := range exec.MustExec(obs, mask) {
+				_ = tensors.MustCopyFlatData[float32](o)
+				o.FinalizeAll()
+			}
+		}
+		call()
+		reps, start := 0, time.Now()
+		for time.Since(start) < 500*time.Millisecond || reps < 3 {
+			call()
+			reps++
+		}
+		rate = float64(reps*b.Rows) / time.Since(start).Seconds()
+	})
+	if err != nil {
+		return 0, fmt.Errorf("training: measure forward: %w", err)
+	}
+	return rate, nil
 }
 
 // samplePositions returns n positions of random games (up to 300 random moves into game i,

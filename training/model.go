@@ -29,20 +29,27 @@ const DefaultBackend = "go"
 // about 1.5x faster for these shapes.
 const simpleGoOptions = "ops_sequential,dotgeneral_large"
 
-// NewBackend returns the GoMLX backend named by $GOMLX_BACKEND (format "name" or
-// "name:config"), or the pure-Go backend when it is unset. Only backends compiled in are
-// available (XLA needs the "xla" build tag).
+// NewBackend returns the GoMLX backend BackendConfig names (format "name" or "name:config"):
+// SetBackend's choice, else $GOMLX_BACKEND, else the pure-Go backend. Only backends compiled
+// in are available (XLA needs the "xla" build tag); nothing is downloaded, and a missing or
+// unloadable XLA plugin is an error naming XLAScript, never a panic.
 func NewBackend() (backends.Backend, error) {
-	config := os.Getenv(backends.ConfigEnvVar)
-	if config == "" {
-		config = DefaultBackend
-	}
+	config := BackendConfig()
 	name, opts, _ := strings.Cut(config, ":")
 	if name == "go" && !strings.Contains(opts, "ops_") && !strings.Contains(opts, "dotgeneral_") && !strings.Contains(opts, "parallelism") {
 		if opts == "" {
 			config = name + ":" + simpleGoOptions
 		} else {
 			config = config + "," + simpleGoOptions
+		}
+	}
+	if name == "xla" {
+		if xlaConfig == nil {
+			return nil, fmt.Errorf("%w: %w", ErrBackend, errNoXLA)
+		}
+		var err error
+		if config, err = xlaConfig(config); err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrBackend, err)
 		}
 	}
 	if !slices.Contains(backends.List(), name) {
@@ -59,16 +66,36 @@ func NewBackend() (backends.Backend, error) {
 				defer func() { os.Stdout = saved; null.Close() }()
 			}
 		}
-		var err error
-		b, err = backends.NewWithConfig(config)
-		if err != nil {
-			panic(err)
+		create := func() {
+			var err error
+			b, err = backends.NewWithConfig(config)
+			if err != nil {
+				panic(err)
+			}
+		}
+		if name == "xla" && xlaQuiet != nil {
+			xlaQuiet(create)
+		} else {
+			create()
 		}
 	})
 	if err != nil {
+		if name == "xla" {
+			advice := "reinstall the plugin with " + XLAScript
+			if strings.HasPrefix(opts, "cuda") {
+				advice = "GPU plugins: docs/TRAINING.md, \"XLA and GPUs\"; " + XLAScript + " installs the CPU one"
+			}
+			return nil, fmt.Errorf("%w: xla: %s (%s)", ErrBackend, firstLine(err.Error()), advice)
+		}
 		return nil, fmt.Errorf("%w: %v", ErrBackend, err)
 	}
 	return b, nil
+}
+
+// firstLine is msg up to its first line break.
+func firstLine(msg string) string {
+	line, _, _ := strings.Cut(msg, "\n")
+	return line
 }
 
 // modelScope is the context scope of the network's variables.

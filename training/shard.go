@@ -43,6 +43,14 @@ func defaultShards(b backends.Backend) int {
 	return goBackendShards
 }
 
+// compiles reports whether a backend compiles each graph shape ahead of running it (XLA),
+// as opposed to the pure-Go backend, which interprets graphs: such backends get few
+// compacted widths (widthsFew) so that their compiled-graph caches hit.
+func compiles(b backends.Backend) bool {
+	_, ok := b.(*simplego.Backend)
+	return !ok
+}
+
 // SetShards sets how many concurrent shards a training step may split its batch into (1
 // turns sharding off). The result of a step does not depend on it beyond float rounding.
 func (t *Trainer) SetShards(n int) { t.shards = max(1, min(maxShards, n)) }

@@ -16,7 +16,7 @@ func TestCompactColumnsKeepsNonZeroColumnsPadsWithZeroOnesAndCopiesRows(t *testi
 	m := make([]float32, rows*d)
 	m[0*d+7], m[1*d+2], m[2*d+39], m[2*d+7] = 1, -2, 3, 4
 	var scratch []float32
-	cols, out := compactColumns(m, rows, d, []int32{5}, false, &scratch)
+	cols, out := compactColumns(m, rows, d, []int32{5}, widthsFine, &scratch)
 	if len(cols) != columnBucket {
 		t.Fatalf("width %d, want one bucket of %d", len(cols), columnBucket)
 	}
@@ -43,7 +43,7 @@ func TestCompactColumnsKeepsNonZeroColumnsPadsWithZeroOnesAndCopiesRows(t *testi
 		}
 	}
 	// Keeping everything gives the identity layout the graphs recognise.
-	all, _ := compactColumns(m, rows, d, nil, true, &scratch)
+	all, _ := compactColumns(m, rows, d, nil, widthsAll, &scratch)
 	for j, c := range all {
 		if int(c) != j {
 			t.Fatalf("all columns: %v", all)

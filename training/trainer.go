@@ -58,11 +58,12 @@ type Trainer struct {
 	apply     *context.Exec
 	scratch   [maxShards]batchScratch // host buffers, one set per shard
 	noCompact bool                    // feed whole rows (tests compare against it)
+	coarse    bool                    // few compacted widths (a compiling backend: XLA)
 }
 
 // NewTrainer starts from the given weights (fresh Adam state).
 func NewTrainer(backend backends.Backend, w *Weights, hp Hyper) (*Trainer, error) {
-	t := &Trainer{backend: backend, ctx: context.New(), cfg: w.Config, hp: hp, shards: defaultShards(backend)}
+	t := &Trainer{backend: backend, ctx: context.New(), cfg: w.Config, hp: hp, shards: defaultShards(backend), coarse: compiles(backend)}
 	if err := w.Check(); err != nil {
 		return nil, err
 	}
@@ -74,7 +75,7 @@ func NewTrainer(backend backends.Backend, w *Weights, hp Hyper) (*Trainer, error
 
 // restoreTrainer rebuilds a trainer from checkpointed variables (network and optimizer).
 func restoreTrainer(backend backends.Backend, cfg NetConfig, hp Hyper, vars map[string]*tensors.Tensor) (*Trainer, error) {
-	t := &Trainer{backend: backend, ctx: context.New(), cfg: cfg, hp: hp, shards: defaultShards(backend)}
+	t := &Trainer{backend: backend, ctx: context.New(), cfg: cfg, hp: hp, shards: defaultShards(backend), coarse: compiles(backend)}
 	err := tryCatch(func() {
 		for key, val := range vars {
 			scope, name := context.SplitScope(key)
@@ -220,8 +221,8 @@ func ppoLossGraph(ctx *context.Context, cfg NetConfig, hp Hyper, in []*Node) []*
 // log-probabilities, advantages,] value targets. scratch is reused for the compacted rows.
 func (t *Trainer) batchTensors(b *Batch, ppo bool, scratch *batchScratch) []any {
 	cfg := t.cfg
-	cols, obs := compactColumns(b.Obs[:b.Rows*cfg.ObsDim], b.Rows, cfg.ObsDim, b.Actions[:0], t.noCompact, &scratch.obs)
-	acts, mask := compactColumns(b.Mask[:b.Rows*cfg.NumActions], b.Rows, cfg.NumActions, b.Actions[:b.Rows], t.noCompact, &scratch.mask)
+	cols, obs := compactColumns(b.Obs[:b.Rows*cfg.ObsDim], b.Rows, cfg.ObsDim, b.Actions[:0], t.widths(), &scratch.obs)
+	acts, mask := compactColumns(b.Mask[:b.Rows*cfg.NumActions], b.Rows, cfg.NumActions, b.Actions[:b.Rows], t.widths(), &scratch.mask)
 	if cap(scratch.pos) < cfg.NumActions {
 		scratch.pos = make([]int32, cfg.NumActions)
 	}
@@ -248,9 +249,51 @@ func (t *Trainer) batchTensors(b *Batch, ppo bool, scratch *batchScratch) []any 
 	return append(args, tensors.FromFlatDataAndDimensions(b.Values[:b.Rows*cfg.ValueDim], b.Rows, cfg.ValueDim))
 }
 
-// columnBucket is the granularity of compacted widths: it bounds how many graph shapes a
-// run compiles (the pure-Go matrix kernel works in 32-wide blocks anyway).
+// columnBucket is the granularity of compacted widths on the pure-Go backend: it bounds how
+// many graph shapes a run compiles (the pure-Go matrix kernel works in 32-wide blocks anyway).
 const columnBucket = 32
+
+// widthRule says how compactColumns rounds the number of columns it keeps.
+type widthRule int
+
+const (
+	// widthsFine rounds up to a multiple of columnBucket: up to d/32 widths, each compiled
+	// once, which costs nothing on the pure-Go backend (it builds a graph in milliseconds).
+	widthsFine widthRule = iota
+	// widthsFew rounds up to columnBucket times a power of two (32, 64, 128, ...): a handful
+	// of widths, for backends that compile each shape (XLA). With the fine widths a short
+	// XLA run spends most of its time compiling: 250 BC steps of 256 rows took 36-38 s
+	// against 18-19 s with these (docs/TRAINING.md, "XLA and GPUs").
+	widthsFew
+	// widthsAll keeps every column (no compaction).
+	widthsAll
+)
+
+// widths is the rule this trainer's steps use.
+func (t *Trainer) widths() widthRule {
+	switch {
+	case t.noCompact:
+		return widthsAll
+	case t.coarse:
+		return widthsFew
+	}
+	return widthsFine
+}
+
+// compactWidth is the number of columns of d kept when n are needed (n >= 1).
+func (r widthRule) compactWidth(n, d int) int {
+	switch r {
+	case widthsAll:
+		return d
+	case widthsFew:
+		w := columnBucket
+		for w < n {
+			w *= 2
+		}
+		return min(d, w)
+	}
+	return min(d, (n+columnBucket-1)/columnBucket*columnBucket)
+}
 
 // batchScratch holds one execution's reusable host buffers.
 type batchScratch struct {
@@ -260,9 +303,8 @@ type batchScratch struct {
 
 // compactColumns returns the indices of the columns of the row-major [rows, d] matrix m
 // that are non-zero in at least one row or listed in keep, padded with all-zero columns up
-// to a multiple of columnBucket (or to all d columns), and the rows restricted to those
-// columns, written into *scratch. When every column is kept (or all is set) the indices are
-// 0..d-1.
+// to the width rule's next width (see widthRule), and the rows restricted to those columns,
+// written into *scratch. When every column is kept (widthsAll) the indices are 0..d-1.
 //
 // Observations are sparse (a 4-player game's decision sets ~120 of 771 features, and 128
 // rows touch ~430 columns) and so are legal actions (~6 of 240 per decision, ~100 for 128
@@ -270,10 +312,10 @@ type batchScratch struct {
 // all-zero observation columns changes nothing — their products with the weights are
 // zero, and so are the gradients of the weight rows they would select — and neither does
 // dropping actions illegal in every row: their probabilities are exactly zero.
-func compactColumns(m []float32, rows, d int, keep []int32, all bool, scratch *[]float32) (cols []int32, out []float32) {
+func compactColumns(m []float32, rows, d int, keep []int32, rule widthRule, scratch *[]float32) (cols []int32, out []float32) {
 	active := make([]bool, d)
 	n := 0
-	if all {
+	if rule == widthsAll {
 		for j := range active {
 			active[j] = true
 		}
@@ -293,7 +335,7 @@ func compactColumns(m []float32, rows, d int, keep []int32, all bool, scratch *[
 			}
 		}
 	}
-	want := min(d, (max(n, 1)+columnBucket-1)/columnBucket*columnBucket)
+	want := rule.compactWidth(max(n, 1), d)
 	cols = make([]int32, 0, want)
 	for j := range d {
 		if active[j] {

@@ -95,7 +95,7 @@ func TestCompactColumnsPadsToTheNextMultipleOf32(t *testing.T) {
 			m[j*d/max(c.used, 1)] = 1
 		}
 		var scratch []float32
-		cols, out := compactColumns(m, 1, d, nil, false, &scratch)
+		cols, out := compactColumns(m, 1, d, nil, widthsFine, &scratch)
 		if len(cols) != c.want || len(out) != c.want {
 			t.Errorf("%d columns in use of %d: width %d (%d values), want %d", c.used, d, len(cols), len(out), c.want)
 		}
@@ -165,5 +165,31 @@ func TestLargeBatchesRunOnTwoShardsOnThePureGoBackend(t *testing.T) {
 				t.Errorf("ppo %v, %d rows: second shard used %v, want %v", ppo, rows, got, want)
 			}
 		}
+	}
+}
+
+// TestCompactWidthsPerRule: the pure-Go backend's widths are multiples of 32, a compiling
+// backend's 32 times a power of two (so a run compiles at most 6 observation widths of 773),
+// never more than all d columns, and widthsAll is always d.
+func TestCompactWidthsPerRule(t *testing.T) {
+	for _, c := range []struct {
+		rule       widthRule
+		n, d, want int
+	}{
+		{widthsFine, 1, 773, 32}, {widthsFine, 33, 773, 64}, {widthsFine, 430, 773, 448}, {widthsFine, 770, 773, 773},
+		{widthsFew, 1, 773, 32}, {widthsFew, 33, 773, 64}, {widthsFew, 430, 773, 512}, {widthsFew, 513, 773, 773},
+		{widthsFew, 100, 241, 128}, {widthsFew, 200, 241, 241},
+		{widthsAll, 1, 773, 773},
+	} {
+		if got := c.rule.compactWidth(c.n, c.d); got != c.want {
+			t.Errorf("rule %d: width for %d of %d columns %d, want %d", c.rule, c.n, c.d, got, c.want)
+		}
+	}
+	seen := map[int]bool{}
+	for n := 1; n <= 773; n++ {
+		seen[widthsFew.compactWidth(n, 773)] = true
+	}
+	if len(seen) != 6 {
+		t.Errorf("%d observation widths on a compiling backend, want 6", len(seen))
 	}
 }

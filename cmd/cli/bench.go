@@ -42,16 +42,19 @@ games and decisions (steps) per second and heap allocations per step (runtime.Me
 Mallocs over the run divided by the steps). Game i uses seed --seed + i, so runs are
 reproducible whatever --workers is.
 
---train measures training instead, on the GoMLX backend GOMLX_BACKEND selects (pure Go by
-default): behaviour-cloning samples per second for a network of --width (--steps timed
-optimisation steps of --batch rows drawn from real decisions of scripted games, after 20
-warm-up steps), and batched trained-bot decisions per second (256 positions per call,
-encoding included).`,
+--train measures training instead, on the GoMLX backend --backend selects (go, the default,
+or xla in a build made by scripts/xla-cpu.sh; the flag wins over GOMLX_BACKEND):
+behaviour-cloning samples per second for a network of --width (--steps timed optimisation
+steps of --batch rows drawn from real decisions of scripted games, after 20 warm-up steps),
+batched trained-bot decisions per second (256 positions per call, encoding included; bots
+run the Go forward pass on any backend), and the network's forward pass on the backend
+(--batch rows per call, rows per second).`,
 		Example: `  container bench --players 4 --games 2000
   container bench --players 5 --rules classic --games 500 --workers 2 --json
   container bench --players 4 --games 600 --workers 1 --encode
   container bench --train
-  container bench --train --modules all --batch 1024 --json`,
+  container bench --train --modules all --batch 1024 --json
+  container bench --train --backend xla --batch 1024 --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runBench(o, cmd.OutOrStdout())
@@ -234,9 +237,10 @@ func runBenchTrain(o benchOptions, ro rules.Options, out io.Writer) error {
 	}
 	_, err = fmt.Fprintf(out, "backend %s, %d players, %d features, network width %d depth %d\n"+
 		"behaviour cloning: %d steps of %d rows in %.2fs = %.0f samples/s\n"+
-		"batched bot inference: %d decisions (%d positions per call) = %.0f decisions/s\n",
+		"batched bot inference: %d decisions (%d positions per call) = %.0f decisions/s\n"+
+		"network forward on the backend: %d rows per call = %.0f rows/s\n",
 		res.Backend, res.Players, res.ObsDim, res.Width, res.Depth, res.Steps, res.Batch, res.BCSeconds, res.BCSamplesPerS,
-		res.Decisions, res.DecisionsBatch, res.DecisionsPerS)
+		res.Decisions, res.DecisionsBatch, res.DecisionsPerS, res.Batch, res.ForwardRowsPerS)
 	if err == nil && res.BCSamplesPerCPUS > 0 && res.DecisionsPerCPUS > 0 {
 		_, err = fmt.Fprintf(out, "per CPU-second (what the cores did; less distorted on a shared machine): %.0f samples, %.0f decisions\n",
 			res.BCSamplesPerCPUS, res.DecisionsPerCPUS)

@@ -48,7 +48,7 @@ func NewRoot() *cobra.Command {
 					return fmt.Errorf("%s: give --%s or its alias --%s, not both", commandName(cmd), pair[0], pair[1])
 				}
 			}
-			return nil
+			return applyBackendFlag(cmd)
 		},
 	}
 	cmds := make([]*cobra.Command, 0, len(builders))
@@ -57,6 +57,7 @@ func NewRoot() *cobra.Command {
 	}
 	sort.Slice(cmds, func(i, j int) bool { return cmds[i].Name() < cmds[j].Name() })
 	root.AddCommand(cmds...)
+	addBackendFlags(root)
 	help := newHelpCmd()
 	help.AddCommand(newHelpFlagsCmd())
 	root.SetHelpCommand(help)

@@ -83,9 +83,10 @@ func newTrainCmd() *cobra.Command {
 		Use:   "train",
 		Short: "Train policy/value networks: behaviour cloning (bc), self-play PPO (ppo) or search-guided self-play (exit)",
 		Long: `Train a policy/value network (MLP trunk, masked policy head over every action id, value head
-predicting every seat's outcome) with GoMLX on the pure-Go backend (GOMLX_BACKEND selects
-another). A run directory holds the latest checkpoint, run.json and metrics.csv/json; running
-the same command again resumes from the checkpoint with nothing lost.`,
+predicting every seat's outcome) with GoMLX on the pure-Go backend (--backend xla, in a build
+made by scripts/xla-cpu.sh, or GOMLX_BACKEND selects another). A run directory holds the
+latest checkpoint, run.json and metrics.csv/json; running the same command again resumes from
+the checkpoint with nothing lost.`,
 		Example: `  container train bc --data runs/valuer-data --out runs/bc --steps 3000
   container train ppo --out runs/ppo --init runs/bc --iterations 50
   container train exit --out runs/exit --init default --generations 10`,
