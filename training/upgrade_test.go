@@ -273,9 +273,9 @@ func TestShippedBotsMatchTheirObsV1Outputs(t *testing.T) {
 	}
 	newSeen := 0
 	for _, rb := range recorded {
-		path := rb.Bot
-		if _, err := os.Stat(filepath.Join("retired", rb.Bot)); err == nil {
-			path = filepath.Join("retired", rb.Bot) // replaced since by a retrained model
+		path := filepath.Join("..", "models", rb.Bot)
+		if _, err := os.Stat(filepath.Join("..", "models", "retired", rb.Bot)); err == nil {
+			path = filepath.Join("..", "models", "retired", rb.Bot) // replaced since by a retrained model
 		}
 		b, err := ReadBotFile(path)
 		if err != nil {

@@ -28,7 +28,7 @@ def test_every_registered_bot_plays_a_game():
 
 
 def test_bot_files_and_temperature(root):
-    p = crl.BotPolicy(os.path.join(root, "training", "default-3p.bot") + "@0.7", players=3)
+    p = crl.BotPolicy(os.path.join(root, "models", "default-3p.bot") + "@0.7", players=3)
     env = crl.ContainerEnv(players=3)
     env.reset(seed=4)
     for _ in range(30):
