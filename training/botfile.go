@@ -6,12 +6,15 @@ import (
 	"fmt"
 	"github.com/container-rl/container/internal/atomicfile"
 	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/container-rl/container/encoding"
 	"github.com/container-rl/container/env/rules"
+	"github.com/container-rl/container/models"
 )
 
 // ErrIncompatible is wrapped when a bot file was trained for another observation encoding,
@@ -159,7 +162,7 @@ func ReadBot(r io.Reader) (*BotFile, error) {
 func ReadBotFile(path string) (*BotFile, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("training: %w", err)
+		return nil, fmt.Errorf("training: %w%s", err, movedModelHint(path, err))
 	}
 	defer f.Close()
 	b, err := ReadBot(f)
@@ -246,4 +249,27 @@ func writeFileAtomic(path string, data []byte) error {
 		return fmt.Errorf("training: write %s: %w", path, err)
 	}
 	return nil
+}
+
+// movedModelHint points a missing path under training/ that names a file of package models
+// (training/default.bot, training/retired/default-3p.bot: where the shipped models were kept
+// before they moved to models/) to the file's place now; "" for any other path or error.
+func movedModelHint(path string, err error) string {
+	if !errors.Is(err, fs.ErrNotExist) {
+		return ""
+	}
+	p := filepath.ToSlash(filepath.Clean(path))
+	i := strings.LastIndex("/"+p, "/training/")
+	if i < 0 {
+		return ""
+	}
+	rest := p[i+len("training/"):]
+	m, merr := models.Load()
+	if merr != nil {
+		return ""
+	}
+	if _, ok := m.Lookup(rest); !ok {
+		return ""
+	}
+	return fmt.Sprintf(" (the shipped models moved from training/ to models/: use %s)", filepath.FromSlash(p[:i]+"models/"+rest))
 }

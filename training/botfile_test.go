@@ -3,6 +3,7 @@ package training
 import (
 	"bytes"
 	"errors"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -179,5 +180,25 @@ func TestIncompatibleBotErrorNamesExactlyTheOptionsThatDiffer(t *testing.T) {
 		if !errors.Is(err, ErrIncompatible) || err.Error() != ErrIncompatible.Error()+": "+c.want {
 			t.Errorf("trained %+v, game %+v:\n got %v\nwant %s: %s", c.trained, c.game, err, ErrIncompatible, c.want)
 		}
+	}
+}
+
+// TestReadBotFileNamesTheNewPlaceOfAMovedModel: a shipped or retired model asked for where it
+// was kept before package models (training/X.bot) fails with the path it has now.
+func TestReadBotFileNamesTheNewPlaceOfAMovedModel(t *testing.T) {
+	dir := t.TempDir()
+	for path, want := range map[string]string{
+		filepath.Join("..", "training", "default.bot"):           filepath.Join("..", "models", "default.bot"),
+		filepath.Join("training", "retired", "default-3p.bot"):   filepath.Join("models", "retired", "default-3p.bot"),
+		filepath.Join(dir, "training", "default-classic-5p.bot"): filepath.Join(dir, "models", "default-classic-5p.bot"),
+	} {
+		_, err := ReadBotFile(path)
+		if err == nil || !strings.Contains(err.Error(), "moved from training/ to models/: use "+want) {
+			t.Errorf("%s: err = %v, want one naming %s", path, err, want)
+		}
+	}
+	_, err := ReadBotFile(filepath.Join("training", "no-such.bot"))
+	if err == nil || strings.Contains(err.Error(), "moved") {
+		t.Errorf("a file that never was a shipped model: err = %v, want no hint", err)
 	}
 }
