@@ -1,0 +1,238 @@
+package training
+
+import (
+	"bytes"
+	"flag"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/container-rl/container/encoding"
+	"github.com/container-rl/container/env/bots"
+	"github.com/container-rl/container/env/rules"
+	"github.com/container-rl/container/models"
+)
+
+// upgradeShipped rewrites the shipped models (models/*.bot) onto this build's layout:
+// go test ./training -run TestEveryShippedModelUpgradesByName -upgrade-shipped
+var upgradeShipped = flag.Bool("upgrade-shipped", false, "rewrite models/*.bot onto this build's layout (the general upgrade)")
+
+// insertAt returns s with v inserted at i.
+func insertAt[T any](s []T, i int, v T) []T { return slices.Insert(slices.Clone(s), i, v) }
+
+// syntheticLayout is l with a feature inserted at input fi and an action inserted at id ai:
+// what a build that adds one observation entry and one move id would have.
+func syntheticLayout(l Layout, fi, ai int) Layout {
+	s := l
+	s.Encoding = l.Encoding + "-test"
+	s.Features = insertAt(l.Features, fi, "test.inserted")
+	s.ActionNames = insertAt(l.ActionNames, ai, "test-new-action")
+	s.Actions = ActionLayout{Version: "actions-test", NumActions: l.Actions.NumActions + 1}
+	for _, k := range l.Actions.Kinds {
+		if k.First >= ai {
+			k.First++
+		} else if k.First+k.Count > ai {
+			k.Count++
+		}
+		s.Actions.Kinds = append(s.Actions.Kinds, k)
+	}
+	return s
+}
+
+// sameWeights reports whether two networks have the same configuration and bit-identical tensors.
+func sameWeights(a, b *Weights) bool {
+	if a.Config != b.Config || len(a.Tensors) != len(b.Tensors) {
+		return false
+	}
+	for i := range a.Tensors {
+		if !slices.Equal(a.Tensors[i], b.Tensors[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// argmaxOver is the id of ids with the largest logit (the first on a tie).
+func argmaxOver(logits []float32, ids []int) int {
+	best := ids[0]
+	for _, id := range ids[1:] {
+		if logits[id] > logits[best] {
+			best = id
+		}
+	}
+	return best
+}
+
+// TestEveryShippedModelUpgradesByName runs the general upgrade (UpgradeTo) on every shipped
+// model: onto this build's layout it is the identity (bit-identical weights, so identical
+// decisions), and each file records that layout's names; onto a layout with one feature and
+// one action inserted, the upgraded network makes the same decision with the same values on
+// positions of real games (the new input 0, the new action not legal), and upgrading back
+// drops both again, giving the original weights bit for bit. When a layout change makes this
+// fail, rewrite the shipped files with -upgrade-shipped (docs/ENV.md, "Adding a feature").
+func TestEveryShippedModelUpgradesByName(t *testing.T) {
+	m, err := models.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	shipped := m.Shipped(bots.DefaultName)
+	if len(shipped) == 0 {
+		t.Fatal("no shipped models")
+	}
+	positions := 0
+	for mi, e := range shipped {
+		data, err := models.ReadFile(e.File)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := ReadBot(bytes.NewReader(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		h := b.Header
+		eo := observationVariant(h.EncodingVersion)
+		cur, err := CurrentLayout(h.Rules, eo)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if *upgradeShipped {
+			rewriteShipped(t, e.File, data, b, cur)
+			continue
+		}
+		from, err := FileLayout(b)
+		if err != nil {
+			t.Fatalf("%s: %v", e.File, err)
+		}
+		if !sameLayout(from, cur) || h.Features == nil || h.ActionNames == nil {
+			t.Fatalf("%s: the file is not on this build's layout with its names recorded (%s / %s, %d inputs, %d actions named; this build %s / %s): "+
+				"go test ./training -run TestEveryShippedModelUpgradesByName -upgrade-shipped", e.File, h.EncodingVersion, h.Actions.version(),
+				len(h.Features), len(h.ActionNames), cur.Encoding, cur.Actions.version())
+		}
+		same, rep, err := UpgradeTo(b, cur)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !sameWeights(same.Weights, b.Weights) || rep.NewFeatures+rep.DroppedFeatures+rep.NewActions+rep.Dropped != 0 {
+			t.Fatalf("%s: the identity upgrade changed the network (%s)", e.File, rep)
+		}
+
+		fi, ai := len(cur.Features)/2+mi, len(cur.ActionNames)/3+mi
+		syn := syntheticLayout(cur, fi, ai)
+		up, rep, err := UpgradeTo(b, syn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.NewFeatures != 1 || rep.NewActions != 1 || rep.DroppedFeatures != 0 || rep.Dropped != 0 {
+			t.Fatalf("%s: %s, want one new input and one new action", e.File, rep)
+		}
+		back, rep, err := UpgradeTo(up, cur)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !sameWeights(back.Weights, b.Weights) || rep.DroppedFeatures != 1 || rep.Dropped != 1 {
+			t.Fatalf("%s: upgrading back (%s) did not give the original network", e.File, rep)
+		}
+
+		oldNet, err := NewNet(b.Weights)
+		if err != nil {
+			t.Fatal(err)
+		}
+		newNet, err := NewNet(up.Weights)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := rules.NewGame(h.Rules)
+		if err != nil {
+			t.Fatal(err)
+		}
+		enc := encoding.NewEncoderWith(g, eo)
+		n, na := len(cur.Features), len(cur.ActionNames)
+		obs, mask := make([]float32, n), make([]float32, na)
+		obs2, mask2 := make([]float32, n+1), make([]float32, na+1)
+		logits, values := make([]float32, na), make([]float32, h.Rules.Players)
+		logits2, values2 := make([]float32, na+1), make([]float32, h.Rules.Players)
+		var ws, ws2 Workspace
+		r := rand.New(rand.NewPCG(uint64(mi), 45))
+		s := g.NewInitialStateSeed(uint64(100 + mi))
+		for compared := 0; compared < 40 && !s.IsTerminal(); {
+			ids := s.LegalActions(nil)
+			if r.IntN(4) == 0 {
+				var d rules.Decision
+				s.DecisionFor(s.CurrentPlayer(), &d)
+				var view rules.State
+				s.Redact(d.Decider, &view)
+				if err := enc.Encode(&view, d.Decider, d, obs); err != nil {
+					t.Fatal(err)
+				}
+				clear(mask)
+				for _, id := range ids {
+					mask[id] = 1
+				}
+				copy(obs2, obs[:fi])
+				obs2[fi] = 0
+				copy(obs2[fi+1:], obs[fi:])
+				copy(mask2, mask[:ai])
+				mask2[ai] = 0
+				copy(mask2[ai+1:], mask[ai:])
+				oldNet.Forward(&ws, 1, obs, mask, logits, values)
+				newNet.Forward(&ws2, 1, obs2, mask2, logits2, values2)
+				ids2 := make([]int, len(ids))
+				for i, id := range ids {
+					ids2[i] = id
+					if id >= ai {
+						ids2[i] = id + 1
+					}
+					if logits2[ids2[i]] != logits[id] {
+						t.Fatalf("%s: id %d: logit %g upgraded, %g old", e.File, id, logits2[ids2[i]], logits[id])
+					}
+				}
+				if a, a2 := argmaxOver(logits, ids), argmaxOver(logits2, ids2); a2 != a+btoi(a >= ai) {
+					t.Fatalf("%s: the upgraded network chooses id %d, the old one %d", e.File, a2, a)
+				}
+				if !slices.Equal(values, values2) {
+					t.Fatalf("%s: values %v upgraded, %v old", e.File, values2, values)
+				}
+				compared++
+				positions++
+			}
+			s.Apply(ids[r.IntN(len(ids))])
+		}
+	}
+	if !*upgradeShipped && positions < 20*len(shipped) {
+		t.Fatalf("compared only %d positions", positions)
+	}
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// rewriteShipped writes a shipped model onto this build's layout with its names recorded
+// (-upgrade-shipped): through UpgradeBot where its layout differs, else as it is (the header
+// gains the names it lacks).
+func rewriteShipped(t *testing.T, file string, data []byte, b *BotFile, cur Layout) {
+	t.Helper()
+	from, err := FileLayout(b)
+	if err != nil {
+		t.Fatalf("%s: %v", file, err)
+	}
+	out := b
+	if !sameLayout(from, cur) {
+		if out, err = UpgradeBot(data, file); err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+	}
+	path := filepath.Join("..", "models", filepath.FromSlash(file))
+	if err := out.WriteFile(path); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("rewrote %s (%s / %s)", path, cur.Encoding, cur.Actions.version())
+	if _, err := os.Stat(path); err != nil {
+		t.Fatal(err)
+	}
+}
