@@ -147,7 +147,7 @@ func TestBotFileOldActionLayoutIsRefusedNamingVersions(t *testing.T) {
 	}
 }
 
-// Edge cases of the bot file checks (botfile.go; docs/MUTANTS.md names the bug each one catches).
+// Edge cases of the bot file checks (botfile.go; the mutation records in docs/results/ name the bug each one catches).
 
 // A bot refused for the game's rules options says, in one line, both option sets (modules
 // "none" when there are none) and exactly the options that differ, in both directions of a

@@ -301,7 +301,7 @@ func TestLoopBreakerEndsGamesTheMostLikelyMoveStalls(t *testing.T) {
 	}
 }
 
-// Edge cases of the trained bot (nnbot.go; docs/MUTANTS.md names the bug each one catches).
+// Edge cases of the trained bot (nnbot.go; the mutation records in docs/results/ name the bug each one catches).
 
 // handBot is a NetBot whose policy ignores the observation: action a's logit is bias[a]
 // (0 for the actions not named). It also returns a view of a real position to act in.

@@ -451,7 +451,7 @@ func richPlayers(t *testing.T, s *rules.State, extra int32) *rules.State {
 	return rich
 }
 
-// Edge cases of the bot upgrade (upgrade.go; docs/MUTANTS.md names the bug each one catches).
+// Edge cases of the bot upgrade (upgrade.go; the mutation records in docs/results/ name the bug each one catches).
 
 // A file that records no action names and whose move kinds do not cover its ids as this
 // build's kinds do is refused with one line wrapping ErrUpgrade, never upgraded and never a

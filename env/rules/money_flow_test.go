@@ -2,7 +2,7 @@ package rules
 
 import "testing"
 
-// Edge cases of the money flow (docs/MUTANTS.md names the bug each one catches): each states
+// Edge cases of the money flow (the mutation records in docs/results/ name the bug each one catches): each states
 // one rule of who pays whom and checks every balance involved.
 
 // Bank Auctions, raising a cash bid: the outbid player takes the cash of their bid back at
