@@ -19,9 +19,12 @@ import (
 //     where each measurement states its conditions, is exempt. Nor the log phrase "as first
 //     reported".
 //   - No bare commit hash: a word of 7 to 12 lowercase hex digits holding at least one digit
-//     and at least one letter (a short commit hash: "faf9b65"), except in a Markdown table row
-//     (a line starting with "|"), where a results table names the commit each row was measured
-//     at.
+//     and at least one letter (a short commit hash: "faf9b65"), except in the one column of a
+//     Markdown table whose header names it ("commit", e.g. "measured, commit"), where a
+//     results table names the commit each row was measured at. A table is a run of lines
+//     starting with "|"; its first line is the header; cells are split at "|" not escaped
+//     as "\|". docs/PERFORMANCE.md may name a commit in any cell, as a measurement's
+//     condition.
 var (
 	loadPhrase = regexp.MustCompile(`(?i)\bload[ -]?averages?\b|\bloadavg\b|\bload (of )?[0-9]|\bas first reported\b`)
 	hexWord    = regexp.MustCompile(`\b[0-9a-f]{7,12}\b`)
@@ -58,15 +61,51 @@ func referenceDocs(t *testing.T, root string) []string {
 	return out
 }
 
+// tableCells splits a Markdown table row into its cells (at "|" not escaped as "\|").
+func tableCells(row string) []string {
+	row = strings.TrimSpace(row)
+	row = strings.TrimPrefix(row, "|")
+	var cells []string
+	start := 0
+	for i := 0; i < len(row); i++ {
+		if row[i] == '|' && (i == 0 || row[i-1] != '\\') {
+			cells = append(cells, row[start:i])
+			start = i + 1
+		}
+	}
+	if rest := row[start:]; strings.TrimSpace(rest) != "" {
+		cells = append(cells, rest)
+	}
+	return cells
+}
+
 // referenceDocProblems returns what breaks the rules in one doc's text.
 func referenceDocProblems(path, text string) []string {
 	var bad []string
+	var header []string // the header cells of the table the line is in (nil: not in a table)
 	for i, line := range strings.Split(text, "\n") {
 		if m := loadPhrase.FindString(line); m != "" && path != "docs/PERFORMANCE.md" {
 			bad = append(bad, fmt.Sprintf("%s:%d: %q: a load average belongs to the run's record (docs/results/) or docs/PERFORMANCE.md", path, i+1, m))
 		}
-		if h := commitHash(line); h != "" && !strings.HasPrefix(strings.TrimSpace(line), "|") {
-			bad = append(bad, fmt.Sprintf("%s:%d: %q: a commit belongs in a results table's column, docs/HISTORY.md or docs/results/", path, i+1, h))
+		if !strings.HasPrefix(strings.TrimSpace(line), "|") {
+			header = nil
+			if h := commitHash(line); h != "" {
+				bad = append(bad, fmt.Sprintf("%s:%d: %q: a commit belongs in a results table's commit column, docs/HISTORY.md or docs/results/", path, i+1, h))
+			}
+			continue
+		}
+		cells := tableCells(line)
+		if header == nil {
+			header = cells
+		}
+		for c, cell := range cells {
+			h := commitHash(cell)
+			if h == "" {
+				continue
+			}
+			if path != "docs/PERFORMANCE.md" && (c >= len(header) || !strings.Contains(strings.ToLower(header[c]), "commit")) {
+				bad = append(bad, fmt.Sprintf("%s:%d: %q: in a table, a commit belongs only in the column whose header names it", path, i+1, h))
+			}
 		}
 	}
 	return bad
@@ -110,20 +149,34 @@ func TestReferenceDocRulesCatchTheirPhrases(t *testing.T) {
 			t.Errorf("not caught: %q", line)
 		}
 	}
+	caught = append(caught,
+		"| model | made by |\n|---|---|\n| 4 players | a long round (commit 048ad87) |",
+		"| a | measured, commit |\n|---|---|\n| since 151c8ff | 2026-12-02, 21aadbd |",
+		"| a | commit |\n|---|---|\n| x | 21aadbd | extra 151c8ff |",
+	)
+	for _, text := range caught[len(caught)-3:] {
+		if len(referenceDocProblems("docs/X.md", text)) == 0 {
+			t.Errorf("not caught: %q", text)
+		}
+	}
 	passed := []string{
-		"| 4 | 3 x valuer | 2000 | 96.2% | [95.3%, 97.0%] | 2026-12-02, cc72e9f |",
+		"| players | win rate | measured, commit |\n|---|---|---|\n| 4 | 96.2% | 2026-12-02, cc72e9f |\n| 3 | 90.6% | 2026-12-02 |",
+		"| a | `RUN='Merge\\|Part'` | commit |\n|---|---|---|\n| x | `RUN='a\\|b'` | 3ce2632 |",
 		"the network reads 1027 features and 241 actions",
 		"sha256 8e0e1d35e6e4efbd and a digest 3f1e9c0a77b2d8e41c5a",
 		"the load on the worker grows; a loaded machine is slower",
 		"defaced: a word of letters only, and 2026120 of digits only",
-		"  | env/rules | `scripts/mutation.sh env/rules` | 2026-12-01 (3ce2632) |",
+		"| package | command | measured (commit) |\n|---|---|---|\n| env/rules | `scripts/mutation.sh env/rules` | 2026-12-01 (3ce2632) |",
 	}
 	for _, line := range passed {
 		if p := referenceDocProblems("docs/X.md", line); len(p) != 0 {
 			t.Errorf("flagged: %q: %v", line, p)
 		}
 	}
-	if p := referenceDocProblems("docs/PERFORMANCE.md", "each run: load average 3 to 13"); len(p) != 0 {
-		t.Errorf("docs/PERFORMANCE.md may state a measurement's load: %v", p)
+	if p := referenceDocProblems("docs/PERFORMANCE.md", "each run: load average 3 to 13\n\n| what | result |\n|---|---|\n| a | 96 µs (2026-12-05 at 4f0c628) |"); len(p) != 0 {
+		t.Errorf("docs/PERFORMANCE.md may state a measurement's load and commit: %v", p)
+	}
+	if p := referenceDocProblems("docs/PERFORMANCE.md", "measured at commit 4f0c628"); len(p) == 0 {
+		t.Errorf("docs/PERFORMANCE.md: a bare commit in its prose is not caught")
 	}
 }
