@@ -197,3 +197,13 @@ func Embedded() []string {
 	names, _ := fs.Glob(files, "*.bot")
 	return names
 }
+
+// Marshal writes the manifest as MANIFEST.json is stored (indented by one space, a final
+// newline), so a program that edits entries rewrites the file with only those lines changed.
+func (m Manifest) Marshal() ([]byte, error) {
+	b, err := json.MarshalIndent(m, "", " ")
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '\n'), nil
+}

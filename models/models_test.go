@@ -152,3 +152,23 @@ func TestParseRejectsBadManifests(t *testing.T) {
 		}
 	}
 }
+
+// TestMarshalWritesTheManifestAsStored: parsing MANIFEST.json and writing it back gives the
+// same bytes, so tools that update entries (training's -upgrade-shipped) change only those.
+func TestMarshalWritesTheManifestAsStored(t *testing.T) {
+	m, err := models.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := m.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.ReadFile("MANIFEST.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != string(want) {
+		t.Fatalf("MANIFEST.json written back differs from the stored file (%d bytes, stored %d)", len(got), len(want))
+	}
+}

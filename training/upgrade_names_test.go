@@ -82,6 +82,7 @@ func TestEveryShippedModelUpgradesByName(t *testing.T) {
 		t.Fatal("no shipped models")
 	}
 	positions := 0
+	layouts := map[string]Layout{} // -upgrade-shipped: each rewritten file's layout
 	for mi, e := range shipped {
 		data, err := models.ReadFile(e.File)
 		if err != nil {
@@ -99,6 +100,7 @@ func TestEveryShippedModelUpgradesByName(t *testing.T) {
 		}
 		if *upgradeShipped {
 			rewriteShipped(t, e.File, data, b, cur)
+			layouts[e.File] = cur
 			continue
 		}
 		from, err := FileLayout(b)
@@ -200,7 +202,11 @@ func TestEveryShippedModelUpgradesByName(t *testing.T) {
 			s.Apply(ids[r.IntN(len(ids))])
 		}
 	}
-	if !*upgradeShipped && positions < 20*len(shipped) {
+	if *upgradeShipped {
+		updateManifest(t, layouts)
+		return
+	}
+	if positions < 20*len(shipped) {
 		t.Fatalf("compared only %d positions", positions)
 	}
 }
@@ -233,6 +239,33 @@ func rewriteShipped(t *testing.T, file string, data []byte, b *BotFile, cur Layo
 	}
 	t.Logf("rewrote %s (%s / %s)", path, cur.Encoding, cur.Actions.version())
 	if _, err := os.Stat(path); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// updateManifest sets the layout versions of the rewritten files' entries in
+// models/MANIFEST.json (-upgrade-shipped), so that the manifest agrees with the files again.
+func updateManifest(t *testing.T, layouts map[string]Layout) {
+	t.Helper()
+	path := filepath.Join("..", "models", "MANIFEST.json")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := models.Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, e := range m.Models {
+		if l, ok := layouts[e.File]; ok {
+			m.Models[i].Encoding, m.Models[i].Actions = l.Encoding, l.Actions.version()
+		}
+	}
+	out, err := m.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, out, 0o644); err != nil {
 		t.Fatal(err)
 	}
 }
