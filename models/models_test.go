@@ -64,7 +64,7 @@ func TestManifestListsEveryBotFileAndRunRecord(t *testing.T) {
 }
 
 // TestManifestAgreesWithTheFileHeaders: every entry's name, layout versions and games are the
-// ones its bot file's header records.
+// ones its bot file's header records, and every file names its inputs and actions.
 func TestManifestAgreesWithTheFileHeaders(t *testing.T) {
 	m, err := models.Load()
 	if err != nil {
@@ -86,6 +86,10 @@ func TestManifestAgreesWithTheFileHeaders(t *testing.T) {
 		want := []string{e.Name, e.Encoding, e.Actions, rules.Quote(e.Rules), e.Modules}
 		if !slices.Equal(got, want) || h.Rules.Players != e.Players {
 			t.Errorf("%s: header says %v, %d players; manifest %v, %d players", e.File, got, h.Rules.Players, want, e.Players)
+		}
+		if len(h.Features) != b.Weights.Config.ObsDim || len(h.ActionNames) != b.Weights.Config.NumActions {
+			t.Errorf("%s: the header names %d inputs and %d actions of %d and %d; every model here records them, so that any later build can upgrade it by name",
+				e.File, len(h.Features), len(h.ActionNames), b.Weights.Config.ObsDim, b.Weights.Config.NumActions)
 		}
 	}
 }

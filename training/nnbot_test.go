@@ -283,7 +283,7 @@ func TestLoopBreakerEndsGamesTheMostLikelyMoveStalls(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays 24 games, up to 1000 turns each")
 	}
-	path := filepath.Join("..", "models", "retired", "default-3p.bot")
+	path := onCurrentLayoutPath(t, filepath.Join("..", "models", "retired", "default-3p.bot"))
 	opts := rules.DefaultOptions()
 	opts.Players = 3
 	ends := func(agent string) map[string]int {

@@ -269,3 +269,44 @@ func updateManifest(t *testing.T, layouts map[string]Layout) {
 		t.Fatal(err)
 	}
 }
+
+// onCurrentLayout returns b upgraded by name onto this build's layout (b itself when it is
+// already on it): how a test plays a retired model after a layout change.
+func onCurrentLayout(t *testing.T, b *BotFile) *BotFile {
+	t.Helper()
+	cur, err := CurrentLayout(b.Header.Rules, observationVariant(b.Header.EncodingVersion))
+	if err != nil {
+		t.Fatal(err)
+	}
+	from, err := FileLayout(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sameLayout(from, cur) {
+		return b
+	}
+	up, _, err := UpgradeTo(b, cur)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return up
+}
+
+// onCurrentLayoutPath is the path of the bot file at path on this build's layout: path
+// itself, or an upgraded copy in a temporary directory.
+func onCurrentLayoutPath(t *testing.T, path string) string {
+	t.Helper()
+	b, err := ReadBotFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	up := onCurrentLayout(t, b)
+	if up == b {
+		return path
+	}
+	out := filepath.Join(t.TempDir(), filepath.Base(path))
+	if err := up.WriteFile(out); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}

@@ -284,6 +284,7 @@ func TestShippedBotsMatchTheirObsV1Outputs(t *testing.T) {
 		if !strings.Contains(b.Header.Training.Notes, "Upgraded from") {
 			t.Fatalf("%s: notes %q do not say it was upgraded", rb.Bot, b.Header.Training.Notes)
 		}
+		b = onCurrentLayout(t, b) // a retired file after a later layout change
 		net, err := NewNet(b.Weights)
 		if err != nil {
 			t.Fatal(err)
@@ -401,7 +402,7 @@ func TestUpgradeBotRefusesWhatItCannotMap(t *testing.T) {
 		"garbage":       {[]byte("not a bot file at all"), ErrCorrupt, ""},
 		"empty":         {nil, ErrCorrupt, ""},
 		"truncated":     {old[:len(old)/2], ErrCorrupt, ""},
-		"upgraded":      {up, ErrUpgrade, "already obs-v2 / actions-v2, nothing to upgrade"},
+		"upgraded":      {up, ErrUpgrade, "already " + encoding.Version + " / " + rules.ActionLayoutVersion + ", nothing to upgrade"},
 		"other version": {otherVersion, ErrUpgrade, `reads observation "obs-v0", whose feature names the file does not record`},
 		"wrong width":   {wrongDim, ErrUpgrade, "reads 700 features, but obs-v1 has 771"},
 	} {
