@@ -184,7 +184,8 @@ func TestIncompatibleBotErrorNamesExactlyTheOptionsThatDiffer(t *testing.T) {
 }
 
 // TestReadBotFileNamesTheNewPlaceOfAMovedModel: a shipped or retired model asked for where it
-// was kept before package models (training/X.bot) fails with the path it has now.
+// was kept before package models (training/X.bot), read or played by path (an agent spec),
+// fails with the path it has now.
 func TestReadBotFileNamesTheNewPlaceOfAMovedModel(t *testing.T) {
 	dir := t.TempDir()
 	for path, want := range map[string]string{
@@ -196,6 +197,10 @@ func TestReadBotFileNamesTheNewPlaceOfAMovedModel(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "moved from training/ to models/: use "+want) {
 			t.Errorf("%s: err = %v, want one naming %s", path, err, want)
 		}
+	}
+	if _, err := LoadBotForGame(filepath.Join("..", "training", "retired", "default.bot"), rules.DefaultOptions(), 1); err == nil ||
+		!strings.Contains(err.Error(), "use "+filepath.Join("..", "models", "retired", "default.bot")) {
+		t.Errorf("playing a moved model by its old path: err = %v, want one naming its new path", err)
 	}
 	_, err := ReadBotFile(filepath.Join("training", "no-such.bot"))
 	if err == nil || strings.Contains(err.Error(), "moved") {

@@ -320,7 +320,7 @@ var loadCache sync.Map // path -> *BotFile
 func LoadBotForGame(path string, opts rules.Options, seed uint64) (*NetBot, error) {
 	st, err := os.Stat(path)
 	if err != nil {
-		return nil, fmt.Errorf("training: %w", err)
+		return nil, fmt.Errorf("training: %w%s", err, movedModelHint(path, err))
 	}
 	key := fmt.Sprintf("%s|%d|%d", path, st.Size(), st.ModTime().UnixNano())
 	var f *BotFile
