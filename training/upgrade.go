@@ -45,15 +45,10 @@ func CurrentLayout(o rules.Options, eo encoding.Options) (Layout, error) {
 	return Layout{Encoding: spec.Version, Features: spec.Columns(), Actions: acts, ActionNames: slices.Clone(spec.ActionNames)}, nil
 }
 
-// observationVariant is the observation variant (hidden cash or not) of a version: of a
-// version this build encodes or upgrades from, as it says; of any other, by its name.
+// observationVariant is the observation variant of a version, by its name: every version of
+// the hidden-cash variant ends in "-hidden-cash" (encoding.HiddenCashVersion, and
+// encoding.HiddenCashVersionV1 before it).
 func observationVariant(version string) encoding.Options {
-	if up, ok := encoding.UpgradedVersion(version); ok {
-		version = up
-	}
-	if eo, err := encoding.OptionsForVersion(version); err == nil {
-		return eo
-	}
 	return encoding.Options{HideOpponentCash: strings.HasSuffix(version, "-hidden-cash")}
 }
 

@@ -2,11 +2,13 @@ package training
 
 import (
 	"bytes"
+	"errors"
 	"flag"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/container-rl/container/encoding"
@@ -309,4 +311,69 @@ func onCurrentLayoutPath(t *testing.T, path string) string {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// TestFileLayoutNamesFilesThatRecordNoNames: a file written before headers named its inputs
+// and actions is named from its versions: this build's layout for an obs-v2 / actions-v2
+// file (hidden cash included), obs-v1 as encoding.NewSpecV1 gives it with the actions-v1 ids;
+// a version this build does not know is refused.
+func TestFileLayoutNamesFilesThatRecordNoNames(t *testing.T) {
+	files, err := DefaultBots()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files[:3] {
+		for _, eo := range []encoding.Options{{}, {HideOpponentCash: true}} {
+			b := *f
+			b.Header.Features, b.Header.ActionNames = nil, nil
+			b.Header.EncodingVersion = eo.Version()
+			got, err := FileLayout(&b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := CurrentLayout(b.Header.Rules, eo)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !sameLayout(got, want) {
+				t.Fatalf("%s, %s: the names derived are not this build's layout", describeOptions(b.Header.Rules), eo.Version())
+			}
+		}
+	}
+	o := rules.Options{Players: 5, Variant: rules.Classic}
+	data, _ := v1BotFile(t, o, encoding.Options{HideOpponentCash: true}, 1, 3)
+	b, err := ReadBot(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Header.Features, b.Header.ActionNames = nil, nil
+	got, err := FileLayout(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v1, err := encoding.NewSpecV1(o, encoding.Options{HideOpponentCash: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got.Features, v1.Columns()) || !slices.Equal(got.ActionNames, v1.ActionNames) {
+		t.Fatalf("obs-v1 file: the names derived are not obs-v1's (%d inputs, %d actions)", len(got.Features), len(got.ActionNames))
+	}
+	b.Header.EncodingVersion = "obs-v0"
+	if _, err := FileLayout(b); !errors.Is(err, ErrUpgrade) || !strings.Contains(err.Error(), `"obs-v0"`) {
+		t.Fatalf("an unknown version without names: err = %v, want ErrUpgrade naming it", err)
+	}
+}
+
+// TestObservationVariantReadsTheVersionName: the hidden-cash variant is read from every
+// version name that has one, current and previous.
+func TestObservationVariantReadsTheVersionName(t *testing.T) {
+	for v, hidden := range map[string]bool{encoding.Version: false, encoding.HiddenCashVersion: true,
+		encoding.VersionV1: false, encoding.HiddenCashVersionV1: true, encoding.OracleVersion: false} {
+		if got := observationVariant(v).HideOpponentCash; got != hidden {
+			t.Errorf("%s: hidden cash %v, want %v", v, got, hidden)
+		}
+		if eo, err := encoding.OptionsForVersion(v); err == nil && eo.HideOpponentCash != hidden {
+			t.Errorf("%s: the encoder's options hide cash: %v; the name says %v", v, eo.HideOpponentCash, hidden)
+		}
+	}
 }

@@ -456,8 +456,9 @@ func richPlayers(t *testing.T, s *rules.State, extra int32) *rules.State {
 
 // A file that records no action names and whose move kinds do not cover its ids as this
 // build's kinds do is refused with one line wrapping ErrUpgrade, never upgraded and never a
-// panic: a move kind whose ids run past the file's action count, and a layout that leaves an
-// id without a kind (EndTurn moved from id 0 onto id 1, so id 0 means nothing).
+// panic: a move kind whose ids run past the file's action count, a kind number this build
+// does not have (or a negative one), and a layout that leaves an id without a kind (EndTurn
+// moved from id 0 onto id 1, so id 0 means nothing).
 func TestUpgradeBotRefusesAnActionLayoutThatIsNotActionsV1(t *testing.T) {
 	old, _ := v1BotFile(t, rules.DefaultOptions(), encoding.Options{}, 1, 2)
 	tamper := func(edit func(l *ActionLayout)) []byte {
@@ -490,6 +491,12 @@ func TestUpgradeBotRefusesAnActionLayoutThatIsNotActionsV1(t *testing.T) {
 		want string
 	}{
 		"a kind past the end": {tamper(func(l *ActionLayout) { last(l).First++ }), "move kinds do not cover them"},
+		"a kind this build lacks": {tamper(func(l *ActionLayout) {
+			l.Kinds = append(l.Kinds, KindRange{Kind: int(rules.NumMoveKinds), First: 0, Count: 1})
+		}), "move kinds do not cover them"},
+		"a negative kind": {tamper(func(l *ActionLayout) {
+			l.Kinds = append(l.Kinds, KindRange{Kind: -1, First: 0, Count: 1})
+		}), "move kinds do not cover them"},
 		"id 0 without a kind": {tamper(func(l *ActionLayout) {
 			for i := range l.Kinds {
 				if rules.MoveKind(l.Kinds[i].Kind) == rules.EndTurn {
