@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"github.com/container-rl/container/internal/atomicfile"
 	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
-	"github.com/container-rl/container/encoding"
 	"github.com/container-rl/container/env/rules"
+	"github.com/container-rl/container/models"
 )
 
 // ErrIncompatible is wrapped when a bot file was trained for another observation encoding,
@@ -85,6 +87,12 @@ type BotHeader struct {
 	Rules           rules.Options `json:"rules"`
 	Training        TrainingInfo  `json:"training"`
 	Tensors         []tensorInfo  `json:"tensors"`
+	// Features and ActionNames name the network's inputs (encoding.Spec.Columns) and its
+	// action ids (rules.ActionName) in order, so that any later build can upgrade the file by
+	// name (UpgradeTo) whatever layout it then has. Write fills them in for the layouts this
+	// build knows; files written before they were recorded leave them out.
+	Features    []string `json:"features,omitempty"`
+	ActionNames []string `json:"action_names,omitempty"`
 }
 
 // BotFile is a loaded (or to be written) bot: header plus weights.
@@ -101,6 +109,19 @@ func (b *BotFile) Write(w io.Writer) error {
 	h := b.Header
 	h.Format, h.FormatVersion, h.Net = BotFormat, BotFormatVersion, b.Weights.Config
 	h.Tensors = nil
+	if h.Features == nil {
+		if names, ok := knownFeatureNames(h.EncodingVersion, h.Rules); ok && len(names) == h.Net.ObsDim {
+			h.Features = names
+		}
+	}
+	if h.ActionNames == nil {
+		if names, ok := knownActionNames(h.Actions); ok && len(names) == h.Net.NumActions {
+			h.ActionNames = names
+		}
+	}
+	if (h.Features != nil && len(h.Features) != h.Net.ObsDim) || (h.ActionNames != nil && len(h.ActionNames) != h.Net.NumActions) {
+		return fmt.Errorf("training: the header names %d inputs and %d actions for a network of %d and %d", len(h.Features), len(h.ActionNames), h.Net.ObsDim, h.Net.NumActions)
+	}
 	var raws []rawTensor
 	for i, p := range h.Net.Params() {
 		ti := tensorInfo{Name: p.Name, DType: "float32", Shape: p.Shape}
@@ -152,6 +173,12 @@ func ReadBot(r io.Reader) (*BotFile, error) {
 	if h.Actions.NumActions != h.Net.NumActions {
 		return nil, fmt.Errorf("%w: action layout has %d actions, network %d", ErrCorrupt, h.Actions.NumActions, h.Net.NumActions)
 	}
+	if h.Features != nil && len(h.Features) != h.Net.ObsDim {
+		return nil, fmt.Errorf("%w: the header names %d inputs, the network reads %d", ErrCorrupt, len(h.Features), h.Net.ObsDim)
+	}
+	if h.ActionNames != nil && len(h.ActionNames) != h.Net.NumActions {
+		return nil, fmt.Errorf("%w: the header names %d actions, the network writes %d", ErrCorrupt, len(h.ActionNames), h.Net.NumActions)
+	}
 	return &BotFile{Header: h, Weights: w}, nil
 }
 
@@ -159,7 +186,7 @@ func ReadBot(r io.Reader) (*BotFile, error) {
 func ReadBotFile(path string) (*BotFile, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("training: %w", err)
+		return nil, fmt.Errorf("training: %w%s", err, movedModelHint(path, err))
 	}
 	defer f.Close()
 	b, err := ReadBot(f)
@@ -176,11 +203,11 @@ func (b *BotFile) CheckCompatible(encodingVersion string, obsDim int, actions Ac
 	if h.EncodingVersion != encodingVersion || b.Weights.Config.ObsDim != obsDim {
 		return fmt.Errorf("%w: trained for observation encoding %q (%d features) and action layout %s (%d ids), this build uses %q (%d features) and %s (%d ids); %s",
 			ErrIncompatible, h.EncodingVersion, b.Weights.Config.ObsDim, h.Actions.version(), h.Actions.NumActions,
-			encodingVersion, obsDim, actions.version(), actions.NumActions, remedy(h.EncodingVersion, h.Actions))
+			encodingVersion, obsDim, actions.version(), actions.NumActions, remedy(b))
 	}
 	if !h.Actions.Equal(actions) {
 		return fmt.Errorf("%w: trained for action layout %s (%d ids), this build uses %s (%d ids); %s",
-			ErrIncompatible, h.Actions.version(), h.Actions.NumActions, actions.version(), actions.NumActions, remedy(h.EncodingVersion, h.Actions))
+			ErrIncompatible, h.Actions.version(), h.Actions.NumActions, actions.version(), actions.NumActions, remedy(b))
 	}
 	if !sameRulesOptions(h.Rules, opts) {
 		return fmt.Errorf("%w: trained for rules options %s, this game uses %s (%s)", ErrIncompatible,
@@ -189,10 +216,11 @@ func (b *BotFile) CheckCompatible(encodingVersion string, obsDim int, actions Ac
 	return nil
 }
 
-// remedy says what to do with a bot of another layout: a bot of the previous observation
-// and action layout can be upgraded without training (UpgradeBot), any other retrained.
-func remedy(encodingVersion string, actions ActionLayout) string {
-	if _, ok := encoding.UpgradedVersion(encodingVersion); ok && actions.version() == "actions-v1" {
+// remedy says what to do with a bot of another layout: one whose inputs and actions can be
+// named (recorded in the file, or of a version this build knows) can be upgraded without
+// training (UpgradeBot), any other retrained.
+func remedy(b *BotFile) string {
+	if _, err := FileLayout(b); err == nil {
 		return "upgrade it without training (container export --upgrade OLD.bot --out NEW.bot) or retrain it (docs/TRAINING.md)"
 	}
 	return "retrain it (docs/TRAINING.md)"
@@ -246,4 +274,27 @@ func writeFileAtomic(path string, data []byte) error {
 		return fmt.Errorf("training: write %s: %w", path, err)
 	}
 	return nil
+}
+
+// movedModelHint points a missing path under training/ that names a file of package models
+// (training/default.bot, training/retired/default-3p.bot: where the shipped models were kept
+// before they moved to models/) to the file's place now; "" for any other path or error.
+func movedModelHint(path string, err error) string {
+	if !errors.Is(err, fs.ErrNotExist) {
+		return ""
+	}
+	p := filepath.ToSlash(filepath.Clean(path))
+	i := strings.LastIndex("/"+p, "/training/")
+	if i < 0 {
+		return ""
+	}
+	rest := p[i+len("training/"):]
+	m, merr := models.Load()
+	if merr != nil {
+		return ""
+	}
+	if _, ok := m.Lookup(rest); !ok {
+		return ""
+	}
+	return fmt.Sprintf(" (the shipped models moved from training/ to models/: use %s)", filepath.FromSlash(p[:i]+"models/"+rest))
 }

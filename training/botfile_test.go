@@ -3,6 +3,7 @@ package training
 import (
 	"bytes"
 	"errors"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -146,7 +147,7 @@ func TestBotFileOldActionLayoutIsRefusedNamingVersions(t *testing.T) {
 	}
 }
 
-// Edge cases of the bot file checks (botfile.go; docs/MUTANTS.md names the bug each one catches).
+// Edge cases of the bot file checks (botfile.go; the mutation records in docs/results/ name the bug each one catches).
 
 // A bot refused for the game's rules options says, in one line, both option sets (modules
 // "none" when there are none) and exactly the options that differ, in both directions of a
@@ -179,5 +180,30 @@ func TestIncompatibleBotErrorNamesExactlyTheOptionsThatDiffer(t *testing.T) {
 		if !errors.Is(err, ErrIncompatible) || err.Error() != ErrIncompatible.Error()+": "+c.want {
 			t.Errorf("trained %+v, game %+v:\n got %v\nwant %s: %s", c.trained, c.game, err, ErrIncompatible, c.want)
 		}
+	}
+}
+
+// TestReadBotFileNamesTheNewPlaceOfAMovedModel: a shipped or retired model asked for where it
+// was kept before package models (training/X.bot), read or played by path (an agent spec),
+// fails with the path it has now.
+func TestReadBotFileNamesTheNewPlaceOfAMovedModel(t *testing.T) {
+	dir := t.TempDir()
+	for path, want := range map[string]string{
+		filepath.Join("..", "training", "default.bot"):           filepath.Join("..", "models", "default.bot"),
+		filepath.Join("training", "retired", "default-3p.bot"):   filepath.Join("models", "retired", "default-3p.bot"),
+		filepath.Join(dir, "training", "default-classic-5p.bot"): filepath.Join(dir, "models", "default-classic-5p.bot"),
+	} {
+		_, err := ReadBotFile(path)
+		if err == nil || !strings.Contains(err.Error(), "moved from training/ to models/: use "+want) {
+			t.Errorf("%s: err = %v, want one naming %s", path, err, want)
+		}
+	}
+	if _, err := LoadBotForGame(filepath.Join("..", "training", "retired", "default.bot"), rules.DefaultOptions(), 1); err == nil ||
+		!strings.Contains(err.Error(), "use "+filepath.Join("..", "models", "retired", "default.bot")) {
+		t.Errorf("playing a moved model by its old path: err = %v, want one naming its new path", err)
+	}
+	_, err := ReadBotFile(filepath.Join("training", "no-such.bot"))
+	if err == nil || strings.Contains(err.Error(), "moved") {
+		t.Errorf("a file that never was a shipped model: err = %v, want no hint", err)
 	}
 }

@@ -154,7 +154,7 @@ func TestCollectSamplesProgressStopsWhenCancelled(t *testing.T) {
 	}
 }
 
-// Edge cases of training/data.go (docs/MUTANTS.md names the bug each one catches).
+// Edge cases of training/data.go (the mutation records in docs/results/ name the bug each one catches).
 
 // The source line of teacher samples (recorded by a behaviour-cloning run, which refuses to
 // resume on other data) says whose decisions were recorded: every seat when no teacher is

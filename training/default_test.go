@@ -13,7 +13,8 @@ import (
 )
 
 // TestDefaultBotIsEmbeddedAndFitsTheCurrentEncoding fails when the observation encoding or
-// the action space changes under the shipped bot: retrain it (docs/TRAINING.md).
+// the action space changes under the shipped bot: upgrade it by name (TestEveryShippedModelUpgradesByName,
+// -upgrade-shipped) and retrain it (docs/TRAINING.md).
 func TestDefaultBotIsEmbeddedAndFitsTheCurrentEncoding(t *testing.T) {
 	f, err := DefaultBot()
 	if err != nil {

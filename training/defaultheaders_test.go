@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/container-rl/container/env/bots"
+	"github.com/container-rl/container/models"
 )
 
 // TestDefaultHeadersAreThoseOfTheFullFiles: the headers read at start-up (without the weights)
@@ -50,7 +51,7 @@ func TestDefaultHeadersAreThoseOfTheFullFiles(t *testing.T) {
 // truncated preamble or header, or a header that is not the expected JSON: an unknown key, a
 // key spelt in other capitals, a key twice, or anything after the header's object.
 func TestReadHeaderRejectsBadInput(t *testing.T) {
-	good, err := defaultFS.ReadFile("default.bot")
+	good, err := models.ReadFile("default.bot")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -60,7 +60,9 @@
 //   - PPO: ppo.go, rollout.go.
 //   - Search-guided training (ExIt): exit.go, exit_data.go (the replay buffer), exit_step.go.
 //   - Bot files and playing: botfile.go, fileformat.go (the framing, read as hostile data),
-//     export.go, upgrade.go (older layouts), nnbot.go (NetBot), advise.go (the web's advice),
-//     searchnet.go (a network guiding ismcts).
+//     export.go, upgrade.go (a network moved onto another layout by input and action name),
+//     nnbot.go (NetBot), advise.go (the web's advice),
+//     searchnet.go (a network guiding ismcts). The shipped models themselves are data in
+//     package models (models/: the .bot files, their manifest and run records).
 //   - measure.go: the training-speed measurement behind `container bench --train`.
 package training

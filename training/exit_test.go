@@ -367,7 +367,7 @@ func TestExItExpertPlaysTheSelfPlaySeats(t *testing.T) {
 }
 
 // Edge cases of the search-target (train exit) step and run
-// (docs/MUTANTS.md names the bug each one catches).
+// (the mutation records in docs/results/ name the bug each one catches).
 
 // exitTestNet is the network of the search-target step tests: 20 features, 12 actions, 3
 // seats.

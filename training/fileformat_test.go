@@ -12,7 +12,7 @@ import (
 )
 
 // Edge cases of the bot and checkpoint container format
-// (fileformat.go; docs/MUTANTS.md names the bug each one catches): every size limit is inclusive, and the reader's memory
+// (fileformat.go; the mutation records in docs/results/ name the bug each one catches): every size limit is inclusive, and the reader's memory
 // is bounded by the bytes actually present.
 
 const testMagic = "CNTRTST1"

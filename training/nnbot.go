@@ -3,10 +3,8 @@ package training
 import (
 	"bytes"
 	"crypto/sha256"
-	"embed"
 	"encoding/hex"
 	"fmt"
-	"io/fs"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -18,6 +16,7 @@ import (
 	"github.com/container-rl/container/encoding"
 	"github.com/container-rl/container/env/bots"
 	"github.com/container-rl/container/env/rules"
+	"github.com/container-rl/container/models"
 )
 
 // NetBot plays with an exported network through the bots.Bot interface: it encodes its
@@ -321,7 +320,7 @@ var loadCache sync.Map // path -> *BotFile
 func LoadBotForGame(path string, opts rules.Options, seed uint64) (*NetBot, error) {
 	st, err := os.Stat(path)
 	if err != nil {
-		return nil, fmt.Errorf("training: %w", err)
+		return nil, fmt.Errorf("training: %w%s", err, movedModelHint(path, err))
 	}
 	key := fmt.Sprintf("%s|%d|%d", path, st.Size(), st.ModTime().UnixNano())
 	var f *BotFile
@@ -336,11 +335,9 @@ func LoadBotForGame(path string, opts rules.Options, seed uint64) (*NetBot, erro
 	return NewNetBot(path, f, &opts, seed)
 }
 
-// The shipped trained bots: default.bot (4 players) and default-<N>p.bot for other player
-// counts, each for the base rules at standard length with no modules.
-//
-//go:embed default*.bot
-var defaultFS embed.FS
+// The shipped trained bots are the "default" entries of the models manifest (models/MANIFEST.json,
+// embedded with the files by package models): default.bot (4 players) and default-<N>p.bot,
+// default-classic*.bot and default-modules*.bot for the other games.
 
 var (
 	defaultOnce  sync.Once
@@ -348,15 +345,19 @@ var (
 	defaultErr   error
 )
 
-// defaultNames lists the embedded bot files, default.bot (4 players) first.
+// defaultNames lists the shipped bot files of the "default" bot in the manifest's order,
+// default.bot (4 players) first.
 func defaultNames() ([]string, error) {
-	names, err := fs.Glob(defaultFS, "default*.bot")
-	if err != nil || len(names) == 0 {
-		return nil, fmt.Errorf("training: this build has no embedded default bot")
+	m, err := models.Load()
+	if err != nil {
+		return nil, fmt.Errorf("training: %w", err)
 	}
-	slices.Sort(names) // default-3p.bot, default-5p.bot, ..., default.bot
-	if i := slices.Index(names, "default.bot"); i > 0 {
-		names = append(append([]string{"default.bot"}, names[:i]...), names[i+1:]...)
+	var names []string
+	for _, e := range m.Shipped(bots.DefaultName) {
+		names = append(names, e.File)
+	}
+	if len(names) == 0 {
+		return nil, fmt.Errorf("training: this build has no embedded default bot")
 	}
 	return names, nil
 }
@@ -371,7 +372,7 @@ func DefaultBots() ([]*BotFile, error) {
 			return
 		}
 		for _, n := range names {
-			data, err := defaultFS.ReadFile(n)
+			data, err := models.ReadFile(n)
 			if err != nil {
 				defaultErr = fmt.Errorf("training: embedded %s: %w", n, err)
 				return
@@ -396,7 +397,7 @@ func defaultHeaders() ([]BotHeader, error) {
 	}
 	hs := make([]BotHeader, len(names))
 	for i, n := range names {
-		f, err := defaultFS.Open(n)
+		f, err := models.Open(n)
 		if err != nil {
 			return nil, fmt.Errorf("training: embedded %s: %w", n, err)
 		}

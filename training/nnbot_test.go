@@ -3,7 +3,6 @@ package training
 import (
 	"context"
 	"errors"
-	"io/fs"
 	"math"
 	"math/rand/v2"
 	"path/filepath"
@@ -15,6 +14,7 @@ import (
 	"github.com/container-rl/container/env/bots"
 	"github.com/container-rl/container/env/eval"
 	"github.com/container-rl/container/env/rules"
+	"github.com/container-rl/container/models"
 )
 
 // realBot is an untrained network with the real observation and action sizes.
@@ -275,7 +275,7 @@ func TestNetBotSamplesOnlyFromTheLoopBreakTurn(t *testing.T) {
 	}
 }
 
-// The 3-player network shipped until commit faf9b65 (2026-12-02; training/retired/default-3p.bot), playing
+// The 3-player network shipped until commit faf9b65 (2026-12-02; models/retired/default-3p.bot), playing
 // its most likely move all game ("@0"), leaves 4 of these 12 games against two manufacturers
 // at the rules' safety limit of 1000 turns: broke opponents, and a position it repeats. With
 // the loop breaker every game ends by two colours running out.
@@ -283,7 +283,7 @@ func TestLoopBreakerEndsGamesTheMostLikelyMoveStalls(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays 24 games, up to 1000 turns each")
 	}
-	path := filepath.Join("retired", "default-3p.bot")
+	path := onCurrentLayoutPath(t, filepath.Join("..", "models", "retired", "default-3p.bot"))
 	opts := rules.DefaultOptions()
 	opts.Players = 3
 	ends := func(agent string) map[string]int {
@@ -301,7 +301,7 @@ func TestLoopBreakerEndsGamesTheMostLikelyMoveStalls(t *testing.T) {
 	}
 }
 
-// Edge cases of the trained bot (nnbot.go; docs/MUTANTS.md names the bug each one catches).
+// Edge cases of the trained bot (nnbot.go; the mutation records in docs/results/ name the bug each one catches).
 
 // handBot is a NetBot whose policy ignores the observation: action a's logit is bias[a]
 // (0 for the actions not named). It also returns a view of a real position to act in.
@@ -523,7 +523,7 @@ func TestShippedBotNamesListEachFileOnceDefaultFirst(t *testing.T) {
 	if names[0] != "default.bot" {
 		t.Fatalf("first shipped bot %q, want default.bot", names[0])
 	}
-	glob, _ := fs.Glob(defaultFS, "default*.bot")
+	glob := models.Embedded()
 	sorted := slices.Clone(names)
 	slices.Sort(sorted)
 	if !slices.Equal(sorted, glob) {

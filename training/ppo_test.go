@@ -149,7 +149,7 @@ func TestPPOStoppedByItsContextResumesToTheUninterruptedNetwork(t *testing.T) {
 	requireSameWeights(t, straight.Out, stopped.Out)
 }
 
-// Edge cases of training/ppo.go (docs/MUTANTS.md names the bug each one catches).
+// Edge cases of training/ppo.go (the mutation records in docs/results/ name the bug each one catches).
 
 // toyRollout is a rollout of n distinct rows for a network with D features, A actions and V
 // values: every row has its own observation, legal set, action, value targets, behaviour

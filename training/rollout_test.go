@@ -10,7 +10,7 @@ import (
 	"github.com/container-rl/container/env/rules"
 )
 
-// Edge cases of the PPO rollout (training/rollout.go; docs/MUTANTS.md names
+// Edge cases of the PPO rollout (training/rollout.go; the mutation records in docs/results/ name
 // the bug each one catches).
 
 // Every learner decision of a rollout is stored with the observation its game showed the

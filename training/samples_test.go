@@ -7,7 +7,7 @@ import (
 	"github.com/container-rl/container/env/rules"
 )
 
-// Edge cases of training/samples.go (docs/MUTANTS.md names the bug each one catches).
+// Edge cases of training/samples.go (the mutation records in docs/results/ name the bug each one catches).
 
 // Check refuses a row whose action id is outside the action range, even when the mask's
 // padding bits past the last action are set, and when the action count fills whole mask

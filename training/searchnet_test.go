@@ -79,7 +79,7 @@ func TestSearchEvaluator_NetForOtherOptionsIsRefusedUpFront(t *testing.T) {
 }
 
 // Edge cases of the network that guides the search
-// (searchnet.go; docs/MUTANTS.md names the bug each one catches).
+// (searchnet.go; the mutation records in docs/results/ name the bug each one catches).
 
 // headNet is a network without hidden layers that ignores the observation: action a's logit
 // is logit(a) and the value head's outputs (relative to the decider) are values, so its

@@ -186,7 +186,7 @@ func TestShardedCompactedStepsMatchThePlainStep(t *testing.T) {
 }
 
 // Edge cases of the sharded training step (shard.go;
-// docs/MUTANTS.md names the bug each one catches).
+// the mutation records in docs/results/ name the bug each one catches).
 
 // A batch is split into as many shards as allowed (SetShards) while every shard keeps at
 // least minShardRows (64) rows, and never into fewer than one: the split depends only on the

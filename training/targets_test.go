@@ -11,7 +11,7 @@ import (
 )
 
 // Edge cases of the learning targets and the trained bot's
-// move choice (docs/MUTANTS.md names the bug each one catches).
+// move choice (the mutation records in docs/results/ name the bug each one catches).
 
 // biasNet is a network without hidden layers whose policy ignores the observation: every
 // action's logit is its bias, bias[a] = (a*7) mod 31, so the best legal move is known.

@@ -273,9 +273,9 @@ func TestShippedBotsMatchTheirObsV1Outputs(t *testing.T) {
 	}
 	newSeen := 0
 	for _, rb := range recorded {
-		path := rb.Bot
-		if _, err := os.Stat(filepath.Join("retired", rb.Bot)); err == nil {
-			path = filepath.Join("retired", rb.Bot) // replaced since by a retrained model
+		path := filepath.Join("..", "models", rb.Bot)
+		if _, err := os.Stat(filepath.Join("..", "models", "retired", rb.Bot)); err == nil {
+			path = filepath.Join("..", "models", "retired", rb.Bot) // replaced since by a retrained model
 		}
 		b, err := ReadBotFile(path)
 		if err != nil {
@@ -284,6 +284,7 @@ func TestShippedBotsMatchTheirObsV1Outputs(t *testing.T) {
 		if !strings.Contains(b.Header.Training.Notes, "Upgraded from") {
 			t.Fatalf("%s: notes %q do not say it was upgraded", rb.Bot, b.Header.Training.Notes)
 		}
+		b = onCurrentLayout(t, b) // a retired file after a later layout change
 		net, err := NewNet(b.Weights)
 		if err != nil {
 			t.Fatal(err)
@@ -361,10 +362,11 @@ func TestShippedBotsMatchTheirObsV1Outputs(t *testing.T) {
 	}
 }
 
-// Only obs-v1 / actions-v1 bot files upgrade: garbage, a truncated file, a file already on
-// this build's layout, another observation version and a network of the wrong width are
-// refused with one line saying why; the loader still refuses an old file (upgrading is
-// explicit), naming both versions and the upgrade command.
+// Only a file whose layout can be named upgrades: garbage, a truncated file, a file already
+// on this build's layout, an observation version this build does not know in a file that
+// records no feature names, and a network of the wrong width for its names are refused with
+// one line saying why; the loader still refuses an old file (upgrading is explicit), naming
+// both versions and the upgrade command.
 func TestUpgradeBotRefusesWhatItCannotMap(t *testing.T) {
 	opts := rules.DefaultOptions()
 	old, _ := v1BotFile(t, opts, encoding.Options{}, 2, 1)
@@ -379,6 +381,7 @@ func TestUpgradeBotRefusesWhatItCannotMap(t *testing.T) {
 		}
 		w, _ := NewWeights(NetConfig{ObsDim: 700, NumActions: 240, ValueDim: 4, Width: 8, Depth: 1, Norm: NormLayer}, 1)
 		b.Weights = w
+		b.Header.Features = nil // as a file written before headers named the inputs
 		var buf bytes.Buffer
 		b.Write(&buf)
 		return buf.Bytes()
@@ -386,6 +389,7 @@ func TestUpgradeBotRefusesWhatItCannotMap(t *testing.T) {
 	otherVersion := func() []byte {
 		b, _ := ReadBot(bytes.NewReader(old))
 		b.Header.EncodingVersion = "obs-v0"
+		b.Header.Features = nil // no names: this build cannot say what its inputs were
 		var buf bytes.Buffer
 		b.Write(&buf)
 		return buf.Bytes()
@@ -398,8 +402,8 @@ func TestUpgradeBotRefusesWhatItCannotMap(t *testing.T) {
 		"garbage":       {[]byte("not a bot file at all"), ErrCorrupt, ""},
 		"empty":         {nil, ErrCorrupt, ""},
 		"truncated":     {old[:len(old)/2], ErrCorrupt, ""},
-		"upgraded":      {up, ErrUpgrade, "already obs-v2 / actions-v2, nothing to upgrade"},
-		"other version": {otherVersion, ErrUpgrade, `reads observation "obs-v0"`},
+		"upgraded":      {up, ErrUpgrade, "already " + encoding.Version + " / " + rules.ActionLayoutVersion + ", nothing to upgrade"},
+		"other version": {otherVersion, ErrUpgrade, `reads observation "obs-v0", whose feature names the file does not record`},
 		"wrong width":   {wrongDim, ErrUpgrade, "reads 700 features, but obs-v1 has 771"},
 	} {
 		_, err := UpgradeBotFile(c.data, "x.bot")
@@ -448,12 +452,13 @@ func richPlayers(t *testing.T, s *rules.State, extra int32) *rules.State {
 	return rich
 }
 
-// Edge cases of the bot upgrade (upgrade.go; docs/MUTANTS.md names the bug each one catches).
+// Edge cases of the bot upgrade (upgrade.go; the mutation records in docs/results/ name the bug each one catches).
 
-// A file that claims actions-v1 but whose action layout is not actions-v1 is refused with
-// one line wrapping ErrUpgrade, never upgraded and never a panic: a move kind whose ids run
-// past the file's action count, and a layout that leaves an id without a kind (EndTurn moved
-// from id 0 onto id 1, so id 0 means nothing).
+// A file that records no action names and whose move kinds do not cover its ids as this
+// build's kinds do is refused with one line wrapping ErrUpgrade, never upgraded and never a
+// panic: a move kind whose ids run past the file's action count, a kind number this build
+// does not have (or a negative one), and a layout that leaves an id without a kind (EndTurn
+// moved from id 0 onto id 1, so id 0 means nothing).
 func TestUpgradeBotRefusesAnActionLayoutThatIsNotActionsV1(t *testing.T) {
 	old, _ := v1BotFile(t, rules.DefaultOptions(), encoding.Options{}, 1, 2)
 	tamper := func(edit func(l *ActionLayout)) []byte {
@@ -461,6 +466,7 @@ func TestUpgradeBotRefusesAnActionLayoutThatIsNotActionsV1(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		b.Header.ActionNames = nil // as a file written before headers named the actions
 		l := b.Header.Actions
 		l.Kinds = append([]KindRange(nil), l.Kinds...)
 		edit(&l)
@@ -484,7 +490,13 @@ func TestUpgradeBotRefusesAnActionLayoutThatIsNotActionsV1(t *testing.T) {
 		data []byte
 		want string
 	}{
-		"a kind past the end": {tamper(func(l *ActionLayout) { last(l).First++ }), "not the actions-v1 layout"},
+		"a kind past the end": {tamper(func(l *ActionLayout) { last(l).First++ }), "move kinds do not cover them"},
+		"a kind this build lacks": {tamper(func(l *ActionLayout) {
+			l.Kinds = append(l.Kinds, KindRange{Kind: int(rules.NumMoveKinds), First: 0, Count: 1})
+		}), "move kinds do not cover them"},
+		"a negative kind": {tamper(func(l *ActionLayout) {
+			l.Kinds = append(l.Kinds, KindRange{Kind: -1, First: 0, Count: 1})
+		}), "move kinds do not cover them"},
 		"id 0 without a kind": {tamper(func(l *ActionLayout) {
 			for i := range l.Kinds {
 				if rules.MoveKind(l.Kinds[i].Kind) == rules.EndTurn {
@@ -494,7 +506,7 @@ func TestUpgradeBotRefusesAnActionLayoutThatIsNotActionsV1(t *testing.T) {
 					l.Kinds[i].First = 1
 				}
 			}
-		}), "is not actions-v1"},
+		}), "move kinds do not cover them"},
 	} {
 		_, err := UpgradeBotFile(c.data, "x.bot")
 		if !errors.Is(err, ErrUpgrade) || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {

@@ -38,9 +38,11 @@ options it was trained for. Any command that takes bot names (eval, rate, play) 
 file's path; loading it for another encoding or other options fails with a clear error.
 
 --upgrade OLD.bot writes OLD.bot's network mapped, without training, onto this build's
-observation and action layout: a bot of obs-v1 / actions-v1 (240 ids) becomes obs-v2 /
-actions-v2 (241 ids) with the same play wherever the old layout could see the position
-(docs/TRAINING.md, "Upgrading a bot file"). Loaders never upgrade silently.
+observation and action layout by name: every input and action id keeps its weights under its
+name, inputs new to the layout start at zero weight, new action ids are masked (logit bias
+-30) until trained, removed ones are dropped; the play is the same wherever the old layout
+could see the position (docs/TRAINING.md, "Upgrading a bot file"). Loaders never upgrade
+silently.
 
 --out - writes the bot file to standard output. An existing regular --out file is replaced
 only when it is a bot file (or with --force); a device or named pipe is written through, a
@@ -59,7 +61,7 @@ symbolic link followed, and nothing else is ever replaced (docs/FILES.md).`,
 	f.StringVar(&o.run, "run", "", "training run directory (train bc/ppo --out), or a .bot file to re-label (e.g. RUN/pool/iter-000070.bot); required")
 	f.StringVar(&o.out, "out", "", "bot file to write, ending in .bot (- for standard output); required")
 	f.StringVar(&o.name, "name", "", "bot name stored in the file (default: the file name)")
-	f.StringVar(&o.upgrade, "upgrade", "", "an obs-v1 / actions-v1 .bot file to upgrade to this build's layout (instead of --run)")
+	f.StringVar(&o.upgrade, "upgrade", "", "a .bot file of an earlier layout to upgrade by name to this build's layout (instead of --run)")
 	f.StringVar(&o.notes, "notes", "", "free text stored in the file (how it was made)")
 	f.BoolVar(&o.force, "force", false, "replace a regular --out file even if it is not a bot file")
 	return cmd

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/container-rl/container/encoding"
 	"github.com/container-rl/container/env/bots"
 	"github.com/container-rl/container/env/rules"
 	"github.com/container-rl/container/training"
@@ -27,7 +28,7 @@ func TestExportUpgradeMakesAnOldBotPlayable(t *testing.T) {
 	if err := runExport(exportOptions{upgrade: old, out: out}, &buf); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(buf.String(), "upgraded from") || !strings.Contains(buf.String(), "obs-v2") {
+	if !strings.Contains(buf.String(), "upgraded from") || !strings.Contains(buf.String(), "encoding "+encoding.Version) {
 		t.Fatalf("output %q", buf.String())
 	}
 	b, err := bots.New(out, rules.DefaultOptions(), 1)

@@ -142,7 +142,7 @@ func TestEvalCSVWritesThroughDevicesAndPipesAndNeverReplacesThem(t *testing.T) {
 // export --out onto a named pipe with --force writes the bot file through it, and --out -
 // writes it to standard output (the "wrote" line to standard error).
 func TestExportWritesThroughAPipeAndToStandardOutput(t *testing.T) {
-	bot := filepath.Join("..", "..", "training", "default-modules-3p.bot")
+	bot := filepath.Join("..", "..", "models", "default-modules-3p.bot")
 	pipe := filepath.Join(t.TempDir(), "x.bot")
 	got := readPipe(t, pipe)
 	if err := runExport(exportOptions{run: bot, out: pipe, force: true}, io.Discard); err != nil {

@@ -3,6 +3,8 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -69,5 +71,44 @@ func TestSpecRejectsBadFlags(t *testing.T) {
 		if err == nil || !strings.HasPrefix(err.Error(), "spec: ") || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%+v: error %v, want a one-line spec: error", o, err)
 		}
+	}
+}
+
+// TestDocsQuoteContainerSpec: every "$ container spec FLAGS | head -1" line in the docs is
+// followed by the line this build's container spec prints first, so the sizes the docs quote
+// (docs/ENV.md, "Observations") are the program's own.
+func TestDocsQuoteContainerSpec(t *testing.T) {
+	root := filepath.Join("..", "..")
+	docs, _ := filepath.Glob(filepath.Join(root, "docs", "*.md"))
+	docs = append(docs, filepath.Join(root, "README.md"), filepath.Join(root, "python", "README.md"))
+	const prefix, suffix = "$ container spec", " | head -1"
+	quoted := 0
+	for _, doc := range docs {
+		b, err := os.ReadFile(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(string(b), "\n")
+		for i, line := range lines {
+			if !strings.HasPrefix(line, prefix) || !strings.HasSuffix(line, suffix) {
+				continue
+			}
+			args := strings.Fields(strings.TrimSuffix(strings.TrimPrefix(line, prefix), suffix))
+			cmd := newSpecCmd()
+			var out bytes.Buffer
+			cmd.SetOut(&out)
+			cmd.SetArgs(args)
+			if err := cmd.Execute(); err != nil {
+				t.Fatalf("%s:%d: %s: %v", doc, i+1, line, err)
+			}
+			got, _, _ := strings.Cut(out.String(), "\n")
+			if i+1 >= len(lines) || lines[i+1] != got {
+				t.Errorf("%s:%d: after %q the doc should quote %q", filepath.Base(doc), i+2, line, got)
+			}
+			quoted++
+		}
+	}
+	if quoted < 2 {
+		t.Fatalf("the docs quote container spec %d times; docs/ENV.md quotes it for every module set", quoted)
 	}
 }

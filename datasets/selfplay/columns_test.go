@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// Edge cases of the self-play dataset (docs/MUTANTS.md names the bug each one catches).
+// Edge cases of the self-play dataset (the mutation records in docs/results/ name the bug each one catches).
 
 // The reward column of every step is the environment's reward for that step's decider: each
 // game is replayed through env.Env from its seed and recorded actions, and every step's

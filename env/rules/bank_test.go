@@ -141,7 +141,7 @@ func TestPayingTheBankInSeveralColoursAsksThePayerWithNoCounterpart(t *testing.T
 	}
 }
 
-// An edge case of the money flow (docs/MUTANTS.md names the bug it catches): it states one
+// An edge case of the money flow (the mutation records in docs/results/ name the bug it catches): it states one
 // rule of who pays whom and checks every balance involved.
 //
 // Bank Auctions, raising a cash bid: the outbid player takes the cash of their bid back at

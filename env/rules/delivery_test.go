@@ -4,7 +4,7 @@ import (
 	"testing"
 )
 
-// An edge case of the money flow (docs/MUTANTS.md names the bug it catches): it states one
+// An edge case of the money flow (the mutation records in docs/results/ name the bug it catches): it states one
 // rule of who pays whom and checks every balance involved.
 //
 // Delivery Auctions, Auction Buyout: the deliverer may buy the cargo back when they hold at

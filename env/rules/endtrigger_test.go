@@ -148,7 +148,7 @@ func TestRulebookFivePlayerNoTriggerAfterCallBankBesideOpenAuction(t *testing.T)
 
 // Tests of the Call Bank / end-trigger exclusion (Rulebook, Game End, the "important" note;
 // End ref, Game end; docs/RULES.md, Game end) at the edges of
-// endtrigger.go and luxury.go (docs/MUTANTS.md names the bug each one catches).
+// endtrigger.go and luxury.go (the mutation records in docs/results/ name the bug each one catches).
 
 // shortStorageAfterCallBank: base game, seat 0 with factories in white, red, blue and yellow
 // (storage 8) holding five containers (three spaces left), green already out of the supply

