@@ -1,112 +1,200 @@
 package datasets
 
 import (
-	"encoding/binary"
-	"errors"
-	"io"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 )
 
-// A batch whose string offsets are damaged (not ascending) is refused as
-// corrupt by Read and by ReadUnit, never handed out: the file's structure is intact, so
-// only the check of every batch read finds the damage.
-func TestReadAndReadUnitRefuseABatchWithDamagedOffsets(t *testing.T) {
-	dir := t.TempDir()
-	m := testMeta(false, false)
-	writeShard(t, dir, m, WriteOptions{Format: Arrow, Compression: "none"}, 3)
-	steps, _ := ShardFileNames(0, Arrow)
-	tb, err := OpenTable(filepath.Join(dir, steps), "steps", AcceptEncodings(testEncoding))
-	require.NoError(t, err)
-	rec, err := tb.Read()
-	require.NoError(t, err)
-	require.GreaterOrEqual(t, rec.NumRows(), int64(3))
-	cols := append([]arrow.Array(nil), rec.Columns()...)
-	k := rec.Schema().FieldIndices(ColActionText)
-	require.Len(t, k, 1)
-	d := cols[k[0]].Data()
-	off := append([]byte(nil), d.Buffers()[1].Bytes()...)
-	last := binary.LittleEndian.Uint32(off[4*(d.Offset()+d.Len()):])
-	second := binary.LittleEndian.Uint32(off[4*(d.Offset()+2):])
-	require.Less(t, second, last, "the rows after the second need some text")
-	binary.LittleEndian.PutUint32(off[4*(d.Offset()+1):], last) // inside the data, but not ascending
-	bad := array.NewData(d.DataType(), d.Len(), []*memory.Buffer{d.Buffers()[0], memory.NewBufferBytes(off), d.Buffers()[2]}, nil, d.NullN(), d.Offset())
-	cols[k[0]] = array.MakeFromData(bad)
-	damaged := array.NewRecordBatch(rec.Schema(), cols, rec.NumRows())
-	path := filepath.Join(t.TempDir(), "steps.arrow")
-	f, err := os.Create(path)
-	require.NoError(t, err)
-	w, err := ipc.NewFileWriter(f, ipc.WithSchema(rec.Schema()))
-	require.NoError(t, err)
-	require.NoError(t, w.Write(damaged))
-	require.NoError(t, w.Close())
-	require.NoError(t, f.Close())
-	require.NoError(t, tb.Close())
-
-	dt, err := OpenTable(path, "steps", AcceptEncodings(testEncoding))
-	require.NoError(t, err, "the file's structure is intact")
-	defer dt.Close()
-	if _, err := dt.Read(); !errors.Is(err, ErrCorrupt) || errors.Is(err, io.EOF) {
-		t.Errorf("Read: got %v, want ErrCorrupt", err)
-	}
-	if u, err := dt.ReadUnit(0); !errors.Is(err, ErrCorrupt) {
-		if u != nil {
-			u.Release()
+// readEverything reads both tables of every shard and returns the first error.
+func readEverything(ds *Dataset) error {
+	for _, err := range ds.Games() {
+		if err != nil {
+			return err
 		}
-		t.Errorf("ReadUnit: got %v, want ErrCorrupt", err)
+	}
+	for _, err := range ds.StepBatches() {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func TestTruncatedAndCorruptFilesGiveClearErrors(t *testing.T) {
+	for _, f := range []Format{Arrow, Parquet} {
+		for _, damage := range []string{"truncate-half", "truncate-footer", "zero-middle", "garbage", "empty", "missing"} {
+			t.Run(string(f)+"-"+damage, func(t *testing.T) {
+				mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+				defer mem.AssertSize(t, 0)
+				dir := t.TempDir()
+				writeFake(t, dir, testMeta(false, false), WriteOptions{Format: f, Compression: "zstd", BatchRows: 16, Allocator: mem}, 12, 4)
+				sName, _ := ShardFileNames(1, f)
+				path := filepath.Join(dir, sName)
+				b, err := os.ReadFile(path)
+				require.NoError(t, err)
+				switch damage {
+				case "truncate-half":
+					b = b[:len(b)/2]
+				case "truncate-footer":
+					b = b[:len(b)-7]
+				case "zero-middle":
+					// Wipe a stretch of the data pages / record bodies, keeping the footer.
+					for i := len(b) / 4; i < len(b)/2; i++ {
+						b[i] = 0
+					}
+				case "garbage":
+					b = []byte("this is not a dataset file at all, just some text")
+				case "empty":
+					b = nil
+				}
+				if damage == "missing" {
+					require.NoError(t, os.Remove(path))
+				} else {
+					require.NoError(t, os.WriteFile(path, b, 0o644))
+				}
+				ds, err := Open(dir, WithAllocator(mem), AcceptEncodings(testEncoding))
+				require.NoError(t, err)
+				err = readEverything(ds)
+				require.Error(t, err)
+				if damage != "missing" {
+					require.ErrorIs(t, err, ErrCorrupt)
+				}
+				require.Contains(t, err.Error(), sName)
+			})
+		}
 	}
 }
 
-// ReadUnit's index runs from 0 to NumUnits()-1; NumUnits() itself is a caller's error
-// (ErrInvalid), not a damaged file.
-func TestReadUnitPastTheLastIsInvalidNotCorrupt(t *testing.T) {
+func TestUnknownEncodingVersionIsRefused(t *testing.T) {
+	// The registry is global: start from (and leave) a registry without the test encoding,
+	// so the test holds when run again in the same process (-count=N).
+	forgetEncoding := func() {
+		knownMu.Lock()
+		delete(knownEncodings, testEncoding)
+		knownMu.Unlock()
+	}
+	forgetEncoding()
+	t.Cleanup(forgetEncoding)
+	dir := t.TempDir()
+	writeFake(t, dir, testMeta(false, false), WriteOptions{Format: Parquet}, 3, 2)
+	_, err := Open(dir, AcceptEncodings("obs-v999"))
+	require.ErrorIs(t, err, ErrEncodingVersion)
+	require.Contains(t, err.Error(), `"test-enc-1"`)
+	require.Contains(t, err.Error(), "obs-v999")
+
+	// The file-level check refuses too, whatever the manifest says.
+	sName, _ := ShardFileNames(0, Parquet)
+	_, err = OpenTable(filepath.Join(dir, sName), "steps", AcceptEncodings("obs-v999"))
+	require.ErrorIs(t, err, ErrEncodingVersion)
+
+	// Registering the version makes it known.
+	_, err = Open(dir)
+	require.ErrorIs(t, err, ErrEncodingVersion)
+	RegisterEncoding(testEncoding)
+	_, err = Open(dir)
+	require.NoError(t, err)
+}
+
+func TestWrongTableKindAndFormatVersion(t *testing.T) {
+	dir := t.TempDir()
+	writeFake(t, dir, testMeta(false, false), WriteOptions{Format: Arrow}, 2, 2)
+	_, gName := ShardFileNames(0, Arrow)
+	_, err := OpenTable(filepath.Join(dir, gName), "steps", AcceptEncodings(testEncoding))
+	require.ErrorIs(t, err, ErrCorrupt)
+	require.Contains(t, err.Error(), "expected a steps table")
+
+	b, err := os.ReadFile(filepath.Join(dir, ManifestName))
+	require.NoError(t, err)
+	var raw map[string]any
+	require.NoError(t, json.Unmarshal(b, &raw))
+	raw["manifest_version"] = 99
+	b, _ = json.Marshal(raw)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, ManifestName), b, 0o644))
+	_, err = Open(dir, AcceptEncodings(testEncoding))
+	require.ErrorIs(t, err, ErrFormatVersion)
+
+	require.NoError(t, os.WriteFile(filepath.Join(dir, ManifestName), []byte(`{"manifest_version":1,`), 0o644))
+	_, err = Open(dir, AcceptEncodings(testEncoding))
+	require.ErrorIs(t, err, ErrCorrupt)
+
+	_, err = Open(t.TempDir())
+	require.ErrorIs(t, err, ErrNoManifest)
+}
+
+func TestManifestRowCountsAreChecked(t *testing.T) {
+	dir := t.TempDir()
+	writeFake(t, dir, testMeta(false, false), WriteOptions{Format: Arrow}, 4, 2)
+	m, err := ReadManifest(dir)
+	require.NoError(t, err)
+	m.Shards[1].Steps++
+	require.NoError(t, WriteManifest(dir, m))
+	ds, err := Open(dir, AcceptEncodings(testEncoding))
+	require.NoError(t, err)
+	err = readEverything(ds)
+	require.ErrorIs(t, err, ErrCorrupt)
+	require.Contains(t, err.Error(), "the manifest says")
+}
+
+func TestWriterRejectsMisshapenGamesWithoutWritingThem(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	m := testMeta(true, false)
+	dir := t.TempDir()
+	w, err := NewShardWriter(dir, 0, 0, m, WriteOptions{Allocator: mem})
+	require.NoError(t, err)
+	rng := newTestRand()
+	g, steps := fakeGame(m, 0, rng)
+	for name, breakIt := range map[string]func(g *Game, s []Step){
+		"short observation": func(g *Game, s []Step) { s[0].Obs = s[0].Obs[:3] },
+		"action range":      func(g *Game, s []Step) { s[0].Action = int32(m.NumActions) },
+		"legal range":       func(g *Game, s []Step) { s[0].Legal = []int{-1} },
+		"returns width":     func(g *Game, s []Step) { s[0].Returns = nil },
+		"policy width":      func(g *Game, s []Step) { s[0].Policy = nil },
+		"decider":           func(g *Game, s []Step) { s[0].Decider = 7 },
+		"game id":           func(g *Game, s []Step) { s[0].GameID = 99 },
+		"length":            func(g *Game, s []Step) { g.Length++ },
+		"agents":            func(g *Game, s []Step) { g.Agents = g.Agents[:1] },
+		"winner":            func(g *Game, s []Step) { g.Winners = []int8{5} },
+	} {
+		gc := *g
+		sc := append([]Step{}, steps...)
+		breakIt(&gc, sc)
+		err := w.WriteGame(&gc, sc)
+		require.ErrorIs(t, err, ErrInvalid, name)
+	}
+	require.NoError(t, w.WriteGame(g, steps))
+	info, err := w.Close()
+	require.NoError(t, err)
+	require.Equal(t, 1, info.Games)
+	require.Equal(t, int64(len(steps)), info.Steps)
+
+	_, err = NewShardWriter(dir, 1, 0, m, WriteOptions{Format: "csv"})
+	require.ErrorIs(t, err, ErrInvalid)
+	_, err = NewShardWriter(dir, 1, 0, m, WriteOptions{Format: Arrow, Compression: "snappy"})
+	require.ErrorIs(t, err, ErrInvalid)
+}
+
+func TestAbortLeavesNoFiles(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
 	for _, f := range []Format{Arrow, Parquet} {
 		dir := t.TempDir()
-		writeShard(t, dir, testMeta(false, false), WriteOptions{Format: f}, 2)
-		steps, _ := ShardFileNames(0, f)
-		tb, err := OpenTable(filepath.Join(dir, steps), "steps", AcceptEncodings(testEncoding))
+		m := testMeta(false, false)
+		w, err := NewShardWriter(dir, 0, 0, m, WriteOptions{Format: f, Allocator: mem, BatchRows: 4})
 		require.NoError(t, err)
-		_, err = tb.ReadUnit(tb.NumUnits())
-		require.ErrorIs(t, err, ErrInvalid, f)
-		require.NotErrorIs(t, err, ErrCorrupt, f)
-		require.NoError(t, tb.Close())
-	}
-}
-
-// A Parquet file with a damaged data page (its footer intact) is refused as corrupt when the
-// page is read: Read reports the damage, never a clean end of the data.
-func TestReadOfADamagedParquetPageIsCorruptNotTheEnd(t *testing.T) {
-	for _, pct := range []int{20, 30, 40, 50, 60} {
-		dir := t.TempDir()
-		writeShard(t, dir, testMeta(false, false), WriteOptions{Format: Parquet, Compression: "zstd"}, 50)
-		steps, _ := ShardFileNames(0, Parquet)
-		p := filepath.Join(dir, steps)
-		b, err := os.ReadFile(p)
-		require.NoError(t, err)
-		at := len(b) * pct / 100
-		for i := at; i < at+16; i++ {
-			b[i] ^= 0x5a
+		g, steps := fakeGame(m, 0, newTestRand())
+		require.NoError(t, w.WriteGame(g, steps))
+		ents, _ := os.ReadDir(dir)
+		for _, e := range ents {
+			require.Contains(t, e.Name(), tmpSuffix, "only temporary names while writing")
 		}
-		require.NoError(t, os.WriteFile(p, b, 0o644))
-		tb, err := OpenTable(p, "steps", AcceptEncodings(testEncoding))
-		require.NoError(t, err, "damage at %d%%: the footer is intact", pct)
-		for {
-			rec, err := tb.Read()
-			if err != nil {
-				if !errors.Is(err, ErrCorrupt) {
-					t.Errorf("damage at %d%%: Read gave %v, want ErrCorrupt", pct, err)
-				}
-				break
-			}
-			_ = rec
-		}
-		require.NoError(t, tb.Close())
+		w.Abort()
+		ents, _ = os.ReadDir(dir)
+		require.Empty(t, ents)
 	}
 }

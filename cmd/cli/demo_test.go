@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/container-rl/container/internal/rundir"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -186,4 +187,58 @@ func TestDemoStepsUseTheCommandsRealFlags(t *testing.T) {
 			assert.NoError(t, c.Args(c, c.Flags().Args()), "container %s", shellJoin(s.args))
 		}
 	}
+}
+
+func TestDemoRefusesAProjectDirectoryAndReplacesOnlyItsOwnArtifacts(t *testing.T) {
+	p := newUserProject(t)
+	var f fakeRunner
+	f.have = map[string]bool{"selfplay": true, "dataset": true, "train": true, "export": true, "eval": true}
+	o := smallDemo(t)
+	o.out = p.dir
+	err := runDemoWith(o, io.Discard, f.runner())
+	require.ErrorIs(t, err, rundir.ErrNotOurs)
+	assert.Empty(t, f.calls)
+	p.unchanged("demo")
+
+	// An earlier demo's directory: its artifacts (of their own kinds) are removed, a note
+	// of the user's beside them stays.
+	o = smallDemo(t)
+	l := demoLayout(o.out)
+	mk := func(dir string, k *rundir.Kind, file string) {
+		d, err := rundir.Open(dir, k)
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(filepath.Join(dir, file), []byte("{}"), 0o644))
+		d.Close()
+	}
+	mk(o.out, rundir.Demo, "notes.txt")
+	mk(l.dataset, rundir.Selfplay, "manifest.json")
+	mk(l.train, rundir.TrainBC, "run.json")
+	require.NoError(t, os.WriteFile(l.bot, []byte(rundir.BotMagic+"..."), 0o644))
+	require.NoError(t, os.WriteFile(l.eval, []byte(evalCSVHeader), 0o644))
+	// ... but a file of the user's inside the old dataset stops the demo before any removal.
+	stray := filepath.Join(l.dataset, "analysis.ipynb")
+	require.NoError(t, os.WriteFile(stray, []byte("{}"), 0o644))
+	f.calls = nil
+	err = runDemoWith(o, io.Discard, f.runner())
+	require.ErrorContains(t, err, "analysis.ipynb")
+	for _, path := range []string{l.bot, l.eval, filepath.Join(l.train, "run.json"), filepath.Join(l.dataset, "manifest.json")} {
+		_, err := os.Stat(path)
+		require.NoError(t, err, "%s removed by a refused rerun", path)
+	}
+	require.NoError(t, os.Remove(stray))
+	var sawOld bool
+	r := f.runner()
+	run := r.run
+	r.run = func(args []string, out, progress io.Writer) error {
+		if args[0] == "selfplay" {
+			_, err := os.Stat(filepath.Join(l.dataset, "manifest.json"))
+			sawOld = err == nil
+		}
+		return run(args, out, progress)
+	}
+	require.NoError(t, runDemoWith(o, io.Discard, r))
+	assert.False(t, sawOld, "the earlier dataset is removed before self-play")
+	b, err := os.ReadFile(filepath.Join(o.out, "notes.txt"))
+	require.NoError(t, err)
+	assert.Equal(t, "{}", string(b))
 }

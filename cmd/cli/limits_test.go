@@ -46,3 +46,78 @@ func TestShortErrorCutsLongMessages(t *testing.T) {
 		t.Errorf("shortError(long) = %q", got)
 	}
 }
+
+// legal, score and replay read standard input for "-", as apply does, and say what they read
+// in their errors.
+func TestLegalScoreReplayReadStandardInput(t *testing.T) {
+	js, _, _ := writeTestRecord(t)
+	rec, err := os.ReadFile(js)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos, err := os.ReadFile(filepath.Join(positionsDir, "opening-4p.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args  []string
+		input []byte
+		says  string
+	}{
+		{[]string{"legal", "-"}, pos, "legal actions"},
+		{[]string{"legal", "-", "--json"}, pos, `"actions"`},
+		{[]string{"score", "-"}, pos, "total"},
+		{[]string{"score", "-", "--json"}, rec, `"total"`},
+		{[]string{"replay", "-"}, rec, "== final position =="},
+	} {
+		var out, errb bytes.Buffer
+		if code := Main(c.args, bytes.NewReader(c.input), &out, &errb); code != 0 || !strings.Contains(out.String(), c.says) {
+			t.Errorf("%v: exit %d, stderr %q, stdout %.200q", c.args, code, errb.String(), out.String())
+		}
+	}
+	var out, errb bytes.Buffer
+	if code := Main([]string{"replay", "-"}, strings.NewReader(`{"format": "container-game/1", "options": {"players": 3}, "seed": 1, "moves": ["pro`), &out, &errb); code != 1 ||
+		!strings.HasPrefix(errb.String(), "container: replay: standard input: ") || !strings.Contains(errb.String(), "truncated JSON") {
+		t.Errorf("truncated record on standard input: exit %d, %q", code, errb.String())
+	}
+}
+
+// replay of a record cut in the middle says truncated JSON, and of a record of another format
+// version names it; neither is reported as a position of the wrong size.
+func TestReplayNamesTruncationAndFormatVersion(t *testing.T) {
+	js, _, _ := writeTestRecord(t)
+	rec, err := os.ReadFile(js)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A long record (over a position's size limit) is what made the old message a size error.
+	long := strings.Replace(string(rec), `"moves": [`, `"moves": [`+strings.Repeat(`"end", `, 200_000), 1)
+	dir := t.TempDir()
+	for _, c := range []struct{ name, data, says string }{
+		{"cut.json", string(rec[:len(rec)/2]), "truncated JSON"},
+		{"long-cut.json", long[:len(long)/2], "truncated JSON"},
+		{"v9.json", strings.Replace(string(rec), rules.RecordFormat, "container-game/9", 1), `unsupported record format version 9 ("container-game/9"); this build reads container-game/1`},
+	} {
+		path := filepath.Join(dir, c.name)
+		if err := os.WriteFile(path, []byte(c.data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var out, errb bytes.Buffer
+		code := Main([]string{"replay", path}, strings.NewReader(""), &out, &errb)
+		msg := errb.String()
+		if code != 1 || !strings.Contains(msg, c.says) || strings.Contains(msg, "at most") || strings.Count(msg, "\n") != 1 {
+			t.Errorf("%s: exit %d, %q; want one line saying %s", c.name, code, msg, c.says)
+		}
+	}
+}
+
+// A directory given as the input file is named as such.
+func TestInputThatIsADirectoryIsNamed(t *testing.T) {
+	dir := t.TempDir()
+	for _, cmd := range []string{"legal", "score", "replay"} {
+		code, _, stderr := runMain(cmd, dir)
+		if code != 1 || stderr != "container: "+cmd+": "+dir+" is a directory, not a file\n" {
+			t.Errorf("%s DIR: exit %d, %q", cmd, code, stderr)
+		}
+	}
+}

@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"context"
-	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -12,11 +11,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/container-rl/container/datasets"
-	"github.com/container-rl/container/env/rules"
-	"github.com/container-rl/container/internal/rundir"
-	"github.com/container-rl/container/training"
 )
 
 // userProject is a directory of a user's files, with names the commands also write (train/,
@@ -91,85 +85,6 @@ func TestWritingCommandsRefuseTheUsersFiles(t *testing.T) {
 	}
 }
 
-func TestTwoTrainBCRunsCannotShareADirectory(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "run")
-	d, err := rundir.Open(dir, rundir.TrainBC)
-	require.NoError(t, err)
-	defer d.Close()
-	code, _, stderr := runMain("train", "bc", "--teachers", "random", "--games", "1", "--steps", "2", "--out", dir)
-	assert.Equal(t, 1, code)
-	assert.Contains(t, stderr, "another run is writing this directory")
-}
-
-func TestExportReplacesOnlyBotFilesUnlessForced(t *testing.T) {
-	run := t.TempDir()
-	o := trainBCOptions{netFlags: netFlags{width: 8, depth: 1, norm: "layer", lr: 1e-3, valueCoef: 0.5, seed: 1},
-		teachers: "random", games: 1, out: run, steps: 2, batch: 8, logEvery: 2, checkpointEvery: 2, buffer: 1000}
-	require.NoError(t, runTrainBC(context.Background(), o, io.Discard))
-	out := filepath.Join(t.TempDir(), "x.bot")
-	require.NoError(t, os.WriteFile(out, []byte("user notes"), 0o644))
-	err := runExport(exportOptions{run: run, out: out}, io.Discard)
-	require.ErrorIs(t, err, rundir.ErrExists)
-	b, _ := os.ReadFile(out)
-	require.Equal(t, "user notes", string(b))
-	require.NoError(t, runExport(exportOptions{run: run, out: out, force: true}, io.Discard))
-	require.NoError(t, runExport(exportOptions{run: run, out: out}, io.Discard), "an existing bot file is replaced")
-}
-
-func TestDemoRefusesAProjectDirectoryAndReplacesOnlyItsOwnArtifacts(t *testing.T) {
-	p := newUserProject(t)
-	var f fakeRunner
-	f.have = map[string]bool{"selfplay": true, "dataset": true, "train": true, "export": true, "eval": true}
-	o := smallDemo(t)
-	o.out = p.dir
-	err := runDemoWith(o, io.Discard, f.runner())
-	require.ErrorIs(t, err, rundir.ErrNotOurs)
-	assert.Empty(t, f.calls)
-	p.unchanged("demo")
-
-	// An earlier demo's directory: its artifacts (of their own kinds) are removed, a note
-	// of the user's beside them stays.
-	o = smallDemo(t)
-	l := demoLayout(o.out)
-	mk := func(dir string, k *rundir.Kind, file string) {
-		d, err := rundir.Open(dir, k)
-		require.NoError(t, err)
-		require.NoError(t, os.WriteFile(filepath.Join(dir, file), []byte("{}"), 0o644))
-		d.Close()
-	}
-	mk(o.out, rundir.Demo, "notes.txt")
-	mk(l.dataset, rundir.Selfplay, "manifest.json")
-	mk(l.train, rundir.TrainBC, "run.json")
-	require.NoError(t, os.WriteFile(l.bot, []byte(rundir.BotMagic+"..."), 0o644))
-	require.NoError(t, os.WriteFile(l.eval, []byte(evalCSVHeader), 0o644))
-	// ... but a file of the user's inside the old dataset stops the demo before any removal.
-	stray := filepath.Join(l.dataset, "analysis.ipynb")
-	require.NoError(t, os.WriteFile(stray, []byte("{}"), 0o644))
-	f.calls = nil
-	err = runDemoWith(o, io.Discard, f.runner())
-	require.ErrorContains(t, err, "analysis.ipynb")
-	for _, path := range []string{l.bot, l.eval, filepath.Join(l.train, "run.json"), filepath.Join(l.dataset, "manifest.json")} {
-		_, err := os.Stat(path)
-		require.NoError(t, err, "%s removed by a refused rerun", path)
-	}
-	require.NoError(t, os.Remove(stray))
-	var sawOld bool
-	r := f.runner()
-	run := r.run
-	r.run = func(args []string, out, progress io.Writer) error {
-		if args[0] == "selfplay" {
-			_, err := os.Stat(filepath.Join(l.dataset, "manifest.json"))
-			sawOld = err == nil
-		}
-		return run(args, out, progress)
-	}
-	require.NoError(t, runDemoWith(o, io.Discard, r))
-	assert.False(t, sawOld, "the earlier dataset is removed before self-play")
-	b, err := os.ReadFile(filepath.Join(o.out, "notes.txt"))
-	require.NoError(t, err)
-	assert.Equal(t, "{}", string(b))
-}
-
 func TestEvalChecksItsOutputsBeforePlaying(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "file")
@@ -225,44 +140,6 @@ func TestEvalSaveReplacesItsOwnStaleGamesOnly(t *testing.T) {
 	assert.NoError(t, err, "a file of the user's in the directory stays")
 }
 
-func TestSelfplayRecordPolicyWithAScriptedBotLeavesNothing(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "ds")
-	code, stdout, stderr := runMain("selfplay", "--agents", "random", "--games", "2", "--record-policy", "-q", "--out", dir)
-	assert.Equal(t, 1, code)
-	assert.NotContains(t, stdout+stderr, "--resume", "no advice to resume a run that never started")
-	assert.Contains(t, stderr, "random does not")
-	_, err := os.Stat(dir)
-	assert.ErrorIs(t, err, os.ErrNotExist)
-	code, _, stderr = runMain("selfplay", "--agents", "random", "--games", "2", "-q", "--out", dir)
-	assert.Equal(t, 0, code, stderr)
-}
-
-func TestInterruptedCommandsExitWith130(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	o := selfplayOptions{gameFlags: gameFlags{variant: "base", length: "standard"}, agents: "random", games: 4, out: filepath.Join(t.TempDir(), "ds"), format: "arrow", reward: "win-loss", shardGames: 2}
-	var out bytes.Buffer
-	err := runSelfplay(ctx, o, &out)
-	assert.ErrorIs(t, err, ErrInterrupted)
-	assert.Contains(t, out.String(), "--resume")
-	rate := smallEval("random,valuer").tourneyOptions
-	assert.ErrorIs(t, runRate(ctx, rate, io.Discard), ErrInterrupted)
-	// Training stops before its first iteration (step): one line saying how far it got and
-	// how to resume.
-	ppo := trainPPOOptions{netFlags: netFlags{width: 8, depth: 1, norm: "layer", lr: 1e-3, valueCoef: 0.5}, out: t.TempDir(),
-		iterations: 3, games: 1, epochs: 1, minibatch: 8, checkpointEvery: 1, evalGames: 1, opponents: "valuer",
-		evalOpponent: "valuer", gameFlags: gameFlags{players: 4, variant: "base", length: "standard"}, reward: "rank"}
-	perr := runTrainPPO(ctx, ppo, io.Discard)
-	assert.ErrorIs(t, perr, ErrInterrupted)
-	assert.ErrorContains(t, perr, "before the first iteration finished; nothing trained")
-	assert.Equal(t, "train bc: interrupted after step 40 of 100; checkpoint written (run the same command again to resume)",
-		stoppedError("train bc", "step", &training.StoppedError{Step: 40, Steps: 100, Err: context.Canceled}).Error())
-	assert.Equal(t, ExitInterrupted, exitCode(err))
-	assert.Equal(t, 130, ExitInterrupted)
-	assert.Equal(t, 1, exitCode(errors.New("other")))
-	assert.Equal(t, 0, exitCode(nil))
-}
-
 func TestMinorCommandLineRefusals(t *testing.T) {
 	for _, c := range []struct {
 		args []string
@@ -280,32 +157,4 @@ func TestMinorCommandLineRefusals(t *testing.T) {
 		assert.Contains(t, stderr, c.want, "%v", c.args)
 		assert.Equal(t, 1, strings.Count(stderr, "\n"), "%v: %s", c.args, stderr)
 	}
-}
-
-// The shipped network plays under the name "default"; the dataset records which network
-// that was, so a later build with a retrained default cannot resume into it unnoticed.
-func TestSelfplayRecordsTheDefaultNetworksFingerprint(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "ds")
-	code, _, stderr := runMain("selfplay", "--agents", "default,random", "--games", "1", "-q", "--out", dir)
-	require.Equal(t, 0, code, stderr)
-	m, err := datasets.ReadManifest(dir)
-	require.NoError(t, err)
-	require.Len(t, m.AgentFiles, 1)
-	assert.Equal(t, "default", m.AgentFiles[0].Agent)
-	assert.Len(t, m.AgentFiles[0].SHA256, 64)
-}
-
-func TestTrainPPOInitFromAnotherGamesNetworkIsRefused(t *testing.T) {
-	f, err := training.DefaultBotFor(rules.DefaultOptions())
-	require.NoError(t, err)
-	classic := *f
-	classic.Header.Rules.Variant = rules.Classic
-	init := filepath.Join(t.TempDir(), "classic.bot")
-	require.NoError(t, classic.WriteFile(init))
-	out := filepath.Join(t.TempDir(), "ppo")
-	code, _, stderr := runMain("train", "ppo", "--init", init, "--iterations", "1", "--out", out)
-	assert.Equal(t, 1, code)
-	assert.Contains(t, stderr, "classic")
-	_, err = os.Stat(out)
-	assert.ErrorIs(t, err, os.ErrNotExist, "a refused start leaves no run directory")
 }

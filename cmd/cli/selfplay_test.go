@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/container-rl/container/datasets"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -132,4 +134,29 @@ func TestDatasetCommandsRefuseAnUnknownEncoding(t *testing.T) {
 	require.ErrorIs(t, err, datasets.ErrEncodingVersion)
 	require.ErrorContains(t, err, `"obs-v0-retired"`)
 	require.ErrorIs(t, runDatasetHead(dir, datasetOptions{rows: 1}, &out), datasets.ErrEncodingVersion)
+}
+
+func TestSelfplayRecordPolicyWithAScriptedBotLeavesNothing(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "ds")
+	code, stdout, stderr := runMain("selfplay", "--agents", "random", "--games", "2", "--record-policy", "-q", "--out", dir)
+	assert.Equal(t, 1, code)
+	assert.NotContains(t, stdout+stderr, "--resume", "no advice to resume a run that never started")
+	assert.Contains(t, stderr, "random does not")
+	_, err := os.Stat(dir)
+	assert.ErrorIs(t, err, os.ErrNotExist)
+	code, _, stderr = runMain("selfplay", "--agents", "random", "--games", "2", "-q", "--out", dir)
+	assert.Equal(t, 0, code, stderr)
+}
+
+// The shipped network plays under the name "default"; the dataset records which network
+// that was, so a later build with a retrained default cannot resume into it unnoticed.
+func TestSelfplayRecordsTheDefaultNetworksFingerprint(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "ds")
+	code, _, stderr := runMain("selfplay", "--agents", "default,random", "--games", "1", "-q", "--out", dir)
+	require.Equal(t, 0, code, stderr)
+	m, err := datasets.ReadManifest(dir)
+	require.NoError(t, err)
+	require.Len(t, m.AgentFiles, 1)
+	assert.Equal(t, "default", m.AgentFiles[0].Agent)
+	assert.Len(t, m.AgentFiles[0].SHA256, 64)
 }

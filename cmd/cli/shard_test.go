@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -12,6 +13,8 @@ import (
 	"testing"
 
 	"github.com/container-rl/container/datasets"
+	"github.com/container-rl/container/datasets/selfplay"
+	"github.com/container-rl/container/env/eval"
 	"github.com/stretchr/testify/require"
 )
 
@@ -258,4 +261,252 @@ func TestInterruptedTournamentShardIsNamedAndRerun(t *testing.T) {
 	require.NoError(t, runEval(context.Background(), m, &merged))
 	require.NoError(t, runEval(context.Background(), smallEval("valuer,random"), &one))
 	require.Equal(t, one.String(), merged.String())
+}
+
+// TestEvalShardRerunWithDefaultTurnLimit checks that running the same eval shard again into
+// the same --out replaces its own results file when --turn-limit is left at its default (0):
+// the file records the settled limit (1000), and the rerun was refused as "another tournament".
+func TestEvalShardRerunWithDefaultTurnLimit(t *testing.T) {
+	e := smallEval("random,random,random")
+	e.games, e.turnLimit, e.shard, e.out = 2, 0, "0/2", filepath.Join(t.TempDir(), "res")
+	require.NoError(t, runEval(context.Background(), e, &bytes.Buffer{}))
+	require.NoError(t, runEval(context.Background(), e, &bytes.Buffer{}), "a rerun of the same shard")
+	e.seed++
+	require.ErrorContains(t, runEval(context.Background(), e, &bytes.Buffer{}), "holds another tournament's results (seed 3, not 4)")
+}
+
+// TestShardOutThatIsAFile checks that eval, rate and selfplay given an --out that is a file
+// say so in one line (eval said the results file "exists and is not a results file") and
+// leave the file alone.
+func TestShardOutThatIsAFile(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "notes.txt")
+	require.NoError(t, os.WriteFile(file, []byte("mine"), 0o644))
+	e := smallEval("random,random,random")
+	e.games, e.out = 2, file
+	require.ErrorContains(t, runEval(context.Background(), e, &bytes.Buffer{}), "--out "+file+" is a file, not a directory")
+	e.shard = "1/2"
+	require.ErrorContains(t, runEval(context.Background(), e, &bytes.Buffer{}), "--out "+file+" is a file, not a directory")
+	o := smallSelfplay(file)
+	o.shard = "0/2"
+	require.ErrorContains(t, runSelfplay(context.Background(), o, &bytes.Buffer{}), "--out "+file+" is a file, not a directory")
+	b, err := os.ReadFile(file)
+	require.NoError(t, err)
+	require.Equal(t, "mine", string(b))
+}
+
+// --shard I/N with N above the documented maximum is refused in one line.
+func TestShardCountAboveTheMaximumIsRefused(t *testing.T) {
+	_, n, err := parseShard("0/1000000")
+	require.NoError(t, err)
+	require.Equal(t, 1_000_000, n)
+	for _, s := range []string{"0/1000001", "5/1048576"} {
+		_, _, err := parseShard(s)
+		require.ErrorContains(t, err, "at most 1000000", s)
+	}
+	code, _, stderr := runMain("selfplay", "--agents", "random", "--games", "3", "--shard", "0/1000001", "--out", filepath.Join(t.TempDir(), "x"))
+	require.Equal(t, 1, code)
+	require.Equal(t, 1, strings.Count(stderr, "\n"), stderr)
+	require.Contains(t, stderr, "at most 1000000")
+}
+
+// partSizes is the number of games each of n parts holds with shards of size games.
+func partSizes(games, size, n int) []int {
+	var out []int
+	for i := 0; i < n; i++ {
+		out = append(out, partGames(games, size, &datasets.Part{Index: i, Count: n}))
+	}
+	return out
+}
+
+// Without --shard-games, N parts share the games evenly: no part is empty while there are
+// games for it, the parts differ by at most one shard, shards stay within the default size,
+// and large runs keep the default size.
+func TestEvenShardGamesSplitsTheGamesEvenly(t *testing.T) {
+	def := selfplay.DefaultGamesPerShard
+	require.Equal(t, []int{10, 10, 10}, partSizes(30, evenShardGames(30, 3, def), 3))
+	require.Equal(t, []int{334, 334, 332}, partSizes(1000, evenShardGames(1000, 3, def), 3))
+	require.Equal(t, def, evenShardGames(1_000_000, 8, def))
+	for games := 1; games <= 600; games += 7 {
+		for _, n := range []int{1, 2, 3, 4, 7, 8, 16, 100} {
+			size := evenShardGames(games, n, def)
+			require.True(t, size >= 1 && size <= def, "games %d, %d parts: size %d", games, n, size)
+			sizes := partSizes(games, size, n)
+			lo, hi, sum := sizes[0], sizes[0], 0
+			for _, s := range sizes {
+				lo, hi, sum = min(lo, s), max(hi, s), sum+s
+			}
+			require.Equal(t, games, sum)
+			if games >= n {
+				require.Positive(t, lo, "games %d, %d parts (size %d): %v", games, n, size, sizes)
+			}
+			require.LessOrEqual(t, hi-lo, size, "games %d, %d parts (size %d): %v", games, n, size, sizes)
+		}
+	}
+}
+
+// selfplay --games 12 --shard I/3 without --shard-games gives every part 4 games, and the
+// merged parts hold exactly the games and steps of one run with the default shard size.
+func TestSelfplayShardsShareTheGamesAndMergeToOneRun(t *testing.T) {
+	dir := t.TempDir()
+	one := smallSelfplay(filepath.Join(dir, "one"))
+	one.games, one.shardGames = 12, selfplay.DefaultGamesPerShard
+	require.NoError(t, runSelfplay(context.Background(), one, &bytes.Buffer{}))
+	var parts []string
+	for _, s := range []string{"0/3", "1/3", "2/3"} {
+		o := one
+		o.out, o.shard, o.evenShards = filepath.Join(dir, "big"), s, true
+		var out bytes.Buffer
+		require.NoError(t, runSelfplay(context.Background(), o, &out))
+		require.Contains(t, out.String(), ": 4 of 12 games", s)
+		m, err := datasets.ReadManifest(filepath.Join(dir, "big", shardName(int(s[0]-'0'), 3)))
+		require.NoError(t, err)
+		games, _ := m.GamesDone()
+		require.Equal(t, 4, games, s)
+		parts = append(parts, filepath.Join(dir, "big", shardName(int(s[0]-'0'), 3)))
+	}
+	code, _, stderr := runMain(append([]string{"dataset", "merge", filepath.Join(dir, "big")}, parts...)...)
+	require.Equal(t, 0, code, stderr)
+	g1, s1 := datasetContent(t, one.out)
+	g2, s2 := datasetContent(t, filepath.Join(dir, "big"))
+	require.Equal(t, g1, g2)
+	require.Equal(t, s1, s2)
+}
+
+// shardedEval plays smallEval as two shards into dir and returns the merge options.
+func shardedEval(t *testing.T, dir string) evalOptions {
+	t.Helper()
+	e := smallEval("valuer,random")
+	e.out = dir
+	for i := range 2 {
+		e.shard = fmt.Sprintf("%d/2", i)
+		require.NoError(t, runEval(context.Background(), e, &bytes.Buffer{}))
+	}
+	return evalOptions{tourneyOptions: tourneyOptions{shardOptions: shardOptions{merge: true, mergeFrom: []string{dir}}}}
+}
+
+// editResults rewrites one results file through change (the file as plain JSON).
+func editResults(t *testing.T, path string, change func(m map[string]any)) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var m map[string]any
+	require.NoError(t, dec.Decode(&m))
+	change(m)
+	b, err = json.Marshal(m)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(path, b, 0o644))
+}
+
+func gameScores(m map[string]any, g int) []any {
+	return m["results"].([]any)[g].(map[string]any)["scores"].([]any)
+}
+
+// An edited results file (a total raised by 900, a winner flag moved) is refused in one line
+// that names it, and the table is not printed.
+func TestMerge_RefusesEditedResultsFiles(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		change func(m map[string]any)
+	}{
+		{"a total raised by 900", func(m map[string]any) {
+			s := gameScores(m, 1)[0].(map[string]any)
+			n, _ := s["total"].(json.Number).Int64()
+			s["total"] = json.Number(fmt.Sprint(n + 900))
+		}},
+		{"the winner flag moved", func(m map[string]any) {
+			for _, s := range gameScores(m, 0) {
+				s.(map[string]any)["winner"] = !s.(map[string]any)["winner"].(bool)
+			}
+		}},
+	} {
+		dir := t.TempDir()
+		m := shardedEval(t, dir)
+		path := filepath.Join(dir, "results-shard-00001-of-00002.json")
+		editResults(t, path, tc.change)
+		var out bytes.Buffer
+		err := runEval(context.Background(), m, &out)
+		require.Error(t, err, tc.name)
+		require.ErrorIs(t, err, eval.ErrMerge, tc.name)
+		require.Contains(t, err.Error(), path, tc.name)
+		require.NotContains(t, err.Error(), "\n", tc.name)
+		require.Empty(t, out.String(), tc.name)
+	}
+}
+
+// A results file written before results files carried a checksum is refused with the way
+// out; --upgrade-results checks it, adds the checksum in place and merges; an edited old
+// file is not upgraded and stays as it was.
+func TestMerge_UpgradesOldResultsFilesOnlyWhenAsked(t *testing.T) {
+	dir := t.TempDir()
+	m := shardedEval(t, dir)
+	var want bytes.Buffer
+	require.NoError(t, runEval(context.Background(), m, &want))
+	paths, _ := filepath.Glob(filepath.Join(dir, "results-shard-*.json"))
+	require.Len(t, paths, 2)
+	for _, p := range paths {
+		editResults(t, p, func(m map[string]any) { m["format"] = eval.ResultsFormatV1; delete(m, "checksum") })
+	}
+	require.ErrorContains(t, runEval(context.Background(), m, &bytes.Buffer{}), "--upgrade-results")
+
+	// One old file edited: nothing is upgraded.
+	clean1, _ := os.ReadFile(paths[1])
+	editResults(t, paths[1], func(m map[string]any) {
+		for _, s := range gameScores(m, 0) {
+			s.(map[string]any)["rank"] = json.Number("1")
+		}
+	})
+	before0, _ := os.ReadFile(paths[0])
+	before1, _ := os.ReadFile(paths[1])
+	up := m
+	up.upgrade = true
+	err := runEval(context.Background(), up, &bytes.Buffer{})
+	require.ErrorContains(t, err, paths[1])
+	require.ErrorContains(t, err, "rank")
+	after0, _ := os.ReadFile(paths[0])
+	after1, _ := os.ReadFile(paths[1])
+	require.Equal(t, before0, after0, "no file is upgraded when one fails")
+	require.Equal(t, before1, after1)
+	require.NoError(t, os.WriteFile(paths[1], clean1, 0o644))
+
+	// A link among the files: it is not followed, and no file is upgraded.
+	real := filepath.Join(t.TempDir(), "real.json")
+	require.NoError(t, os.WriteFile(real, clean1, 0o644))
+	require.NoError(t, os.Remove(paths[1]))
+	require.NoError(t, os.Symlink(real, paths[1]))
+	require.ErrorContains(t, runEval(context.Background(), up, &bytes.Buffer{}), "not a regular file")
+	after0, _ = os.ReadFile(paths[0])
+	require.Equal(t, before0, after0, "no file is upgraded when one is a link")
+	require.NoError(t, os.Remove(paths[1]))
+	require.NoError(t, os.WriteFile(paths[1], clean1, 0o644))
+
+	var note, got bytes.Buffer
+	up.progress = &note
+	require.NoError(t, runEval(context.Background(), up, &got))
+	require.Equal(t, want.String(), got.String())
+	require.Equal(t, 2, strings.Count(note.String(), "upgraded "), note.String())
+	// Upgraded files merge without the flag.
+	got.Reset()
+	require.NoError(t, runEval(context.Background(), m, &got))
+	require.Equal(t, want.String(), got.String())
+}
+
+// The results files committed under docs/results (whatever their directories are called)
+// merge with this build.
+func TestMerge_CommittedResultsStillMerge(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("..", "..", "docs", "results", "*", "results-shard-*.json"))
+	dirs := map[string]bool{}
+	for _, f := range files {
+		dirs[filepath.Dir(f)] = true
+	}
+	if len(dirs) == 0 {
+		t.Skip("no results files committed under docs/results")
+	}
+	for d := range dirs {
+		o := tourneyOptions{shardOptions: shardOptions{merge: true, mergeFrom: []string{d}}}
+		var out bytes.Buffer
+		require.NoError(t, runRate(context.Background(), o, &out), d)
+		require.Contains(t, out.String(), "mu", d)
+	}
 }

@@ -2,7 +2,9 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,7 +13,9 @@ import (
 	"github.com/container-rl/container/encoding"
 	"github.com/container-rl/container/env/bots"
 	"github.com/container-rl/container/env/rules"
+	"github.com/container-rl/container/internal/rundir"
 	"github.com/container-rl/container/training"
+	"github.com/stretchr/testify/require"
 )
 
 // export --upgrade turns an obs-v1 / actions-v1 bot (testdata/tiny-obs-v1.bot, refused as it
@@ -62,4 +66,19 @@ func TestExportUpgradeMakesAnOldBotPlayable(t *testing.T) {
 			t.Errorf("%s was written", n)
 		}
 	}
+}
+
+func TestExportReplacesOnlyBotFilesUnlessForced(t *testing.T) {
+	run := t.TempDir()
+	o := trainBCOptions{netFlags: netFlags{width: 8, depth: 1, norm: "layer", lr: 1e-3, valueCoef: 0.5, seed: 1},
+		teachers: "random", games: 1, out: run, steps: 2, batch: 8, logEvery: 2, checkpointEvery: 2, buffer: 1000}
+	require.NoError(t, runTrainBC(context.Background(), o, io.Discard))
+	out := filepath.Join(t.TempDir(), "x.bot")
+	require.NoError(t, os.WriteFile(out, []byte("user notes"), 0o644))
+	err := runExport(exportOptions{run: run, out: out}, io.Discard)
+	require.ErrorIs(t, err, rundir.ErrExists)
+	b, _ := os.ReadFile(out)
+	require.Equal(t, "user notes", string(b))
+	require.NoError(t, runExport(exportOptions{run: run, out: out, force: true}, io.Discard))
+	require.NoError(t, runExport(exportOptions{run: run, out: out}, io.Discard), "an existing bot file is replaced")
 }
