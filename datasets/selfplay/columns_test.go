@@ -2,8 +2,6 @@ package selfplay
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/container-rl/container/datasets"
@@ -46,66 +44,6 @@ func TestRewardColumnIsTheEnvironmentsRewardForTheDecider(t *testing.T) {
 	}
 	require.Equal(t, len(steps), i)
 	require.Positive(t, lastOffSeat0, "no game ends on a decision of a seat other than 0 with a different reward: the test proves little")
-}
-
-// A resume of a dataset with a gap (shards 0 and 2 written, shard 1 missing) writes exactly
-// shard 1: its two games are played, the other shards' files are left alone, and the result
-// equals an uninterrupted run.
-func TestResumeWithAGapWritesExactlyTheMissingShard(t *testing.T) {
-	small := func(out string) Config {
-		c := testConfig(t, out, 6, 1, datasets.Arrow)
-		c.GamesPerShard = 2
-		c.Env.Rules.TurnLimit = 12
-		return c
-	}
-	full := t.TempDir()
-	_, err := Run(context.Background(), small(full))
-	require.NoError(t, err)
-
-	dir := t.TempDir()
-	cfg := small(dir)
-	_, err = Run(context.Background(), cfg)
-	require.NoError(t, err)
-	m, err := datasets.ReadManifest(dir)
-	require.NoError(t, err)
-	require.Len(t, m.Shards, 3)
-	gap := m.Shards[1]
-	require.Equal(t, 1, gap.Index)
-	require.NoError(t, os.Remove(filepath.Join(dir, gap.StepsFile)))
-	require.NoError(t, os.Remove(filepath.Join(dir, gap.GamesFile)))
-	m.Shards = []datasets.ShardInfo{m.Shards[0], m.Shards[2]}
-	require.NoError(t, datasets.WriteManifest(dir, m))
-	kept := map[string]os.FileInfo{}
-	for _, s := range m.Shards {
-		for _, f := range []string{s.StepsFile, s.GamesFile} {
-			fi, err := os.Stat(filepath.Join(dir, f))
-			require.NoError(t, err)
-			kept[f] = fi
-		}
-	}
-
-	cfg.Resume = true
-	played := 0
-	cfg.OnGame = func(int) { played++ }
-	res, err := Run(context.Background(), cfg)
-	require.NoError(t, err)
-	require.Equal(t, 2, res.Games, "exactly the missing shard's games are played")
-	require.Equal(t, 2, played)
-	require.True(t, res.Manifest.Complete())
-	require.True(t, res.Manifest.HasShard(1))
-	for f, before := range kept {
-		after, err := os.Stat(filepath.Join(dir, f))
-		require.NoError(t, err)
-		require.Equal(t, before.ModTime(), after.ModTime(), "%s was rewritten", f)
-		require.Equal(t, before.Size(), after.Size(), "%s was rewritten", f)
-	}
-	g1, s1 := content(t, full)
-	g2, s2 := content(t, dir)
-	require.Equal(t, g1, g2)
-	require.Equal(t, len(s1), len(s2))
-	for i := range s1 {
-		require.Equal(t, s1[i], s2[i], "step row %d", i)
-	}
 }
 
 // The games of a run are numbered 0 to N-1 in shard order (within a shard too, not only at
