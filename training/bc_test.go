@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/container-rl/container/env/rules"
+	"github.com/container-rl/container/internal/rundir"
 )
 
 // tinySamples is a learnable toy dataset: the action is the legal action whose indicator
@@ -380,5 +381,99 @@ func TestBCLogRowSamplesPerSecondIsTheIntervalsRowsOverItsWallTime(t *testing.T)
 	}
 	if row[4] != 1 || math.Abs(row[2]-2) > 0.5 {
 		t.Errorf("interval mean loss %g, seconds %g; want 1 and 2", row[4], row[2])
+	}
+}
+
+func tinyBC(t *testing.T) BCOptions {
+	o := DefaultBCOptions()
+	o.Out = t.TempDir()
+	o.Steps, o.Batch, o.LogEvery, o.CheckpointEvery = 10, 16, 5, 5
+	o.Net = NetConfig{Width: 8, Depth: 1, Norm: NormLayer}
+	return o
+}
+
+func TestTwoBCRunsCannotWriteOneDirectory(t *testing.T) {
+	o := tinyBC(t)
+	d, err := rundir.Open(o.Out, rundir.TrainBC)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = TrainBC(context.Background(), tinySamples(100), o)
+	d.Close()
+	if !errors.Is(err, rundir.ErrBusy) {
+		t.Fatalf("second run into a locked directory: %v, want rundir.ErrBusy", err)
+	}
+	if _, err := TrainBC(context.Background(), tinySamples(100), o); err != nil {
+		t.Fatalf("after the first run released it: %v", err)
+	}
+}
+
+func TestBCResumeRefusesOtherSettingsAndOtherData(t *testing.T) {
+	o := tinyBC(t)
+	data := tinySamples(100)
+	data.Source = "dataset A"
+	if _, err := TrainBC(context.Background(), data, o); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name, want string
+		edit       func(*BCOptions, *Samples)
+	}{
+		{"lr", "--lr", func(o *BCOptions, _ *Samples) { o.Hyper.LearningRate *= 2 }},
+		{"width", "--width", func(o *BCOptions, _ *Samples) { o.Net.Width = 16 }},
+		{"batch", "--batch", func(o *BCOptions, _ *Samples) { o.Batch = 8 }},
+		{"log-every", "--log-every", func(o *BCOptions, _ *Samples) { o.LogEvery = 1 }},
+		{"classic data", "classic", func(_ *BCOptions, s *Samples) { s.Rules.Variant = rules.Classic }},
+		{"short data", "short", func(_ *BCOptions, s *Samples) { s.Rules.Length = rules.Short }},
+		{"other dataset", "--data", func(_ *BCOptions, s *Samples) { s.Source = "dataset B" }},
+	} {
+		o2, d2 := o, *data
+		o2.Steps = 20
+		c.edit(&o2, &d2)
+		_, err := TrainBC(context.Background(), &d2, o2)
+		if !errors.Is(err, ErrResumeMismatch) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want ErrResumeMismatch naming %s", c.name, err, c.want)
+		}
+	}
+	o.Steps = 20 // more steps is the one change allowed
+	res, err := TrainBC(context.Background(), data, o)
+	if err != nil || !res.Resumed || res.Steps != 20 {
+		t.Fatalf("extending the run: %+v %v", res, err)
+	}
+}
+
+// Extending a finished run whose steps were not a multiple of the log interval: the first
+// interval after the resume has fewer steps, and its means must be over those steps only
+// (they were halved when the full interval length was assumed).
+func TestBCFirstIntervalAfterResumeIsAveragedOverItsOwnSteps(t *testing.T) {
+	o := tinyBC(t)
+	o.Steps, o.LogEvery, o.CheckpointEvery = 15, 10, 10
+	o.Hyper.LearningRate = 1e-9 // the loss stays where it is: rows differ only by batch noise
+	data := tinySamples(300)
+	if _, err := TrainBC(context.Background(), data, o); err != nil {
+		t.Fatal(err)
+	}
+	o.Steps = 20
+	res, err := TrainBC(context.Background(), data, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var at15, at20 []float64
+	for _, r := range res.Metrics {
+		switch r[0] {
+		case 15:
+			at15 = r
+		case 20:
+			at20 = r
+		}
+	}
+	if at15 == nil || at20 == nil {
+		t.Fatalf("metric rows %v: want rows at steps 15 and 20", res.Metrics)
+	}
+	for _, c := range []int{4, 5} { // loss, policy loss
+		if ratio := at20[c] / at15[c]; ratio < 0.8 || ratio > 1.25 {
+			t.Errorf("%s at step 20 is %.4f, at 15 %.4f: the 5-step interval was not averaged over 5 steps",
+				BCMetricNames[c], at20[c], at15[c])
+		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -17,6 +18,7 @@ import (
 	"github.com/container-rl/container/datasets"
 	"github.com/container-rl/container/encoding"
 	"github.com/container-rl/container/env"
+	"github.com/container-rl/container/env/bots"
 	"github.com/container-rl/container/env/rules"
 )
 
@@ -261,6 +263,193 @@ func TestLoadSamplesWithoutRulesOptionsLoadsWithTheRulesUnknown(t *testing.T) {
 		}
 		if s.Rules != c.want || s.Len() != 1 {
 			t.Errorf("rules options %s: %d rows with rules %+v, want 1 with %+v", c.name, s.Len(), s.Rules, c.want)
+		}
+	}
+}
+
+// illegalBot plays the first action id that is not legal.
+type illegalBot struct{}
+
+func (illegalBot) Name() string { return "training-illegal" }
+
+func (illegalBot) Act(_ *rules.State, legal []int) int {
+	for a := range rules.NumDistinctActions() {
+		if len(legal) <= a || legal[a] != a {
+			return a
+		}
+	}
+	return -1
+}
+
+func init() {
+	if err := bots.Register("training-illegal", "plays an illegal action (training tests)", func(rules.Options, uint64) (bots.Bot, error) {
+		return illegalBot{}, nil
+	}); err != nil {
+		panic(err)
+	}
+}
+
+// Teachers and PPO opponents decide through the bots seat loop, so a bot's illegal choice is
+// an error naming the bot, not a recorded sample or a corrupted rollout.
+func TestTeacherOrOpponentChoosingAnIllegalActionIsAnErrorNamingIt(t *testing.T) {
+	opts := rules.DefaultOptions()
+	opts.TurnLimit = 20
+	_, err := CollectSamples([]string{"training-illegal", "valuer"}, nil, 1, opts, env.Rank, 1, 1)
+	if !errors.Is(err, bots.ErrIllegalAction) || !strings.Contains(err.Error(), "training-illegal") {
+		t.Fatalf("CollectSamples with an illegal teacher: %v, want bots.ErrIllegalAction naming it", err)
+	}
+
+	o := tinyPPO(t)
+	o.Games, o.SnapshotShare, o.Opponents = 2, 0, []string{"training-illegal"}
+	g, _, net := testLearner(t, &o)
+	col := &collector{opts: &o, game: g, scheme: env.Rank}
+	if _, err := col.collect(net, nil, rand.New(rand.NewPCG(1, 2)), 1); !errors.Is(err, bots.ErrIllegalAction) || !strings.Contains(err.Error(), "training-illegal") {
+		t.Fatalf("PPO collect against an illegal opponent: %v, want bots.ErrIllegalAction naming it", err)
+	}
+}
+
+// LoadSamples keeps the rules options a dataset was played with (a bot cloned from it is
+// made for those rules), and each row's value targets come from that row's own returns
+// (rotated to its decider): a three-step dataset of a 3-player luxury game, each step with
+// other returns, loads with exactly those options and targets.
+func TestLoadSamplesKeepsTheDatasetsRulesOptionsAndEachRowsReturns(t *testing.T) {
+	want := rules.Options{Players: 3, Modules: rules.Luxury, Length: rules.Short, TurnLimit: 50}
+	opts, err := json.Marshal(want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	meta := datasets.Meta{EncodingVersion: encoding.Version, ObsDim: 2, NumActions: 3, Seats: 3, RulesOptions: opts,
+		ActionNames: []string{"a", "b", "c"}, PhaseNames: []string{"turn"}}
+	writeOneGameDataset(t, dir, meta, []datasets.Step{
+		{GameID: 0, Step: 0, Decider: 1, Obs: []float32{1, 0}, Legal: []int{0, 2}, Action: 2, Returns: []float32{1, 2, 3}},
+		{GameID: 0, Step: 1, Decider: 2, Obs: []float32{0, 1}, Legal: []int{1}, Action: 1, Returns: []float32{4, 5, 6}},
+		{GameID: 0, Step: 2, Decider: 0, Obs: []float32{1, 1}, Legal: []int{0}, Action: 0, Returns: []float32{7, 8, 9}, Done: true},
+	})
+	s, err := LoadSamples(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Rules != want {
+		t.Fatalf("rules %+v, want the dataset's %+v", s.Rules, want)
+	}
+	if wantV := []float32{2, 3, 1, 6, 4, 5, 7, 8, 9}; !slices.Equal(s.Values, wantV) {
+		t.Fatalf("value targets %v, want %v (each row's returns, decider first)", s.Values, wantV)
+	}
+}
+
+// CollectSamples (train bc --teachers) records each decision with value targets equal to
+// every seat's final reward under the scheme, rotated so index 0 is the decider. The check
+// replays each recorded game through the rules engine from its seed and actions.
+func TestCollectSamplesValueTargetsAreFinalRewardsRotatedToTheDecider(t *testing.T) {
+	opts := rules.Options{Players: 3, TurnLimit: 25}
+	const seed, games = 5, 3
+	s, err := CollectSamples([]string{"random", "valuer", "shipper"}, nil, games, opts, env.Rank, seed, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := rules.NewGame(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	P := opts.Players
+	row := 0
+	offSeat0 := 0
+	for gi := range games {
+		st := g.NewInitialStateSeed(env.GameSeed(seed, gi, 0))
+		first := row
+		var deciders []int
+		for ; row < s.Len() && s.Games[row] == uint64(gi); row++ {
+			deciders = append(deciders, st.CurrentPlayer())
+			if err := st.ApplyChecked(int(s.Actions[row])); err != nil {
+				t.Fatalf("game %d row %d: replay: %v", gi, row, err)
+			}
+		}
+		if !st.IsTerminal() {
+			t.Fatalf("game %d: replaying %d recorded actions does not end the game", gi, row-first)
+		}
+		final := make([]float32, P)
+		env.FinalRewards(env.Rank, 0, st.Scores(), final)
+		for i, d := range deciders {
+			got := s.Values[(first+i)*P : (first+i+1)*P]
+			for k := range P {
+				if want := final[(d+k)%P]; got[k] != want {
+					t.Fatalf("game %d step %d (decider %d): value targets %v, want the final rewards %v rotated to the decider", gi, i, d, got, final)
+				}
+			}
+			if d != 0 {
+				offSeat0++
+			}
+		}
+	}
+	if row != s.Len() || offSeat0 == 0 {
+		t.Fatalf("checked %d of %d rows, %d off seat 0", row, s.Len(), offSeat0)
+	}
+}
+
+// CollectSamples plays as few as one game and refuses none (or no teachers) with ErrConfig.
+func TestCollectSamplesPlaysOneGameAndRefusesNone(t *testing.T) {
+	opts := rules.Options{Players: 3, TurnLimit: 10}
+	s, err := CollectSamples([]string{"random"}, nil, 1, opts, env.WinLoss, 1, 1)
+	if err != nil {
+		t.Fatalf("one game: %v", err)
+	}
+	if s.Len() == 0 || slices.ContainsFunc(s.Games, func(g uint64) bool { return g != 0 }) {
+		t.Fatalf("one game: %d rows of games %v", s.Len(), s.Games)
+	}
+	if _, err := CollectSamples([]string{"random"}, nil, 0, opts, env.WinLoss, 1, 1); !errors.Is(err, ErrConfig) {
+		t.Fatalf("no games: %v, want ErrConfig", err)
+	}
+	if _, err := CollectSamples(nil, nil, 1, opts, env.WinLoss, 1, 1); !errors.Is(err, ErrConfig) {
+		t.Fatalf("no teachers: %v, want ErrConfig", err)
+	}
+}
+
+// CollectSamples seats the teachers in rotation (in game g, seat i plays teachers[(i+g) mod
+// k]) and records only the listed teachers' decisions: with teachers random, valuer, shipper
+// and record valuer, the recorded rows are exactly the rows of a full recording whose decider
+// is seat (1-g) mod 3 (deciders found by replaying the full recording). The samples do not
+// depend on the number of workers (0 meaning one per CPU).
+func TestCollectSamplesRotatesTeachersAndRecordsOnlyTheListed(t *testing.T) {
+	opts := rules.Options{Players: 3, TurnLimit: 15}
+	teachers := []string{"random", "valuer", "shipper"}
+	const seed, games = 2, 3
+	full, err := CollectSamples(teachers, nil, games, opts, env.WinLoss, seed, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	only, err := CollectSamples(teachers, []string{"valuer"}, games, opts, env.WinLoss, seed, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, _ := rules.NewGame(opts)
+	D := full.ObsDim
+	var wantActions []int32
+	var wantObs []float32
+	st := g.NewInitialStateSeed(env.GameSeed(seed, 0, 0))
+	for r := 0; r < full.Len(); r++ {
+		gi := int(full.Games[r])
+		if r == 0 || full.Games[r-1] != full.Games[r] {
+			st = g.NewInitialStateSeed(env.GameSeed(seed, gi, 0))
+		}
+		if st.CurrentPlayer() == (1-gi+3)%3 {
+			wantActions = append(wantActions, full.Actions[r])
+			wantObs = append(wantObs, full.Obs[r*D:(r+1)*D]...)
+		}
+		if err := st.ApplyChecked(int(full.Actions[r])); err != nil {
+			t.Fatalf("row %d: replay: %v", r, err)
+		}
+	}
+	if len(wantActions) == 0 || !slices.Equal(only.Actions, wantActions) || !slices.Equal(only.Obs, wantObs) {
+		t.Fatalf("recorded %d valuer decisions, want the %d of seat (1-g) mod 3 in game g", only.Len(), len(wantActions))
+	}
+	for _, w := range []int{0, 3} {
+		o, err := CollectSamples(teachers, []string{"valuer"}, games, opts, env.WinLoss, seed, w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(o.Actions, only.Actions) || !slices.Equal(o.Values, only.Values) || !slices.Equal(o.Obs, only.Obs) {
+			t.Fatalf("%d workers give other samples than 1", w)
 		}
 	}
 }

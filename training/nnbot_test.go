@@ -566,3 +566,98 @@ func TestNetBotLargestDrawStillPlaysAMoveOfPositiveProbability(t *testing.T) {
 		t.Fatalf("played %d on the largest draw, want 4 (the last move with a probability)", got)
 	}
 }
+
+func TestNetBotFingerprintTellsNetworksApart(t *testing.T) {
+	opts := rules.DefaultOptions()
+	f, err := DefaultBotFor(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := NewNetBot("default", f, &opts, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := NewNetBot("default", f, &opts, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Fingerprint() == "" || a.Fingerprint() != b.Fingerprint() {
+		t.Fatalf("one network, fingerprints %q and %q", a.Fingerprint(), b.Fingerprint())
+	}
+	g := *f
+	w := *f.Weights
+	w.Tensors = append([][]float32{}, f.Weights.Tensors...)
+	w.Tensors[0] = append([]float32{}, w.Tensors[0]...)
+	w.Tensors[0][0] += 0.5
+	g.Weights = &w
+	c, err := NewNetBot("default", &g, &opts, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Fingerprint() == a.Fingerprint() {
+		t.Fatal("a retrained network under the same name has the same fingerprint")
+	}
+}
+
+// biasNet is a network without hidden layers whose policy ignores the observation: every
+// action's logit is its bias, bias[a] = (a*7) mod 31, so the best legal move is known.
+func biasNet(t *testing.T, opts rules.Options) (*BotFile, func(a int) float32) {
+	t.Helper()
+	_, cfg, w := linearNet(t, opts)
+	bias := func(a int) float32 { return float32((a * 7) % 31) }
+	for i, p := range cfg.Params() {
+		switch p.Name {
+		case "policy_w":
+			clear(w.Tensors[i])
+		case "policy_b":
+			for a := range w.Tensors[i] {
+				w.Tensors[i][a] = bias(a)
+			}
+		}
+	}
+	return linearBotFile("bias", opts, w), bias
+}
+
+// A trained bot at temperature 0 plays the legal move with the highest logit (the first of
+// equals), one at a time (Act) and batched (ActBatch), in every decision of a game.
+func TestNetBotAtTemperatureZeroPlaysTheHighestLogitLegalMove(t *testing.T) {
+	opts := rules.DefaultOptions()
+	opts.TurnLimit = 20
+	f, bias := biasNet(t, opts)
+	nb, err := NewNetBot("bias", f, &opts, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, _ := rules.NewGame(opts)
+	st := g.NewInitialStateSeed(9)
+	var view rules.State
+	out := make([]int, 1)
+	choices := 0
+	for step := 0; !st.IsTerminal() && step < 2000; step++ {
+		legal := st.LegalActions(nil)
+		st.Redact(st.CurrentPlayer(), &view)
+		want := legal[0]
+		for _, a := range legal {
+			if bias(a) > bias(want) {
+				want = a
+			}
+		}
+		if got := nb.Act(&view, legal); got != want {
+			t.Fatalf("step %d: Act played %d (logit %g), the best legal move is %d (logit %g); legal %v", step, got, bias(got), want, bias(want), legal)
+		}
+		nb.ActBatch([]*rules.State{&view}, [][]int{legal}, out)
+		if out[0] != want {
+			t.Fatalf("step %d: ActBatch played %d, the best legal move is %d", step, out[0], want)
+		}
+		if len(legal) > 1 {
+			choices++
+		}
+		st.Apply(want)
+	}
+	if nb.Err() != nil {
+		t.Fatal(nb.Err())
+	}
+	if choices < 20 {
+		t.Fatalf("only %d decisions with a choice: the test proves little", choices)
+	}
+}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/container-rl/container/encoding"
 	"github.com/container-rl/container/env"
+	"github.com/container-rl/container/env/bots"
 	"github.com/container-rl/container/env/eval"
 	"github.com/container-rl/container/env/rules"
 )
@@ -473,5 +474,109 @@ func TestPPORunFromASeedIsPinned(t *testing.T) {
 	}
 	if !slices.Equal(got, pinnedPPORun) {
 		t.Fatalf("run digest\n\t%q\npinned\n\t%q\nthe same command now gives another run", got, pinnedPPORun)
+	}
+}
+
+// A PPO start whose opponent or evaluation opponent is a bot file that cannot be read (or a
+// bot that does not exist) is refused before run.json is written, and the run directory it
+// created is removed again: no marker, lock, pool/ or run.json is left behind. A directory
+// that existed before (empty) stays, empty.
+func TestPPOWithAnUnreadableOpponentLeavesNoRunDirectory(t *testing.T) {
+	garbage := filepath.Join(t.TempDir(), "garbage.bot")
+	if err := os.WriteFile(garbage, []byte("not a bot file, just some bytes\x00\xff"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		set  func(o *PPOOptions)
+		want error
+	}{
+		{"garbage opponent", func(o *PPOOptions) { o.Opponents = []string{"random", garbage} }, ErrCorrupt},
+		{"missing opponent", func(o *PPOOptions) { o.Opponents = []string{filepath.Join(t.TempDir(), "missing.bot")} }, os.ErrNotExist},
+		{"garbage eval opponent", func(o *PPOOptions) { o.EvalOpponent = garbage }, ErrCorrupt},
+		{"unknown opponent", func(o *PPOOptions) { o.Opponents = []string{"nosuchbot"} }, bots.ErrUnknownBot},
+	} {
+		for _, existed := range []bool{false, true} {
+			o := tinyPPO(t)
+			o.Out = filepath.Join(t.TempDir(), "run")
+			if existed {
+				if err := os.Mkdir(o.Out, 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			o.Iterations, o.Games, o.EvalEvery, o.PoolEvery = 1, 1, 1, 0
+			c.set(&o)
+			_, err := TrainPPO(context.Background(), o)
+			if err == nil {
+				t.Fatalf("%s: no error", c.name)
+			}
+			if !errors.Is(err, c.want) {
+				t.Fatalf("%s: %v, want %v", c.name, err, c.want)
+			}
+			if n := strings.Count(err.Error(), "\n") + 1; n != 1 {
+				t.Fatalf("%s: one line: %d lines", c.name, n)
+			}
+			ents, statErr := os.ReadDir(o.Out)
+			if !existed {
+				if !errors.Is(statErr, os.ErrNotExist) {
+					t.Fatalf("%s: %s left behind (%v)", c.name, o.Out, ents)
+				}
+				continue
+			}
+			if statErr != nil {
+				t.Fatal(statErr)
+			}
+			if len(ents) != 0 {
+				t.Fatalf("%s: left in the user's empty directory: %v", c.name, ents)
+			}
+		}
+	}
+}
+
+func TestPPOInitForOtherGamesIsRefused(t *testing.T) {
+	o := tinyPPO(t)
+	game, err := rules.NewGame(o.Rules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = game
+	w, err := NewWeights(NetConfig{ObsDim: 771, NumActions: rules.NumDistinctActions(), ValueDim: 4, Width: 8, Depth: 1, Norm: NormLayer}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	classic := o.Rules
+	classic.Variant = rules.Classic
+	o.Init, o.InitFrom, o.InitRules = w, "classic.bot", &classic
+	if _, err := TrainPPO(context.Background(), o); !errors.Is(err, ErrIncompatible) || !strings.Contains(err.Error(), "classic") {
+		t.Fatalf("init from a Classic network: %v, want ErrIncompatible naming classic", err)
+	}
+	o.InitRules, o.InitEncoding = nil, "obs-v1-hidden-cash"
+	if _, err := TrainPPO(context.Background(), o); !errors.Is(err, ErrIncompatible) || !strings.Contains(err.Error(), "hidden-cash") {
+		t.Fatalf("init from a hidden-cash network: %v, want ErrIncompatible", err)
+	}
+	if ents, _ := os.ReadDir(o.Out); len(ents) != 0 {
+		t.Errorf("a refused start left %d entries in the run directory", len(ents))
+	}
+}
+
+func TestPPOResumeRefusesOtherSettings(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays a PPO iteration")
+	}
+	o := tinyPPO(t)
+	o.Iterations, o.PoolEvery, o.EvalEvery = 1, 0, 0
+	if _, err := TrainPPO(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	o2 := o
+	o2.Iterations = 2
+	o2.Hyper.LearningRate *= 3
+	if _, err := TrainPPO(context.Background(), o2); !errors.Is(err, ErrResumeMismatch) || !strings.Contains(err.Error(), "--lr") {
+		t.Fatalf("resume with another --lr: %v", err)
+	}
+	o2 = o
+	o2.Iterations, o2.Rules.Variant = 2, rules.Classic
+	if _, err := TrainPPO(context.Background(), o2); !errors.Is(err, ErrResumeMismatch) || !strings.Contains(err.Error(), "--rules") {
+		t.Fatalf("resume with --rules classic: %v", err)
 	}
 }

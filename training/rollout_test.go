@@ -289,3 +289,73 @@ func TestSampleLogitsDrawsTheLegalSoftmaxWithItsLogProbability(t *testing.T) {
 		}
 	}
 }
+
+// The PPO rollout's value targets are every seat's final reward rotated so that index 0 is
+// the learner (the decider of every learner row), as the observation rotates seats; the
+// learner decides in every game, whatever its seat (seat 0 included); the mean learner
+// reward it logs is the mean of those final rewards.
+func TestPPORolloutValueTargetsAreFinalRewardsRotatedToTheLearner(t *testing.T) {
+	o := tinyPPO(t)
+	o.Games, o.SnapshotShare, o.Reward = 4, 0, env.Rank.String()
+	o.Opponents = []string{"random"}
+	g, _, net := testLearner(t, &o)
+	col := &collector{opts: &o, game: g, scheme: env.Rank}
+	ro, err := col.collect(net, nil, rand.New(rand.NewPCG(5, 6)), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	P, V := o.Rules.Players, o.Net.ValueDim
+	if len(ro.trajs) != o.Games || len(ro.finals) != o.Games || ro.rows != ro.b.Rows || ro.rows == 0 {
+		t.Fatalf("%d games, %d finals, %d rows", len(ro.trajs), len(ro.finals), ro.rows)
+	}
+	var sum float64
+	rotated, covered, seat0 := 0, 0, 0
+	for gi, tr := range ro.trajs {
+		f := ro.finals[gi]
+		if len(tr.rows) == 0 {
+			t.Fatalf("game %d: the learner (seat %d) made no decision", gi, tr.seat)
+		}
+		if tr.seat == 0 {
+			seat0++
+		}
+		var total float32
+		for _, x := range f {
+			total += x
+		}
+		if total < -1e-5 || total > 1e-5 || slices.Max(f) != 1 {
+			t.Fatalf("game %d: final rank rewards %v do not sum to 0 with a winner at +1", gi, f)
+		}
+		sum += float64(f[tr.seat])
+		for _, r := range tr.rows {
+			covered++
+			got := ro.b.Values[r*V : (r+1)*V]
+			for k := range P {
+				if want := f[(tr.seat+k)%P]; got[k] != want {
+					t.Fatalf("game %d (learner seat %d) row %d: value targets %v, want the final rewards %v rotated to the learner", gi, tr.seat, r, got, f)
+				}
+			}
+		}
+		if tr.seat != 0 && len(tr.rows) > 0 && f[tr.seat] != f[0] {
+			rotated++
+		}
+	}
+	// Each row keeps the mask its action was sampled under: the action is legal in it.
+	A := o.Net.NumActions
+	for r := range ro.rows {
+		if a := int(ro.b.Actions[r]); ro.b.Mask[r*A+a] == 0 {
+			t.Fatalf("row %d: action %d is not legal in the row's stored mask", r, a)
+		}
+	}
+	if covered != ro.rows {
+		t.Fatalf("games cover %d rows of %d", covered, ro.rows)
+	}
+	if seat0 == 0 {
+		t.Fatal("no game with the learner in seat 0 (change the seed)")
+	}
+	if rotated == 0 {
+		t.Fatal("no game with the learner off seat 0: rotation untested (change the seed)")
+	}
+	if want := sum / float64(o.Games); ro.meanReward != want {
+		t.Fatalf("mean learner reward %v, want %v", ro.meanReward, want)
+	}
+}

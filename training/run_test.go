@@ -259,3 +259,41 @@ func TestRedirectedRunWritesPlainLinesWithoutBlankOnes(t *testing.T) {
 		}
 	}
 }
+
+// userRunFiles fills dir with files of the names a training run writes, and returns a check
+// that they are unchanged and nothing was added.
+func userRunFiles(t *testing.T, dir string) func() {
+	t.Helper()
+	files := map[string]string{"metrics.csv": "epoch,loss\n1,0.5\n", "run.json": `{"mine":true}`, "model.py": "x = 1\n"}
+	for n, c := range files {
+		if err := os.WriteFile(filepath.Join(dir, n), []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return func() {
+		t.Helper()
+		ents, _ := os.ReadDir(dir)
+		if len(ents) != len(files) {
+			t.Errorf("directory now holds %d entries, want the user's %d", len(ents), len(files))
+		}
+		for n, c := range files {
+			if b, err := os.ReadFile(filepath.Join(dir, n)); err != nil || string(b) != c {
+				t.Errorf("user file %s changed: %q %v", n, b, err)
+			}
+		}
+	}
+}
+
+func TestTrainRefusesADirectoryOfUserFiles(t *testing.T) {
+	o := tinyBC(t)
+	same := userRunFiles(t, o.Out)
+	if _, err := TrainBC(context.Background(), tinySamples(100), o); !errors.Is(err, rundir.ErrNotOurs) {
+		t.Fatalf("TrainBC into a user directory: %v, want rundir.ErrNotOurs", err)
+	}
+	p := DefaultPPOOptions()
+	p.Out = o.Out
+	if _, err := TrainPPO(context.Background(), p); !errors.Is(err, rundir.ErrNotOurs) {
+		t.Fatalf("TrainPPO into a user directory: %v, want rundir.ErrNotOurs", err)
+	}
+	same()
+}
