@@ -489,3 +489,28 @@ func BenchmarkSpielCalls(b *testing.B) {
 		})
 	}
 }
+
+// An OpenSpiel call for a seat the game does not have names the seats there are.
+func TestSpielSeatErrorsNameTheSeats(t *testing.T) {
+	x := newSpielT(t, `{"players": 3}`)
+	err := SpielObserve(x.h, 3, make([]float32, spielObsSize(t, `{"players": 3}`)))
+	wantRangeError(t, "observe seat 3 of 3", err, "seat 3; the game has seats 0 to 2")
+	_, err = SpielText(x.h, -1, TextObservation)
+	wantRangeError(t, "text for seat -1", err, "seat -1; the game has seats 0 to 2")
+}
+
+// A rollout may start at the root, before any setup draw: it draws the setup, plays the game
+// out and leaves the root as it was.
+func TestSpielRolloutFromTheRootDrawsTheSetup(t *testing.T) {
+	x := newSpielT(t, `{"players": 3}`)
+	out := make([]float64, 3)
+	if err := SpielRollout(x.h, 4, RolloutReturns, out); err != nil {
+		t.Fatal(err)
+	}
+	if s := out[0] + out[1] + out[2]; math.Abs(s-1) > 1e-6 {
+		t.Fatalf("returns %v add up to %v, want the win-loss split", out, s)
+	}
+	if p, acts := x.status(); p != SpielChance || len(acts) != 5 {
+		t.Fatalf("the root became player %d with %d actions", p, len(acts))
+	}
+}

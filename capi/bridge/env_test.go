@@ -3,6 +3,7 @@ package bridge
 import (
 	"math"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -102,5 +103,25 @@ func TestEnvResetWithOpponentsWritesTheNewGame(t *testing.T) {
 	}
 	if !slices.Equal(b.Obs, rb.Obs) || !slices.Equal(b.Status, rb.Status) || !slices.Equal(b.Since, rb.Since) || !slices.Equal(b.Mask, rb.Mask) {
 		t.Errorf("after a reset with opponents: status %v since %v, want those of a plain env: %v %v", b.Status, b.Since, rb.Status, rb.Since)
+	}
+}
+
+// wantRangeError fails unless err is an invalid-argument error whose message holds want.
+func wantRangeError(t *testing.T, what string, err error, want string) {
+	t.Helper()
+	if Code(err) != CodeInvalid || !strings.Contains(OneLine(err), want) {
+		t.Errorf("%s: %v (code %d), want an invalid-argument error saying %q", what, err, Code(err), want)
+	}
+}
+
+// EnvObserve refuses a seat past the last one itself, naming the seats of the game.
+func TestEnvObserveNamesTheSeats(t *testing.T) {
+	h, b := newTestEnv(t, `{"players": 3}`)
+	if err := EnvReset(h, 1, ""); err != nil {
+		t.Fatal(err)
+	}
+	for _, seat := range []int{-1, 3} {
+		err := EnvObserve(h, seat, make([]float32, len(b.Obs)), make([]int8, len(b.Mask)))
+		wantRangeError(t, "EnvObserve", err, "the game has seats 0 to 2")
 	}
 }
