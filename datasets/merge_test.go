@@ -3,12 +3,14 @@ package datasets
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // Merge's gap detection at its boundaries: one shard missing at the start, at the end, on
@@ -21,9 +23,7 @@ import (
 // plain dataset.
 func writePart(t *testing.T, dir string, part *Part, shards ...int) {
 	t.Helper()
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, os.MkdirAll(dir, 0o755))
 	m := &Manifest{Version: ManifestVersion, Format: Arrow, Seed: 7, Games: 10, GamesPerShard: 3, Agents: []string{"a", "b", "c"},
 		Meta: *testMeta(false, false), Part: part}
 	for _, k := range shards {
@@ -36,17 +36,13 @@ func writePart(t *testing.T, dir string, part *Part, shards ...int) {
 			sum   *string
 			bytes string
 		}{{steps, &s.StepsBytes, &s.StepsSHA256, fmt.Sprintf("steps of shard %d", k)}, {games, &s.GamesBytes, &s.GamesSHA256, fmt.Sprintf("games of shard %d!", k)}} {
-			if err := os.WriteFile(filepath.Join(dir, f.name), []byte(f.bytes), 0o644); err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, os.WriteFile(filepath.Join(dir, f.name), []byte(f.bytes), 0o644))
 			h := sha256.Sum256([]byte(f.bytes))
 			*f.size, *f.sum = int64(len(f.bytes)), hex.EncodeToString(h[:])
 		}
 		m.AddShard(s)
 	}
-	if err := WriteManifest(dir, m); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, WriteManifest(dir, m))
 }
 
 // mergeErr merges parts (relative to root) into root/out and returns the error text.
@@ -60,9 +56,7 @@ func mergeErr(t *testing.T, root string, parts ...string) string {
 	if err == nil {
 		return ""
 	}
-	if !errors.Is(err, ErrMerge) {
-		t.Errorf("merge error %v does not wrap ErrMerge", err)
-	}
+	assert.ErrorIs(t, err, ErrMerge, "merge error %v does not wrap ErrMerge", err)
 	return err.Error()
 }
 
@@ -85,30 +79,21 @@ func TestMergeRefusesOneMissingShardWhereverItIs(t *testing.T) {
 		writePart(t, filepath.Join(root, "out", "p0"), &Part{Index: 0, Count: 2}, tc.p0...)
 		writePart(t, filepath.Join(root, "out", "p1"), &Part{Index: 1, Count: 2}, tc.p1...)
 		got := mergeErr(t, root, "p0", "p1")
-		if !strings.Contains(got, tc.want) || !strings.Contains(got, "is unfinished (continue it with --resume)") {
-			t.Errorf("parts with shards %v and %v: %q\nwant it to contain %q", tc.p0, tc.p1, got, tc.want)
-		}
-		if strings.Count(got, "part ") != tc.parts {
-			t.Errorf("parts with shards %v and %v: %q names %d parts, want the %d that own shards of the gap", tc.p0, tc.p1, got, strings.Count(got, "part "), tc.parts)
-		}
-		if _, err := os.Stat(filepath.Join(root, "out", ManifestName)); err == nil {
-			t.Errorf("a refused merge wrote a manifest")
-		}
+		assert.False(t, !strings.Contains(got, tc.want) || !strings.Contains(got, "is unfinished (continue it with --resume)"), "parts with shards %v and %v: %q\nwant it to contain %q", tc.p0, tc.p1, got, tc.want)
+		assert.True(t, strings.Count(got, "part ") == tc.parts, "parts with shards %v and %v: %q names %d parts, want the %d that own shards of the gap", tc.p0, tc.p1, got, strings.Count(got, "part "), tc.parts)
+		_, err := os.Stat(filepath.Join(root, "out", ManifestName))
+		assert.Error(t, err, "a refused merge wrote a manifest")
 	}
 	// Both parts complete: merged, every shard once.
 	root := t.TempDir()
 	writePart(t, filepath.Join(root, "out", "p0"), &Part{Index: 0, Count: 2}, 0, 1)
 	writePart(t, filepath.Join(root, "out", "p1"), &Part{Index: 1, Count: 2}, 2, 3)
-	if got := mergeErr(t, root, "p0", "p1"); got != "" {
-		t.Fatalf("complete parts: %s", got)
-	}
+	got := mergeErr(t, root, "p0", "p1")
+	require.True(t, got == "", "complete parts: %s", got)
 	m, err := ReadManifest(filepath.Join(root, "out"))
-	if err != nil || len(m.Shards) != 4 || !m.Complete() {
-		t.Fatalf("merged manifest: %+v, %v", m, err)
-	}
-	if g, _ := m.GamesDone(); g != 10 {
-		t.Errorf("merged %d games, want 10", g)
-	}
+	require.False(t, err != nil || len(m.Shards) != 4 || !m.Complete(), "merged manifest: %+v, %v", m, err)
+	g, _ := m.GamesDone()
+	assert.True(t, g == 10, "merged %d games, want 10", g)
 }
 
 // Plain datasets (no part) with a gap: no part is named, the gap is.
@@ -117,26 +102,20 @@ func TestMergeOfPlainDatasetsNamesAGapNoDirectoryHolds(t *testing.T) {
 	writePart(t, filepath.Join(root, "out", "a"), nil, 0, 1)
 	writePart(t, filepath.Join(root, "out", "b"), nil, 3)
 	got := mergeErr(t, root, "a", "b")
-	if !strings.Contains(got, "1 of 4 shards missing: games [6,9) (shard 2): no directory named holds them") {
-		t.Errorf("got %q", got)
-	}
+	assert.True(t, strings.Contains(got, "1 of 4 shards missing: games [6,9) (shard 2): no directory named holds them"), "got %q", got)
 	// A part directory that names no part beside one that does: only the part is named.
 	root = t.TempDir()
 	writePart(t, filepath.Join(root, "out", "a"), nil, 0, 1, 2)
 	writePart(t, filepath.Join(root, "out", "p1"), &Part{Index: 1, Count: 2}, 2)
 	got = mergeErr(t, root, "a", "p1")
-	if !strings.Contains(got, "shard 2 (games [6,9)) is in both ") {
-		t.Errorf("shard 2 twice: %q", got)
-	}
+	assert.True(t, strings.Contains(got, "shard 2 (games [6,9)) is in both "), "shard 2 twice: %q", got)
 }
 
 // Nine gaps list the first eight and count the rest; eight are listed whole.
 func TestMergeListsAtMostEightGaps(t *testing.T) {
 	write := func(dir string, have ...int) {
 		t.Helper()
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, os.MkdirAll(dir, 0o755))
 		m := &Manifest{Version: ManifestVersion, Format: Arrow, Seed: 7, Games: 40, GamesPerShard: 2, Agents: []string{"a"}, Meta: *testMeta(false, false)}
 		for _, k := range have {
 			steps, games := ShardFileNames(k, Arrow)
@@ -146,9 +125,7 @@ func TestMergeListsAtMostEightGaps(t *testing.T) {
 			os.WriteFile(filepath.Join(dir, games), []byte("g"), 0o644)
 			m.AddShard(s)
 		}
-		if err := WriteManifest(dir, m); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, WriteManifest(dir, m))
 	}
 	for _, tc := range []struct {
 		gaps int
@@ -163,15 +140,10 @@ func TestMergeListsAtMostEightGaps(t *testing.T) {
 		}
 		write(filepath.Join(root, "out", "a"), have...)
 		got := mergeErr(t, root, "a")
-		if n := strings.Count(got, "no directory named holds them"); n != 8 {
-			t.Errorf("%d gaps: %d listed, want 8: %q", tc.gaps, n, got)
-		}
-		if strings.Contains(got, "more ranges") != tc.more || tc.more && !strings.Contains(got, "and 1 more ranges") {
-			t.Errorf("%d gaps: %q", tc.gaps, got)
-		}
-		if !strings.Contains(got, fmt.Sprintf("%d of 20 shards missing", tc.gaps)) {
-			t.Errorf("%d gaps: %q", tc.gaps, got)
-		}
+		n := strings.Count(got, "no directory named holds them")
+		assert.True(t, n == 8, "%d gaps: %d listed, want 8: %q", tc.gaps, n, got)
+		assert.False(t, strings.Contains(got, "more ranges") != tc.more || tc.more && !strings.Contains(got, "and 1 more ranges"), "%d gaps: %q", tc.gaps, got)
+		assert.True(t, strings.Contains(got, fmt.Sprintf("%d of 20 shards missing", tc.gaps)), "%d gaps: %q", tc.gaps, got)
 	}
 }
 
@@ -180,10 +152,8 @@ func TestMergeListsAtMostEightGaps(t *testing.T) {
 func TestMergePlansDifferWhenTheNetworksBehindAnAgentDiffer(t *testing.T) {
 	a := &Manifest{Agents: []string{"x.bot"}, AgentFiles: []AgentFile{{Agent: "x.bot", SHA256: "aa"}}}
 	b := &Manifest{Agents: []string{"x.bot"}, AgentFiles: []AgentFile{{Agent: "x.bot", SHA256: "bb"}}}
-	if d := planDiff(a, b); !strings.Contains(d, "agent networks") {
-		t.Fatalf("planDiff = %q, want the agent networks named", d)
-	}
-	if d := planDiff(a, a); d != "" {
-		t.Fatalf("planDiff of one plan = %q", d)
-	}
+	d := planDiff(a, b)
+	require.True(t, strings.Contains(d, "agent networks"), "planDiff = %q, want the agent networks named", d)
+	d = planDiff(a, a)
+	require.True(t, d == "", "planDiff of one plan = %q", d)
 }

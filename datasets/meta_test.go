@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -31,12 +32,8 @@ func TestMetaValidateRefusesOnlyFeaturesOutsideTheWidth(t *testing.T) {
 		m := testMeta(true, true)
 		m.Features = append(m.Features, c.f)
 		err := m.Validate()
-		if c.ok && err != nil {
-			t.Errorf("%s: %v", c.f.Name, err)
-		}
-		if !c.ok && !errors.Is(err, ErrInvalid) {
-			t.Errorf("%s: got %v, want ErrInvalid", c.f.Name, err)
-		}
+		assert.False(t, c.ok && err != nil, "%s: %v", c.f.Name, err)
+		assert.False(t, !c.ok && !errors.Is(err, ErrInvalid), "%s: got %v, want ErrInvalid", c.f.Name, err)
 	}
 }
 
@@ -72,9 +69,7 @@ func TestMetaIsReadWhateverTheOrderOfTheKeys(t *testing.T) {
 		}
 		got, err := metaFromSchema(arrow.NewMetadata(k, v), "steps")
 		require.NoError(t, err, "keys %v", k)
-		if !reflect.DeepEqual(got, want) {
-			t.Fatalf("keys in the order %v: read back %+v, want %+v", k, got, want)
-		}
+		require.True(t, reflect.DeepEqual(got, want), "keys in the order %v: read back %+v, want %+v", k, got, want)
 	}
 }
 
@@ -104,9 +99,7 @@ func TestEachFileReadsBackTheMetaItWasWrittenWith(t *testing.T) {
 				require.NoError(t, err)
 				got := *tb.Meta
 				require.NoError(t, tb.Close())
-				if !reflect.DeepEqual(got, want) {
-					t.Errorf("%v %s, rules options %q: read back\n%+v\nwant\n%+v", f, table, opts, got, want)
-				}
+				assert.True(t, reflect.DeepEqual(got, want), "%v %s, rules options %q: read back\n%+v\nwant\n%+v", f, table, opts, got, want)
 			}
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -74,11 +75,8 @@ func TestPartValidateNamesTheValidRange(t *testing.T) {
 		{Part{Index: 0, Count: MaxParts + 1}, "datasets: invalid input: part 0/1048577: at most 1048576 parts"},
 	} {
 		err := c.p.Validate()
-		if !errors.Is(err, ErrInvalid) || err.Error() != c.want {
-			t.Errorf("%s: got %v, want %q", c.p, err, c.want)
-		}
+		assert.False(t, !errors.Is(err, ErrInvalid) || err.Error() != c.want, "%s: got %v, want %q", c.p, err, c.want)
 	}
-	if err := (Part{Index: 2, Count: 3}).Validate(); err != nil {
-		t.Errorf("part 2/3: %v", err)
-	}
+	err := (Part{Index: 2, Count: 3}).Validate()
+	assert.NoError(t, err, "part 2/3: %v", err)
 }

@@ -3,6 +3,7 @@ package datasets
 import (
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -14,6 +15,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -150,14 +152,13 @@ func TestReadAndReadUnitRefuseABatchWithDamagedOffsets(t *testing.T) {
 	dt, err := OpenTable(path, "steps", AcceptEncodings(testEncoding))
 	require.NoError(t, err, "the file's structure is intact")
 	defer dt.Close()
-	if _, err := dt.Read(); !errors.Is(err, ErrCorrupt) || errors.Is(err, io.EOF) {
-		t.Errorf("Read: got %v, want ErrCorrupt", err)
-	}
+	_, err = dt.Read()
+	assert.False(t, !errors.Is(err, ErrCorrupt) || errors.Is(err, io.EOF), "Read: got %v, want ErrCorrupt", err)
 	if u, err := dt.ReadUnit(0); !errors.Is(err, ErrCorrupt) {
 		if u != nil {
 			u.Release()
 		}
-		t.Errorf("ReadUnit: got %v, want ErrCorrupt", err)
+		assert.Fail(t, fmt.Sprintf("ReadUnit: got %v, want ErrCorrupt", err))
 	}
 }
 
@@ -197,9 +198,7 @@ func TestReadOfADamagedParquetPageIsCorruptNotTheEnd(t *testing.T) {
 		for {
 			rec, err := tb.Read()
 			if err != nil {
-				if !errors.Is(err, ErrCorrupt) {
-					t.Errorf("damage at %d%%: Read gave %v, want ErrCorrupt", pct, err)
-				}
+				assert.ErrorIs(t, err, ErrCorrupt, "damage at %d%%: Read gave %v, want ErrCorrupt", pct, err)
 				break
 			}
 			_ = rec

@@ -3,6 +3,7 @@ package datasets
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -70,7 +71,7 @@ func TestSamplerDrawsALastBatchOfOneRow(t *testing.T) {
 			return
 		}
 	}
-	t.Fatalf("the one-row last batch (step %d of %d) was never drawn in %d loads", last, n, 50*n)
+	require.Fail(t, fmt.Sprintf("the one-row last batch (step %d of %d) was never drawn in %d loads", last, n, 50*n))
 }
 
 // A damaged Parquet row group found when the pool is refreshed fails the Sample that reads
@@ -107,9 +108,9 @@ func TestSamplerReportsADamagedRowGroupFoundOnRefresh(t *testing.T) {
 			}
 		}
 		sp.Close()
-		t.Fatal("500 refreshes never read the damaged row group")
+		require.Fail(t, "500 refreshes never read the damaged row group")
 	}
-	t.Fatal("every pool started on the damaged row group")
+	require.Fail(t, "every pool started on the damaged row group")
 }
 
 // refreshManifestChecksums records the current SHA-256 of each shard's steps file in dir's

@@ -7,6 +7,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -72,8 +73,6 @@ func TestValidateArrayRefusesMalformedColumns(t *testing.T) {
 		{"string offsets out of order", str(0, 5, 2), false},
 	} {
 		err := guard(tc.name, func() error { return validateArray(tc.a) })
-		if (err == nil) != tc.ok {
-			t.Errorf("%s: error %v, want ok = %v", tc.name, err, tc.ok)
-		}
+		assert.True(t, (err == nil) == tc.ok, "%s: error %v, want ok = %v", tc.name, err, tc.ok)
 	}
 }
