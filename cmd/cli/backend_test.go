@@ -2,8 +2,12 @@ package cli
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestBackendFlagOnTrainingCommands: --backend is offered by the commands that run GoMLX
@@ -12,20 +16,16 @@ func TestBackendFlagOnTrainingCommands(t *testing.T) {
 	root := NewRoot()
 	for _, path := range [][]string{{"train", "bc"}, {"train", "ppo"}, {"train", "exit"}, {"bench"}} {
 		cmd, _, err := root.Find(path)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		f := cmd.PersistentFlags().Lookup("backend")
 		if f == nil {
 			f = cmd.InheritedFlags().Lookup("backend")
 		}
 		if f == nil {
-			t.Errorf("%s has no --backend", strings.Join(path, " "))
+			assert.Fail(t, fmt.Sprintf("%s has no --backend", strings.Join(path, " ")))
 			continue
 		}
-		if !strings.Contains(f.Usage, "GOMLX_BACKEND") || !strings.Contains(f.Usage, "scripts/xla-cpu.sh") {
-			t.Errorf("--backend help %q: want it to name GOMLX_BACKEND and scripts/xla-cpu.sh", f.Usage)
-		}
+		assert.False(t, !strings.Contains(f.Usage, "GOMLX_BACKEND") || !strings.Contains(f.Usage, "scripts/xla-cpu.sh"), "--backend help %q: want it to name GOMLX_BACKEND and scripts/xla-cpu.sh", f.Usage)
 	}
 }
 
@@ -47,13 +47,10 @@ func TestBackendFlagErrorsAreOneLine(t *testing.T) {
 		var stdout, stderr bytes.Buffer
 		code := Main(c.args, strings.NewReader(""), &stdout, &stderr)
 		msg := stderr.String()
-		if code == 0 || strings.Count(msg, "\n") != 1 || !strings.Contains(msg, c.want) || strings.Contains(msg, "panic") {
-			t.Errorf("container %s: exit %d, stderr %q: want one line with %q and a non-zero exit", strings.Join(c.args, " "), code, msg, c.want)
-		}
+		assert.False(t, code == 0 || strings.Count(msg, "\n") != 1 || !strings.Contains(msg, c.want) || strings.Contains(msg, "panic"), "container %s: exit %d, stderr %q: want one line with %q and a non-zero exit", strings.Join(c.args, " "), code, msg, c.want)
 	}
 	// The choice does not outlive the command: the next one without --backend is pure Go.
 	var stdout, stderr bytes.Buffer
-	if code := Main([]string{"bench", "--train", "--steps", "1", "--batch", "8", "--json"}, strings.NewReader(""), &stdout, &stderr); code != 0 || !strings.Contains(stdout.String(), `"backend":"SimpleGo (go)"`) {
-		t.Errorf("bench --train after a failed --backend xla: exit %d, %s%s", code, stdout.String(), stderr.String())
-	}
+	code := Main([]string{"bench", "--train", "--steps", "1", "--batch", "8", "--json"}, strings.NewReader(""), &stdout, &stderr)
+	assert.False(t, code != 0 || !strings.Contains(stdout.String(), `"backend":"SimpleGo (go)"`), "bench --train after a failed --backend xla: exit %d, %s%s", code, stdout.String(), stderr.String())
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -15,6 +16,7 @@ import (
 	"github.com/container-rl/container/env/rules"
 	"github.com/container-rl/container/internal/rundir"
 	"github.com/container-rl/container/training"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -23,26 +25,19 @@ import (
 // that write nothing.
 func TestExportUpgradeMakesAnOldBotPlayable(t *testing.T) {
 	old := filepath.Join("testdata", "tiny-obs-v1.bot")
-	if _, err := bots.New(old, rules.DefaultOptions(), 1); err == nil || !strings.Contains(err.Error(), "--upgrade") {
-		t.Fatalf("the old file loads or its error does not say how to upgrade: %v", err)
-	}
+	_, err := bots.New(old, rules.DefaultOptions(), 1)
+	require.False(t, err == nil || !strings.Contains(err.Error(), "--upgrade"), "the old file loads or its error does not say how to upgrade: %v", err)
 	dir := t.TempDir()
 	out := filepath.Join(dir, "new.bot")
 	var buf bytes.Buffer
-	if err := runExport(exportOptions{upgrade: old, out: out}, &buf); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(buf.String(), "upgraded from") || !strings.Contains(buf.String(), "encoding "+encoding.Version) {
-		t.Fatalf("output %q", buf.String())
-	}
+	require.NoError(t, runExport(exportOptions{upgrade: old, out: out}, &buf))
+	require.False(t, !strings.Contains(buf.String(), "upgraded from") || !strings.Contains(buf.String(), "encoding "+encoding.Version), "output %q", buf.String())
 	b, err := bots.New(out, rules.DefaultOptions(), 1)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	nb, ok := b.(*training.NetBot)
 	if !ok || !strings.Contains(nb.File().Header.Training.Notes, "Upgraded from tiny-obs-v1.bot (obs-v1, actions-v1") ||
 		nb.File().Header.Actions.Version != rules.ActionLayoutVersion {
-		t.Fatalf("upgraded file: %T %+v", b, nb.File().Header)
+		require.Fail(t, fmt.Sprintf("upgraded file: %T %+v", b, nb.File().Header))
 	}
 	for name, o := range map[string]exportOptions{
 		"run and upgrade":  {upgrade: old, run: "x", out: filepath.Join(dir, "a.bot")},
@@ -54,17 +49,12 @@ func TestExportUpgradeMakesAnOldBotPlayable(t *testing.T) {
 		"onto itself":      {upgrade: out, out: out},
 	} {
 		err := runExport(o, &bytes.Buffer{})
-		if err == nil || strings.Contains(err.Error(), "\n") {
-			t.Errorf("%s: %v", name, err)
-		}
-		if name == "already upgraded" && !errors.Is(err, training.ErrUpgrade) {
-			t.Errorf("%s: %v", name, err)
-		}
+		assert.False(t, err == nil || strings.Contains(err.Error(), "\n"), "%s: %v", name, err)
+		assert.False(t, name == "already upgraded" && !errors.Is(err, training.ErrUpgrade), "%s: %v", name, err)
 	}
 	for _, n := range []string{"a.bot", "a.txt", "b.bot", "c.bot", "d.bot"} {
-		if _, err := os.Stat(filepath.Join(dir, n)); err == nil {
-			t.Errorf("%s was written", n)
-		}
+		_, err := os.Stat(filepath.Join(dir, n))
+		assert.Error(t, err, "%s was written", n)
 	}
 }
 

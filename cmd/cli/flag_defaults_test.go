@@ -1,10 +1,13 @@
 package cli
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/spf13/cobra"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // documentedDefaults are the defaults of every flag that shapes the data or the results a
@@ -54,9 +57,7 @@ var documentedDefaults = map[string]map[string]string{
 func findCommand(t *testing.T, root *cobra.Command, path string) *cobra.Command {
 	t.Helper()
 	c, rest, err := root.Find(strings.Fields(path))
-	if err != nil || len(rest) != 0 || c == root {
-		t.Fatalf("no command %q: %v", path, err)
-	}
+	require.False(t, err != nil || len(rest) != 0 || c == root, "no command %q: %v", path, err)
 	return c
 }
 
@@ -67,12 +68,10 @@ func TestFlagsThatShapeDataOrResultsKeepTheirDocumentedDefaults(t *testing.T) {
 		for name, want := range flags {
 			f := c.Flags().Lookup(name)
 			if f == nil {
-				t.Errorf("container %s has no --%s", path, name)
+				assert.Fail(t, fmt.Sprintf("container %s has no --%s", path, name))
 				continue
 			}
-			if f.DefValue != want {
-				t.Errorf("container %s --%s defaults to %q, documented %q", path, name, f.DefValue, want)
-			}
+			assert.True(t, f.DefValue == want, "container %s --%s defaults to %q, documented %q", path, name, f.DefValue, want)
 		}
 	}
 }

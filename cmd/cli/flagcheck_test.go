@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // TestHugeFlagValuesRefusedUpFront: every huge or out-of-range numeric
@@ -64,27 +66,18 @@ func TestHugeFlagValuesRefusedUpFront(t *testing.T) {
 			var stdout, stderr bytes.Buffer
 			code := Main(args, strings.NewReader(""), &stdout, &stderr)
 			msg := strings.TrimSuffix(stderr.String(), "\n")
-			if code != 1 || !strings.Contains(msg, tc.flag) || strings.Contains(msg, "\n") {
-				t.Fatalf("exit %d, stderr %q; want 1 and one line naming %s", code, stderr.String(), tc.flag)
-			}
-			if _, err := os.Stat(out); err == nil {
-				t.Fatalf("the refused command created %s", out)
-			}
+			require.False(t, code != 1 || !strings.Contains(msg, tc.flag) || strings.Contains(msg, "\n"), "exit %d, stderr %q; want 1 and one line naming %s", code, stderr.String(), tc.flag)
+			_, err := os.Stat(out)
+			require.Error(t, err, "the refused command created %s", out)
 		})
 	}
 }
 
 func TestCheckFlagsRanges(t *testing.T) {
-	if err := checkIntFlags(intFlag{"a", 5, 1, 5}, intFlag{"b", 0, 0, 0}); err != nil {
-		t.Fatal(err)
-	}
-	if err := checkIntFlags(intFlag{"a", 6, 1, 5}); err == nil || err.Error() != "--a 6 is outside 1..5" {
-		t.Fatalf("got %v", err)
-	}
-	if err := checkFloatFlags(floatFlag{"lr", 0, 0, 1, true}); err == nil || err.Error() != "--lr 0 is outside (0, 1]" {
-		t.Fatalf("got %v", err)
-	}
-	if err := checkFloatFlags(floatFlag{"c", 0, 0, 1, false}); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, checkIntFlags(intFlag{"a", 5, 1, 5}, intFlag{"b", 0, 0, 0}))
+	err := checkIntFlags(intFlag{"a", 6, 1, 5})
+	require.False(t, err == nil || err.Error() != "--a 6 is outside 1..5", "got %v", err)
+	err = checkFloatFlags(floatFlag{"lr", 0, 0, 1, true})
+	require.False(t, err == nil || err.Error() != "--lr 0 is outside (0, 1]", "got %v", err)
+	require.NoError(t, checkFloatFlags(floatFlag{"c", 0, 0, 1, false}))
 }

@@ -2,6 +2,9 @@ package cli
 
 import (
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // A flag's bad value, a missing value and an unknown flag are one line in the command's
@@ -26,23 +29,17 @@ func TestFlagErrorsNameCommandFlagAndKind(t *testing.T) {
 		{[]string{"--agents", "x"}, "container: unknown flag --agents; see container --help\n"},
 	} {
 		code, line := mainError(c.args...)
-		if code != 1 || line != c.want {
-			t.Errorf("%q: exit %d, %q; want %q", c.args, code, line, c.want)
-		}
+		assert.False(t, code != 1 || line != c.want, "%q: exit %d, %q; want %q", c.args, code, line, c.want)
 	}
 }
 
 func TestNearestFlagsSuggestsOnlyCloseNames(t *testing.T) {
 	root := NewRoot()
 	eval, _, err := root.Find([]string{"eval"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	for name, want := range map[string]string{"agent": "agents", "seeed": "seed", "work": "workers", "AGENTS": "agents", "x": "", "csvv": "csv"} {
 		got := nearestFlags(eval, name)
-		if (want == "" && len(got) != 0) || (want != "" && (len(got) == 0 || got[0] != want)) {
-			t.Errorf("nearestFlags(%q) = %v, want %q first", name, got, want)
-		}
+		assert.False(t, (want == "" && len(got) != 0) || (want != "" && (len(got) == 0 || got[0] != want)), "nearestFlags(%q) = %v, want %q first", name, got, want)
 	}
 }
 
@@ -51,8 +48,7 @@ func TestEditDistance(t *testing.T) {
 		a, b string
 		d    int
 	}{{"", "", 0}, {"agent", "agents", 1}, {"gmaes", "games", 2}, {"abc", "", 3}, {"kitten", "sitting", 3}} {
-		if d := editDistance(c.a, c.b); d != c.d {
-			t.Errorf("editDistance(%q, %q) = %d, want %d", c.a, c.b, d, c.d)
-		}
+		d := editDistance(c.a, c.b)
+		assert.True(t, d == c.d, "editDistance(%q, %q) = %d, want %d", c.a, c.b, d, c.d)
 	}
 }

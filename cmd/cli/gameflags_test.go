@@ -1,12 +1,14 @@
 package cli
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/container-rl/container/env/rules"
 	"github.com/spf13/cobra"
+	"github.com/stretchr/testify/assert"
 )
 
 // TestGameFlagsReadAlikeInEveryCommand walks every command that takes --rules and checks
@@ -29,9 +31,7 @@ func TestGameFlagsReadAlikeInEveryCommand(t *testing.T) {
 		for _, name := range []string{"players", "rules", "length", "modules", "turn-limit"} {
 			f := c.Flags().Lookup(name)
 			if f == nil {
-				if name != "turn-limit" {
-					t.Errorf("%s has --rules but no --%s", c.CommandPath(), name)
-				}
+				assert.True(t, name == "turn-limit", "%s has --rules but no --%s", c.CommandPath(), name)
 				continue
 			}
 			key := name
@@ -41,7 +41,7 @@ func TestGameFlagsReadAlikeInEveryCommand(t *testing.T) {
 			if first, ok := seen[key]; !ok {
 				seen[key] = flag{f.Usage, f.DefValue}
 			} else if first != (flag{f.Usage, f.DefValue}) {
-				t.Errorf("%s --%s reads %q (default %q), elsewhere %q (default %q)", c.CommandPath(), name, f.Usage, f.DefValue, first.usage, first.def)
+				assert.Fail(t, fmt.Sprintf("%s --%s reads %q (default %q), elsewhere %q (default %q)", c.CommandPath(), name, f.Usage, f.DefValue, first.usage, first.def))
 			}
 		}
 	}
@@ -52,9 +52,7 @@ func TestGameFlagsReadAlikeInEveryCommand(t *testing.T) {
 		for _, c := range commands {
 			found = found || strings.HasSuffix(c, " "+w)
 		}
-		if !found {
-			t.Errorf("container %s does not take the game flags (commands with them: %v)", w, commands)
-		}
+		assert.True(t, found, "container %s does not take the game flags (commands with them: %v)", w, commands)
 	}
 }
 
@@ -66,9 +64,7 @@ func TestGameFlagsRulesOptions(t *testing.T) {
 		g := base
 		g.players = c.players
 		o, err := g.rulesOptions(c.agents)
-		if err != nil || o.Players != c.want {
-			t.Errorf("--players %d with %d agents: %d players, %v; want %d", c.players, c.agents, o.Players, err, c.want)
-		}
+		assert.False(t, err != nil || o.Players != c.want, "--players %d with %d agents: %d players, %v; want %d", c.players, c.agents, o.Players, err, c.want)
 	}
 	for _, c := range []struct {
 		edit   func(*gameFlags)
@@ -88,9 +84,8 @@ func TestGameFlagsRulesOptions(t *testing.T) {
 	} {
 		g := base
 		c.edit(&g)
-		if _, err := g.rulesOptions(c.agents); err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%+v with %d agents: error %v, want one containing %q", g, c.agents, err, c.want)
-		}
+		_, err := g.rulesOptions(c.agents)
+		assert.False(t, err == nil || !strings.Contains(err.Error(), c.want), "%+v with %d agents: error %v, want one containing %q", g, c.agents, err, c.want)
 	}
 }
 
@@ -105,13 +100,9 @@ func TestPlayersRangeIsTheSameInEveryCommand(t *testing.T) {
 	} {
 		for _, p := range []string{"7", "2", "-1"} {
 			code, line := mainError(append(args, "--players", p)...)
-			if code != 1 || !strings.Contains(line, "--players "+p+" is outside 3..5") || strings.Count(line, "invalid options") > 1 {
-				t.Errorf("%v --players %s: exit %d, %q", args, p, code, line)
-			}
+			assert.False(t, code != 1 || !strings.Contains(line, "--players "+p+" is outside 3..5") || strings.Count(line, "invalid options") > 1, "%v --players %s: exit %d, %q", args, p, code, line)
 		}
 	}
 	code, line := mainError("eval", "--agents", "random", "--rules", "classic", "--modules", "trucks")
-	if code != 1 || strings.Count(line, "invalid options") != 1 || !strings.Contains(line, "Classic") {
-		t.Errorf("eval --rules classic --modules trucks: exit %d, %q", code, line)
-	}
+	assert.False(t, code != 1 || strings.Count(line, "invalid options") != 1 || !strings.Contains(line, "Classic"), "eval --rules classic --modules trucks: exit %d, %q", code, line)
 }

@@ -3,25 +3,27 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // helpFlagsDoc runs container help flags --json and decodes it.
 func helpFlagsDoc(t *testing.T) flagsDoc {
 	t.Helper()
 	var out, errb bytes.Buffer
-	if code := Main([]string{"help", "flags", "--json"}, strings.NewReader(""), &out, &errb); code != 0 {
-		t.Fatalf("help flags --json: exit %d, %s", code, errb.String())
-	}
+	code := Main([]string{"help", "flags", "--json"}, strings.NewReader(""), &out, &errb)
+	require.True(t, code == 0, "help flags --json: exit %d, %s", code, errb.String())
 	var doc flagsDoc
 	dec := json.NewDecoder(&out)
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(&doc); err != nil {
-		t.Fatalf("help flags --json: %v", err)
-	}
+	err := dec.Decode(&doc)
+	require.NoError(t, err, "help flags --json: %v", err)
 	return doc
 }
 
@@ -29,9 +31,7 @@ func helpFlagsDoc(t *testing.T) flagsDoc {
 // every command with its flags, kinds, defaults and exactly the ranges of flagRanges.
 func TestHelpFlagsListsEveryFlagWithTheCheckedRange(t *testing.T) {
 	doc := helpFlagsDoc(t)
-	if doc.Players != (flagRangeDoc{Min: 3, Max: 5}) {
-		t.Errorf("players %+v, want 3..5", doc.Players)
-	}
+	assert.True(t, doc.Players == (flagRangeDoc{Min: 3, Max: 5}), "players %+v, want 3..5", doc.Players)
 	byCmd := map[string]map[string]flagDoc{}
 	for _, c := range doc.Commands {
 		byCmd[c.Command] = map[string]flagDoc{}
@@ -41,45 +41,37 @@ func TestHelpFlagsListsEveryFlagWithTheCheckedRange(t *testing.T) {
 	}
 	for _, path := range []string{"selfplay", "eval", "rate", "bench", "spec", "play", "dataset stats", "dataset head",
 		"dataset merge", "demo", "serve", "train bc", "train ppo", "train exit", "export", "replay", "help flags"} {
-		if _, ok := byCmd[path]; !ok {
-			t.Errorf("help flags lists no command %q", path)
-		}
+		_, ok := byCmd[path]
+		assert.True(t, ok, "help flags lists no command %q", path)
 	}
-	if f := byCmd["selfplay"]["games"]; f.Kind != "int" || f.Default != "100" || f.Usage == "" {
-		t.Errorf("selfplay --games: %+v", f)
-	}
-	if f := byCmd["dataset head"]["rows"]; f.Shorthand != "n" {
-		t.Errorf("dataset head --rows: shorthand %q, want n", f.Shorthand)
-	}
-	if _, ok := byCmd["selfplay"]["help"]; ok {
-		t.Error("help flags lists --help")
-	}
+	f := byCmd["selfplay"]["games"]
+	assert.False(t, f.Kind != "int" || f.Default != "100" || f.Usage == "", "selfplay --games: %+v", f)
+	f = byCmd["dataset head"]["rows"]
+	assert.True(t, f.Shorthand == "n", "dataset head --rows: shorthand %q, want n", f.Shorthand)
+	_, ok := byCmd["selfplay"]["help"]
+	assert.False(t, ok, "help flags lists --help")
 	for cmd, ranges := range flagRanges {
 		flags, ok := byCmd[cmd]
 		if !ok {
-			t.Errorf("flagRanges names %q, which is no command", cmd)
+			assert.Fail(t, fmt.Sprintf("flagRanges names %q, which is no command", cmd))
 			continue
 		}
 		seen := map[string]bool{}
 		for _, r := range ranges {
-			if seen[r.flag] {
-				t.Errorf("%s --%s: two ranges", cmd, r.flag)
-			}
+			assert.False(t, seen[r.flag], "%s --%s: two ranges", cmd, r.flag)
 			seen[r.flag] = true
 			f, ok := flags[r.flag]
 			switch {
 			case !ok:
-				t.Errorf("%s has no flag --%s for its range", cmd, r.flag)
+				assert.Fail(t, fmt.Sprintf("%s has no flag --%s for its range", cmd, r.flag))
 			case f.Kind != "int" && f.Kind != "float64":
-				t.Errorf("%s --%s is a %s flag with a range", cmd, r.flag, f.Kind)
+				assert.Fail(t, fmt.Sprintf("%s --%s is a %s flag with a range", cmd, r.flag, f.Kind))
 			case f.Range == nil || *f.Range != (flagRangeDoc{Min: r.min, Max: r.max, MinExclusive: r.openMin}):
-				t.Errorf("%s --%s: help flags says %+v, the check uses %+v", cmd, r.flag, f.Range, r)
+				assert.Fail(t, fmt.Sprintf("%s --%s: help flags says %+v, the check uses %+v", cmd, r.flag, f.Range, r))
 			}
 		}
 		for name, f := range flags {
-			if f.Range != nil && !seen[name] {
-				t.Errorf("%s --%s: help flags gives a range the check does not use", cmd, name)
-			}
+			assert.False(t, f.Range != nil && !seen[name], "%s --%s: help flags gives a range the check does not use", cmd, name)
 		}
 	}
 }
@@ -88,19 +80,16 @@ func TestHelpFlagsListsEveryFlagWithTheCheckedRange(t *testing.T) {
 // writes it.
 func TestHelpFlagsTextWritesRangesAsTheRefusalDoes(t *testing.T) {
 	var out, errb bytes.Buffer
-	if code := Main([]string{"help", "flags"}, strings.NewReader(""), &out, &errb); code != 0 {
-		t.Fatalf("exit %d, %s", code, errb.String())
-	}
+	code := Main([]string{"help", "flags"}, strings.NewReader(""), &out, &errb)
+	require.True(t, code == 0, "exit %d, %s", code, errb.String())
 	text := out.String()
 	for _, want := range []string{"COMMAND", "--games", "1..100000000", "(0, 10]", "[-1, 1]", "-n, --rows"} {
-		if !strings.Contains(text, want) {
-			t.Errorf("help flags has no %q:\n%s", want, text)
-		}
+		assert.True(t, strings.Contains(text, want), "help flags has no %q:\n%s", want, text)
 	}
 	var eout, eerr bytes.Buffer
 	if code := Main([]string{"help", "flags", "extra"}, strings.NewReader(""), &eout, &eerr); code != 1 ||
 		strings.Count(eerr.String(), "\n") != 1 {
-		t.Errorf("help flags extra: exit %d, stderr %q; want 1 and one line", code, eerr.String())
+		assert.Fail(t, fmt.Sprintf("help flags extra: exit %d, stderr %q; want 1 and one line", code, eerr.String()))
 	}
 }
 
@@ -155,9 +144,7 @@ func TestEveryListedRangeIsEnforced(t *testing.T) {
 				var stdout, stderr bytes.Buffer
 				code := Main(args, strings.NewReader(""), &stdout, &stderr)
 				msg := stderr.String()
-				if code != 1 || strings.Count(msg, "\n") != 1 || !strings.Contains(msg, "--"+r.flag+" ") {
-					t.Errorf("%q: exit %d, stderr %q; want 1 and one line naming --%s", args, code, msg, r.flag)
-				}
+				assert.False(t, code != 1 || strings.Count(msg, "\n") != 1 || !strings.Contains(msg, "--"+r.flag+" "), "%q: exit %d, stderr %q; want 1 and one line naming --%s", args, code, msg, r.flag)
 			}
 		}
 	}

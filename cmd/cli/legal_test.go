@@ -7,30 +7,23 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestLegalListsIdsAndNotation(t *testing.T) {
 	var out bytes.Buffer
-	if err := runLegal(filepath.Join(positionsDir, "opening-4p.json"), true, nil, &out); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, runLegal(filepath.Join(positionsDir, "opening-4p.json"), true, nil, &out))
 	s, _, err := loadStateFile(filepath.Join(positionsDir, "opening-4p.json"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	ids := s.LegalActions(nil)
-	if !strings.Contains(out.String(), "p1 decides turn") || !strings.Contains(out.String(), "legal actions") {
-		t.Errorf("legal output:\n%s", out.String())
-	}
+	assert.False(t, !strings.Contains(out.String(), "p1 decides turn") || !strings.Contains(out.String(), "legal actions"), "legal output:\n%s", out.String())
 	for _, id := range ids {
 		m := s.ActionToMove(id)
-		if !strings.Contains(out.String(), m.String()) {
-			t.Errorf("legal output lacks %d %s", id, m)
-		}
+		assert.True(t, strings.Contains(out.String(), m.String()), "legal output lacks %d %s", id, m)
 	}
-	if !strings.Contains(out.String(), "Bank: containers I:wy") {
-		t.Errorf("--board did not draw the board:\n%s", out.String())
-	}
+	assert.True(t, strings.Contains(out.String(), "Bank: containers I:wy"), "--board did not draw the board:\n%s", out.String())
 }
 
 // writePosition writes an opening 4-player position with seat 0's cash, the auctions and
@@ -48,9 +41,7 @@ func writePosition(t *testing.T, cash0 int, auctions, machine string) string {
   "auctions": ` + auctions + `,
   "machine": ` + machine + `}`
 	path := filepath.Join(t.TempDir(), "pos.json")
-	if err := os.WriteFile(path, []byte(pos), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, os.WriteFile(path, []byte(pos), 0o644))
 	return path
 }
 
@@ -61,9 +52,7 @@ func TestLegalRefusesImpossibleMachine(t *testing.T) {
 	path := writePosition(t, 20, `[]`, `{"phase": 5, "decider": 0, "action": 7, "actions_used": 1, "district": 1, "counterpart": 9}`)
 	var out bytes.Buffer
 	err := runLegal(path, true, nil, &out)
-	if err == nil || !strings.Contains(err.Error(), "machine: counterpart") || strings.Contains(err.Error(), "\n") {
-		t.Fatalf("legal: %v, want a one-line machine: counterpart error", err)
-	}
+	require.False(t, err == nil || !strings.Contains(err.Error(), "machine: counterpart") || strings.Contains(err.Error(), "\n"), "legal: %v, want a one-line machine: counterpart error", err)
 }
 
 // TestLegalSummarisesLargeAmountRanges: a cash bid with $500,000 in hand lists the amounts
@@ -73,10 +62,6 @@ func TestLegalSummarisesLargeAmountRanges(t *testing.T) {
 	path := writePosition(t, 500000, `[{"kind": "container-lot", "target": 0, "bidder": 0}]`,
 		`{"phase": 12, "decider": 0, "actions_used": 1, "called_bank": true, "bid_kind": 0, "to_beat": 0}`)
 	var out bytes.Buffer
-	if err := runLegal(path, false, nil, &out); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(out.String(), "$100..$500000 (499901 amounts without an action id)") {
-		t.Fatalf("legal output:\n%s", out.String())
-	}
+	require.NoError(t, runLegal(path, false, nil, &out))
+	require.True(t, strings.Contains(out.String(), "$100..$500000 (499901 amounts without an action id)"), "legal output:\n%s", out.String())
 }

@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"context"
-	"errors"
 	"io"
 	"io/fs"
 	"net"
@@ -17,6 +16,8 @@ import (
 	"github.com/container-rl/container/internal/atomicfile"
 	"github.com/container-rl/container/internal/rundir"
 	"github.com/container-rl/container/training"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // readPipe makes a named pipe at p and returns what a reader gets from it.
@@ -45,7 +46,7 @@ func received(t *testing.T, got <-chan []byte) []byte {
 	case b := <-got:
 		return b
 	case <-time.After(30 * time.Second):
-		t.Fatal("the reader of the pipe got nothing")
+		require.Fail(t, "the reader of the pipe got nothing")
 	}
 	return nil
 }
@@ -53,9 +54,7 @@ func received(t *testing.T, got <-chan []byte) []byte {
 func typeOf(t *testing.T, p string) fs.FileMode {
 	t.Helper()
 	st, err := os.Lstat(p)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return st.Mode().Type()
 }
 
@@ -74,69 +73,47 @@ func TestEvalCSVWritesThroughDevicesAndPipesAndNeverReplacesThem(t *testing.T) {
 
 	pipe := filepath.Join(dir, "pipe.csv")
 	got := readPipe(t, pipe)
-	if err := runEval(ctx, tinyEval(pipe, true), io.Discard); err != nil {
-		t.Fatal(err)
-	}
-	if b := received(t, got); !strings.HasPrefix(string(b), evalCSVHeader) {
-		t.Errorf("the pipe's reader got %q", b)
-	}
-	if m := typeOf(t, pipe); m != fs.ModeNamedPipe {
-		t.Errorf("--csv onto a named pipe with --force turned it into %v", m)
-	}
+	require.NoError(t, runEval(ctx, tinyEval(pipe, true), io.Discard))
+	b := received(t, got)
+	assert.True(t, strings.HasPrefix(string(b), evalCSVHeader), "the pipe's reader got %q", b)
+	m := typeOf(t, pipe)
+	assert.True(t, m == fs.ModeNamedPipe, "--csv onto a named pipe with --force turned it into %v", m)
 
 	if os.Geteuid() == 0 {
 		dev := filepath.Join(dir, "null")
 		if err := syscall.Mknod(dev, syscall.S_IFCHR|0o666, 1<<8|3); err == nil {
-			if err := runEval(ctx, tinyEval(dev, true), io.Discard); err != nil {
-				t.Fatal(err)
-			}
-			if m := typeOf(t, dev); m&fs.ModeCharDevice == 0 {
-				t.Errorf("--csv onto a character device with --force turned it into %v", m)
-			}
+			require.NoError(t, runEval(ctx, tinyEval(dev, true), io.Discard))
+			m := typeOf(t, dev)
+			assert.False(t, m&fs.ModeCharDevice == 0, "--csv onto a character device with --force turned it into %v", m)
 		}
 	}
 
 	real := filepath.Join(dir, "real.csv")
-	if err := os.WriteFile(real, []byte("notes"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, os.WriteFile(real, []byte("notes"), 0o644))
 	link := filepath.Join(dir, "link.csv")
-	if err := os.Symlink("real.csv", link); err != nil {
-		t.Fatal(err)
-	}
-	if err := runEval(ctx, tinyEval(link, false), io.Discard); !errors.Is(err, rundir.ErrExists) {
-		t.Errorf("a link to a file that is not an eval CSV, without --force: %v", err)
-	}
-	if err := runEval(ctx, tinyEval(link, true), io.Discard); err != nil {
-		t.Fatal(err)
-	}
-	if b, _ := os.ReadFile(real); !strings.HasPrefix(string(b), evalCSVHeader) || typeOf(t, link) != fs.ModeSymlink {
-		t.Errorf("through a link: the link is %v, the file it leads to holds %.40q", typeOf(t, link), b)
-	}
+	require.NoError(t, os.Symlink("real.csv", link))
+	err := runEval(ctx, tinyEval(link, false), io.Discard)
+	assert.ErrorIs(t, err, rundir.ErrExists, "a link to a file that is not an eval CSV, without --force: %v", err)
+	require.NoError(t, runEval(ctx, tinyEval(link, true), io.Discard))
+	b, _ = os.ReadFile(real)
+	assert.False(t, !strings.HasPrefix(string(b), evalCSVHeader) || typeOf(t, link) != fs.ModeSymlink, "through a link: the link is %v, the file it leads to holds %.40q", typeOf(t, link), b)
 
 	sock := filepath.Join(dir, "s.csv")
 	if l, err := net.Listen("unix", sock); err == nil {
 		defer l.Close()
-		if err := runEval(ctx, tinyEval(sock, true), io.Discard); !errors.Is(err, atomicfile.ErrNotWritable) {
-			t.Errorf("--csv onto a socket with --force: %v", err)
-		}
-		if m := typeOf(t, sock); m != fs.ModeSocket {
-			t.Errorf("--csv onto a socket with --force turned it into %v", m)
-		}
+		err := runEval(ctx, tinyEval(sock, true), io.Discard)
+		assert.ErrorIs(t, err, atomicfile.ErrNotWritable, "--csv onto a socket with --force: %v", err)
+		m := typeOf(t, sock)
+		assert.True(t, m == fs.ModeSocket, "--csv onto a socket with --force turned it into %v", m)
 	}
 
 	var out, table bytes.Buffer
 	o := tinyEval("-", false)
 	o.progress = &table
-	if err := runEval(ctx, o, &out); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.HasPrefix(out.String(), evalCSVHeader) || strings.Count(out.String(), "\n") != 2 || !strings.Contains(table.String(), "win rate by seat") {
-		t.Errorf("--csv -: standard output %q, standard error %q", out.String(), table.String())
-	}
-	if _, err := os.Lstat("-"); err == nil {
-		t.Error(`--csv - wrote a file named "-"`)
-	}
+	require.NoError(t, runEval(ctx, o, &out))
+	assert.False(t, !strings.HasPrefix(out.String(), evalCSVHeader) || strings.Count(out.String(), "\n") != 2 || !strings.Contains(table.String(), "win rate by seat"), "--csv -: standard output %q, standard error %q", out.String(), table.String())
+	_, err = os.Lstat("-")
+	assert.Error(t, err, `--csv - wrote a file named "-"`)
 }
 
 // export --out onto a named pipe with --force writes the bot file through it, and --out -
@@ -145,25 +122,16 @@ func TestExportWritesThroughAPipeAndToStandardOutput(t *testing.T) {
 	bot := filepath.Join("..", "..", "models", "default-modules-3p.bot")
 	pipe := filepath.Join(t.TempDir(), "x.bot")
 	got := readPipe(t, pipe)
-	if err := runExport(exportOptions{run: bot, out: pipe, force: true}, io.Discard); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, runExport(exportOptions{run: bot, out: pipe, force: true}, io.Discard))
 	b := received(t, got)
-	if _, err := training.ReadBot(bytes.NewReader(b)); err != nil {
-		t.Errorf("the pipe's reader got no bot file (%d bytes): %v", len(b), err)
-	}
-	if m := typeOf(t, pipe); m != fs.ModeNamedPipe {
-		t.Errorf("export --out onto a named pipe with --force turned it into %v", m)
-	}
+	_, err := training.ReadBot(bytes.NewReader(b))
+	assert.NoError(t, err, "the pipe's reader got no bot file (%d bytes): %v", len(b), err)
+	m := typeOf(t, pipe)
+	assert.True(t, m == fs.ModeNamedPipe, "export --out onto a named pipe with --force turned it into %v", m)
 	var out, note bytes.Buffer
-	if err := runExport(exportOptions{run: bot, out: "-", stderr: &note}, &out); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, runExport(exportOptions{run: bot, out: "-", stderr: &note}, &out))
 	f, err := training.ReadBot(bytes.NewReader(out.Bytes()))
-	if err != nil || f.Header.Name != "default-modules-3p" || !strings.HasPrefix(note.String(), "wrote -:") {
-		t.Errorf("--out -: %v, name %q, note %q", err, f.Header.Name, note.String())
-	}
-	if _, err := os.Lstat("-"); err == nil {
-		t.Error(`--out - wrote a file named "-"`)
-	}
+	assert.False(t, err != nil || f.Header.Name != "default-modules-3p" || !strings.HasPrefix(note.String(), "wrote -:"), "--out -: %v, name %q, note %q", err, f.Header.Name, note.String())
+	_, err = os.Lstat("-")
+	assert.Error(t, err, `--out - wrote a file named "-"`)
 }

@@ -20,15 +20,11 @@ import (
 // --version prints the toolkit's one version (internal/version), the one datasets record.
 func TestVersionFlagPrintsTheToolkitVersion(t *testing.T) {
 	var out, errb bytes.Buffer
-	if code := Main([]string{"--version"}, strings.NewReader(""), &out, &errb); code != 0 {
-		t.Fatalf("exit %d: %s", code, errb.String())
-	}
-	if want := "container version " + version.Version + "\n"; out.String() != want {
-		t.Errorf("--version printed %q, want %q", out.String(), want)
-	}
-	if Version != version.Version {
-		t.Errorf("cli.Version %q, internal/version %q", Version, version.Version)
-	}
+	code := Main([]string{"--version"}, strings.NewReader(""), &out, &errb)
+	require.True(t, code == 0, "exit %d: %s", code, errb.String())
+	want := "container version " + version.Version + "\n"
+	assert.True(t, out.String() == want, "--version printed %q, want %q", out.String(), want)
+	assert.True(t, Version == version.Version, "cli.Version %q, internal/version %q", Version, version.Version)
 }
 
 // terminalRunes are what an error line must not hold raw: control characters and the
@@ -172,12 +168,10 @@ func TestResultsOutUnderAFileNamesTheFile(t *testing.T) {
 // Main prints every error on one line: the lines of a joined error are joined with "; ".
 func TestJoinedErrorsAreOneLine(t *testing.T) {
 	err := errors.Join(errors.New("eval: --save: disk full"), errors.New("eval: writing x.csv: disk full"))
-	if got, want := oneLine(err.Error()), "eval: --save: disk full; eval: writing x.csv: disk full"; got != want {
-		t.Fatalf("%q, want %q", got, want)
-	}
-	if got := oneLine("one\r\n\ntwo\n"); got != "one; two" {
-		t.Fatalf("%q", got)
-	}
+	got, want := oneLine(err.Error()), "eval: --save: disk full; eval: writing x.csv: disk full"
+	require.True(t, got == want, "%q, want %q", got, want)
+	got = oneLine("one\r\n\ntwo\n")
+	require.True(t, got == "one; two", "%q", got)
 }
 
 // "container help TOPIC" with a topic that names no command is an error like any other bad
@@ -224,14 +218,11 @@ func TestUnknownCommandIsOneLine(t *testing.T) {
 	} {
 		var out, errb bytes.Buffer
 		code := Main(c.args, strings.NewReader(""), &out, &errb)
-		if code != 1 || errb.String() != c.want+"\n" || out.Len() != 0 {
-			t.Errorf("%v: exit %d, stderr %q, stdout %d bytes; want exit 1 and %q", c.args, code, errb.String(), out.Len(), c.want)
-		}
+		assert.False(t, code != 1 || errb.String() != c.want+"\n" || out.Len() != 0, "%v: exit %d, stderr %q, stdout %d bytes; want exit 1 and %q", c.args, code, errb.String(), out.Len(), c.want)
 	}
 	var out, errb bytes.Buffer
-	if code := Main([]string{"train"}, strings.NewReader(""), &out, &errb); code != 0 || !strings.Contains(out.String(), "Available Commands") {
-		t.Errorf("container train: exit %d, %q", code, errb.String())
-	}
+	code := Main([]string{"train"}, strings.NewReader(""), &out, &errb)
+	assert.False(t, code != 0 || !strings.Contains(out.String(), "Available Commands"), "container train: exit %d, %q", code, errb.String())
 }
 
 func TestInterruptedCommandsExitWith130(t *testing.T) {

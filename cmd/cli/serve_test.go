@@ -10,6 +10,9 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // syncBuffer is a bytes.Buffer safe for the server goroutine and the test to share.
@@ -44,32 +47,22 @@ func TestServeStartsAndStopsGracefully(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 		url = regexp.MustCompile(`http://[0-9.:]+/`).FindString(out.String())
 	}
-	if url == "" {
-		t.Fatalf("no URL printed: %q", out.String())
-	}
+	require.False(t, url == "", "no URL printed: %q", out.String())
 	for _, p := range []string{"", "api/bots"} {
 		res, err := http.Get(url + p)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		body, _ := io.ReadAll(res.Body)
 		res.Body.Close()
-		if res.StatusCode != 200 || len(body) == 0 {
-			t.Fatalf("GET %s: %d", url+p, res.StatusCode)
-		}
+		require.False(t, res.StatusCode != 200 || len(body) == 0, "GET %s: %d", url+p, res.StatusCode)
 	}
 	cancel()
 	select {
 	case err := <-done:
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 	case <-time.After(10 * time.Second):
-		t.Fatal("the server did not stop")
+		require.Fail(t, "the server did not stop")
 	}
-	if !strings.Contains(out.String(), "stopped") {
-		t.Fatalf("output %q", out.String())
-	}
+	require.True(t, strings.Contains(out.String(), "stopped"), "output %q", out.String())
 }
 
 // TestServeBadFlags checks bad settings are one-line errors.
@@ -84,9 +77,7 @@ func TestServeBadFlags(t *testing.T) {
 		{serveOptions{addr: "not an address", maxGames: 5, expire: time.Hour}, "serve:"},
 	} {
 		err := runServe(context.Background(), tc.o, io.Discard)
-		if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
-			t.Errorf("%+v: %v, want an error about %s", tc.o, err, tc.want)
-		}
+		assert.False(t, err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n"), "%+v: %v, want an error about %s", tc.o, err, tc.want)
 	}
 }
 
@@ -107,14 +98,10 @@ func TestServeSaysWhenReachableFromTheNetwork(t *testing.T) {
 			time.Sleep(10 * time.Millisecond)
 		}
 		cancel()
-		if err := <-done; err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, <-done)
 		lines := strings.Split(strings.TrimSpace(out.String()), "\n")
 		warned := strings.Contains(out.String(), "reachable from the network") && strings.Contains(out.String(), "no accounts")
-		if warned != tc.warn || len(lines) != 2+btoi(tc.warn) {
-			t.Errorf("--addr %s: output %q, want a warning line: %v", tc.addr, out.String(), tc.warn)
-		}
+		assert.False(t, warned != tc.warn || len(lines) != 2+btoi(tc.warn), "--addr %s: output %q, want a warning line: %v", tc.addr, out.String(), tc.warn)
 	}
 }
 

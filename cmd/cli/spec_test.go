@@ -9,52 +9,35 @@ import (
 	"testing"
 
 	"github.com/container-rl/container/encoding"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestSpecPrintsTheTableWithTheVersion(t *testing.T) {
 	var out bytes.Buffer
-	if err := runSpec(specOptions{gameFlags: gameFlags{players: 4, variant: "base", length: "standard"}}, &out); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, runSpec(specOptions{gameFlags: gameFlags{players: 4, variant: "base", length: "standard"}}, &out))
 	s := out.String()
-	if !strings.HasPrefix(s, encoding.Version+":") || !strings.Contains(s, "p0.cash") || !strings.Contains(s, "decision.phase") {
-		t.Fatalf("unexpected table:\n%s", s)
-	}
+	require.False(t, !strings.HasPrefix(s, encoding.Version+":") || !strings.Contains(s, "p0.cash") || !strings.Contains(s, "decision.phase"), "unexpected table:\n%s", s)
 }
 
 func TestSpecJSONLabelsEveryColumnAndAction(t *testing.T) {
 	var out bytes.Buffer
-	if err := runSpec(specOptions{gameFlags: gameFlags{players: 3, variant: "base", modules: "trucks,luxury", length: "short"}, json: true}, &out); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, runSpec(specOptions{gameFlags: gameFlags{players: 3, variant: "base", modules: "trucks,luxury", length: "short"}, json: true}, &out))
 	var s encoding.Spec
-	if err := json.Unmarshal(out.Bytes(), &s); err != nil {
-		t.Fatal(err)
-	}
-	if s.Version != encoding.Version || len(s.Columns()) != s.Size || len(s.ActionNames) != s.NumActions || s.Options.Players != 3 {
-		t.Fatalf("spec: version %q, %d columns for size %d, %d action names for %d actions", s.Version, len(s.Columns()), s.Size, len(s.ActionNames), s.NumActions)
-	}
-	if _, ok := s.Feature("company.p0.owner"); !ok {
-		t.Fatal("trucks module features missing")
-	}
+	require.NoError(t, json.Unmarshal(out.Bytes(), &s))
+	require.False(t, s.Version != encoding.Version || len(s.Columns()) != s.Size || len(s.ActionNames) != s.NumActions || s.Options.Players != 3, "spec: version %q, %d columns for size %d, %d action names for %d actions", s.Version, len(s.Columns()), s.Size, len(s.ActionNames), s.NumActions)
+	_, ok := s.Feature("company.p0.owner")
+	require.True(t, ok, "trucks module features missing")
 }
 
 func TestSpecColumnsAndOracle(t *testing.T) {
 	var out bytes.Buffer
-	if err := runSpec(specOptions{gameFlags: gameFlags{players: 5, variant: "classic", length: "standard"}, columns: true}, &out); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, runSpec(specOptions{gameFlags: gameFlags{players: 5, variant: "classic", length: "standard"}, columns: true}, &out))
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
-	if lines[0] != "game.players.3" {
-		t.Fatalf("first column %q", lines[0])
-	}
+	require.True(t, lines[0] == "game.players.3", "first column %q", lines[0])
 	out.Reset()
-	if err := runSpec(specOptions{gameFlags: gameFlags{players: 4, variant: "base", length: "standard"}, oracle: true}, &out); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.HasPrefix(out.String(), encoding.OracleVersion+":") {
-		t.Fatalf("oracle spec header: %q", strings.SplitN(out.String(), "\n", 2)[0])
-	}
+	require.NoError(t, runSpec(specOptions{gameFlags: gameFlags{players: 4, variant: "base", length: "standard"}, oracle: true}, &out))
+	require.True(t, strings.HasPrefix(out.String(), encoding.OracleVersion+":"), "oracle spec header: %q", strings.SplitN(out.String(), "\n", 2)[0])
 }
 
 func TestSpecRejectsBadFlags(t *testing.T) {
@@ -68,9 +51,7 @@ func TestSpecRejectsBadFlags(t *testing.T) {
 	}
 	for _, o := range bad {
 		err := runSpec(o, &bytes.Buffer{})
-		if err == nil || !strings.HasPrefix(err.Error(), "spec: ") || strings.Contains(err.Error(), "\n") {
-			t.Errorf("%+v: error %v, want a one-line spec: error", o, err)
-		}
+		assert.False(t, err == nil || !strings.HasPrefix(err.Error(), "spec: ") || strings.Contains(err.Error(), "\n"), "%+v: error %v, want a one-line spec: error", o, err)
 	}
 }
 
@@ -85,9 +66,7 @@ func TestDocsQuoteContainerSpec(t *testing.T) {
 	quoted := 0
 	for _, doc := range docs {
 		b, err := os.ReadFile(doc)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		lines := strings.Split(string(b), "\n")
 		for i, line := range lines {
 			if !strings.HasPrefix(line, prefix) || !strings.HasSuffix(line, suffix) {
@@ -98,17 +77,12 @@ func TestDocsQuoteContainerSpec(t *testing.T) {
 			var out bytes.Buffer
 			cmd.SetOut(&out)
 			cmd.SetArgs(args)
-			if err := cmd.Execute(); err != nil {
-				t.Fatalf("%s:%d: %s: %v", doc, i+1, line, err)
-			}
+			err := cmd.Execute()
+			require.NoError(t, err, "%s:%d: %s: %v", doc, i+1, line, err)
 			got, _, _ := strings.Cut(out.String(), "\n")
-			if i+1 >= len(lines) || lines[i+1] != got {
-				t.Errorf("%s:%d: after %q the doc should quote %q", filepath.Base(doc), i+2, line, got)
-			}
+			assert.False(t, i+1 >= len(lines) || lines[i+1] != got, "%s:%d: after %q the doc should quote %q", filepath.Base(doc), i+2, line, got)
 			quoted++
 		}
 	}
-	if quoted < 2 {
-		t.Fatalf("the docs quote container spec %d times; docs/ENV.md quotes it for every module set", quoted)
-	}
+	require.False(t, quoted < 2, "the docs quote container spec %d times; docs/ENV.md quotes it for every module set", quoted)
 }

@@ -3,7 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
-	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -24,29 +24,19 @@ func TestTrainBCThenExportThenLoadAsBot(t *testing.T) {
 	o := trainBCOptions{netFlags: netFlags{width: 8, depth: 1, norm: "layer", lr: 1e-3, valueCoef: 0.5, seed: 1},
 		teachers: "valuer,shipper", games: 2, out: run, steps: 4, batch: 16, logEvery: 2, checkpointEvery: 2, valPercent: 0, buffer: 1000}
 	var out bytes.Buffer
-	if err := runTrainBC(context.Background(), o, &out); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(out.String(), "done: 4 steps") {
-		t.Fatalf("output: %s", out.String())
-	}
+	require.NoError(t, runTrainBC(context.Background(), o, &out))
+	require.True(t, strings.Contains(out.String(), "done: 4 steps"), "output: %s", out.String())
 	// Same command again: resumes, nothing left to do.
 	out.Reset()
-	if err := runTrainBC(context.Background(), o, &out); err != nil || !strings.Contains(out.String(), "resumed") {
-		t.Fatalf("rerun: %v %s", err, out.String())
-	}
+	err := runTrainBC(context.Background(), o, &out)
+	require.False(t, err != nil || !strings.Contains(out.String(), "resumed"), "rerun: %v %s", err, out.String())
 	botPath := filepath.Join(dir, "x.bot")
 	out.Reset()
-	if err := runExport(exportOptions{run: run, out: botPath}, &out); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, runExport(exportOptions{run: run, out: botPath}, &out))
 	b, err := bots.New(botPath, rules.DefaultOptions(), 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if nb, ok := b.(*training.NetBot); !ok || nb.File().Header.Training.Steps != 4 {
-		t.Fatalf("loaded %T %+v", b, b)
-	}
+	require.NoError(t, err)
+	nb, ok := b.(*training.NetBot)
+	require.False(t, !ok || nb.File().Header.Training.Steps != 4, "loaded %T %+v", b, b)
 }
 
 func TestTrainAndExportFlagErrors(t *testing.T) {
@@ -62,20 +52,17 @@ func TestTrainAndExportFlagErrors(t *testing.T) {
 	} {
 		o := good
 		mut(&o)
-		if err := runTrainBC(context.Background(), o, &bytes.Buffer{}); !errors.Is(err, ErrTrainOptions) {
-			t.Errorf("%s: got %v, want ErrTrainOptions", name, err)
-		}
+		err := runTrainBC(context.Background(), o, &bytes.Buffer{})
+		assert.ErrorIs(t, err, ErrTrainOptions, "%s: got %v, want ErrTrainOptions", name, err)
 	}
-	if err := runExport(exportOptions{run: "x", out: "y.txt"}, &bytes.Buffer{}); !errors.Is(err, ErrExportOptions) {
-		t.Errorf("export to a non-.bot name: %v", err)
-	}
+	err := runExport(exportOptions{run: "x", out: "y.txt"}, &bytes.Buffer{})
+	assert.ErrorIs(t, err, ErrExportOptions, "export to a non-.bot name: %v", err)
 	if err := runExport(exportOptions{run: t.TempDir(), out: filepath.Join(t.TempDir(), "a.bot")}, &bytes.Buffer{}); err == nil ||
 		!strings.Contains(err.Error(), "no checkpoint") {
-		t.Errorf("export of an empty run: %v", err)
+		assert.Fail(t, fmt.Sprintf("export of an empty run: %v", err))
 	}
-	if err := runTrainPPO(context.Background(), trainPPOOptions{}, &bytes.Buffer{}); !errors.Is(err, ErrTrainOptions) {
-		t.Errorf("ppo without --out: %v", err)
-	}
+	err = runTrainPPO(context.Background(), trainPPOOptions{}, &bytes.Buffer{})
+	assert.ErrorIs(t, err, ErrTrainOptions, "ppo without --out: %v", err)
 	ppo := trainPPOOptions{netFlags: netFlags{width: 8, depth: 1, norm: "layer", lr: 1e-3, valueCoef: 0.5}, out: t.TempDir(),
 		iterations: 1, games: 1, epochs: 1, minibatch: 8, checkpointEvery: 1, evalGames: 1, opponents: "valuer",
 		evalOpponent: "valuer", gameFlags: gameFlags{players: 4, variant: "base", length: "standard"}, reward: "rank"}
@@ -88,9 +75,8 @@ func TestTrainAndExportFlagErrors(t *testing.T) {
 	} {
 		o := ppo
 		mut(&o)
-		if err := runTrainPPO(context.Background(), o, &bytes.Buffer{}); !errors.Is(err, ErrTrainOptions) {
-			t.Errorf("ppo %s: got %v, want ErrTrainOptions", name, err)
-		}
+		err := runTrainPPO(context.Background(), o, &bytes.Buffer{})
+		assert.ErrorIs(t, err, ErrTrainOptions, "ppo %s: got %v, want ErrTrainOptions", name, err)
 	}
 }
 
@@ -103,36 +89,24 @@ func TestHiddenCashDataTrainsABotThatReadsHiddenCash(t *testing.T) {
 	so := smallSelfplay(data)
 	so.hideCash = true
 	var out bytes.Buffer
-	if err := runSelfplay(context.Background(), so, &out); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(out.String(), encoding.HiddenCashVersion) {
-		t.Fatalf("selfplay output does not name the encoding: %s", out.String())
-	}
+	require.NoError(t, runSelfplay(context.Background(), so, &out))
+	require.True(t, strings.Contains(out.String(), encoding.HiddenCashVersion), "selfplay output does not name the encoding: %s", out.String())
 	so.hideCash, so.resume = false, true
-	if err := runSelfplay(context.Background(), so, &out); err == nil || !strings.Contains(err.Error(), "encoding") {
-		t.Fatalf("resuming hidden-cash data without the flag: err = %v, want an encoding mismatch", err)
-	}
+	err := runSelfplay(context.Background(), so, &out)
+	require.False(t, err == nil || !strings.Contains(err.Error(), "encoding"), "resuming hidden-cash data without the flag: err = %v, want an encoding mismatch", err)
 	run := filepath.Join(dir, "run")
 	o := trainBCOptions{netFlags: netFlags{width: 8, depth: 1, norm: "layer", lr: 1e-3, valueCoef: 0.5, seed: 1},
 		data: []string{data}, out: run, steps: 2, batch: 16, logEvery: 2, checkpointEvery: 2, valPercent: 0, buffer: 64}
-	if err := runTrainBC(context.Background(), o, &out); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, runTrainBC(context.Background(), o, &out))
 	botPath := filepath.Join(dir, "h.bot")
-	if err := runExport(exportOptions{run: run, out: botPath}, &out); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, runExport(exportOptions{run: run, out: botPath}, &out))
 	opts := rules.DefaultOptions()
 	opts.Players = 3
 	b, err := bots.New(botPath, opts, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	nb := b.(*training.NetBot)
-	if v := nb.File().Header.EncodingVersion; v != encoding.HiddenCashVersion {
-		t.Fatalf("exported bot records encoding %q, want %q", v, encoding.HiddenCashVersion)
-	}
+	v := nb.File().Header.EncodingVersion
+	require.True(t, v == encoding.HiddenCashVersion, "exported bot records encoding %q, want %q", v, encoding.HiddenCashVersion)
 }
 
 // train bc --init fine-tunes a shipped network on teacher games (the default is made for
