@@ -250,3 +250,28 @@ func TestInterruptedCommandsExitWith130(t *testing.T) {
 	assert.Equal(t, 1, exitCode(errors.New("other")))
 	assert.Equal(t, 0, exitCode(nil))
 }
+
+func runMain(args ...string) (code int, stdout, stderr string) {
+	var out, errOut bytes.Buffer
+	code = Main(args, strings.NewReader(""), &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+func TestMinorCommandLineRefusals(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"selfplay", "--agents", "random", "--bots", "valuer", "--out", t.TempDir()}, "not both"},
+		{[]string{"eval", "--agents", "random", "--bots", "valuer"}, "not both"},
+		{[]string{"rate", "--bots", "random", "--agents", "valuer"}, "not both"},
+		{[]string{"train", "ppo", "--pool-every", "-1", "--out", t.TempDir()}, "--pool-every -1 is negative"},
+		{[]string{"completion", "foo"}, `unknown shell "foo"`},
+		{[]string{"train", "bc", "--data", "somewhere", "--record", "valuer", "--out", t.TempDir()}, "--record"},
+	} {
+		code, _, stderr := runMain(c.args...)
+		assert.Equal(t, 1, code, "%v", c.args)
+		assert.Contains(t, stderr, c.want, "%v", c.args)
+		assert.Equal(t, 1, strings.Count(stderr, "\n"), "%v: %s", c.args, stderr)
+	}
+}
