@@ -1,10 +1,24 @@
 package bridge
 
 import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
 	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/container-rl/container/env"
+	"github.com/container-rl/container/env/bots"
+	"github.com/container-rl/container/env/rules"
 )
 
 // Before its first reset an env's status reads as a finished game: no decider, no last
@@ -123,5 +137,186 @@ func TestEnvObserveNamesTheSeats(t *testing.T) {
 	for _, seat := range []int{-1, 3} {
 		err := EnvObserve(h, seat, make([]float32, len(b.Obs)), make([]int8, len(b.Mask)))
 		wantRangeError(t, "EnvObserve", err, "the game has seats 0 to 2")
+	}
+}
+
+var update = flag.Bool("update", false, "rewrite the recorded game python/tests/testdata/recorded-game.json")
+
+// recordedGame is the golden game the Python tests replay: options, seed, and per decision
+// the decider, a hash of its observation and legal list, and the action taken.
+type recordedGame struct {
+	About   string         `json:"about"`
+	Options map[string]any `json:"options"`
+	Seed    uint64         `json:"seed"`
+	Steps   []recordedStep `json:"steps"`
+	Returns []float32      `json:"returns"`
+	Winner  []bool         `json:"winner"`
+	Record  string         `json:"record_checksum"`
+}
+
+type recordedStep struct {
+	Agent  int    `json:"agent"`
+	Obs    string `json:"obs_sha256"`
+	Legal  string `json:"legal_sha256"`
+	Action int    `json:"action"`
+}
+
+func hashFloats(x []float32) string {
+	b := make([]byte, 4*len(x))
+	for i, v := range x {
+		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(v))
+	}
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:8])
+}
+
+func hashInts(x []int) string {
+	parts := make([]string, len(x))
+	for i, v := range x {
+		parts[i] = fmt.Sprint(v)
+	}
+	s := sha256.Sum256([]byte(strings.Join(parts, ",")))
+	return hex.EncodeToString(s[:8])
+}
+
+// playRecorded plays the golden game on env.Env directly (not through the bridge): three
+// scripted bots, each deciding from its redacted view.
+func playRecorded(t *testing.T) recordedGame {
+	t.Helper()
+	opts := map[string]any{"players": 3, "length": "short", "reward": "rank"}
+	text, _ := json.Marshal(opts)
+	o, err := ParseOptions(string(text), env.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := env.New(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := recordedGame{About: "regenerate: go test ./capi/bridge -run RecordedGame -update", Options: opts, Seed: 11}
+	e.Reset(g.Seed)
+	var players []bots.Bot
+	for i, name := range []string{"valuer", "shipper", "manufacturer"} {
+		b, err := bots.New(name, o.Rules, uint64(i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		players = append(players, b)
+	}
+	var view rules.State
+	for !e.Done() {
+		legal := e.Legal()
+		e.State().Redact(e.Agent(), &view)
+		a := players[e.Agent()].Act(&view, legal)
+		g.Steps = append(g.Steps, recordedStep{Agent: e.Agent(), Obs: hashFloats(e.Obs()), Legal: hashInts(legal), Action: a})
+		if _, err := e.Step(a); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g.Returns = slices.Clone(e.CumulativeRewards())
+	for _, s := range e.State().Scores() {
+		g.Winner = append(g.Winner, s.Winner)
+	}
+	g.Record = fmt.Sprintf("%016x", e.State().Hash())
+	return g
+}
+
+// TestRecordedGameMatchesTheGoEnv pins the recorded game the Python determinism test
+// replays: the file must equal what env.Env plays now (regenerate with -update after an
+// intended engine or encoding change).
+func TestRecordedGameMatchesTheGoEnv(t *testing.T) {
+	path := filepath.Join("..", "..", "python", "tests", "testdata", "recorded-game.json")
+	got, err := json.Marshal(playRecorded(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = append(got, '\n')
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(want) != string(got) {
+		t.Fatalf("%s differs from the game env.Env plays now; regenerate with -update if the change is intended", path)
+	}
+}
+
+func TestEnvStepErrorsChangeNothing(t *testing.T) {
+	h, b := newTestEnv(t, `{"players": 3}`)
+	if err := EnvStep(h, 0); Code(err) != CodeEpisodeOver {
+		t.Errorf("step before reset: %v (code %d)", err, Code(err))
+	}
+	if err := EnvReset(h, 3, ""); err != nil {
+		t.Fatal(err)
+	}
+	obs := slices.Clone(b.Obs)
+	st := slices.Clone(b.Status)
+	illegal := -1
+	for a := 0; a < len(b.Mask); a++ {
+		if b.Mask[a] == 0 {
+			illegal = a
+			break
+		}
+	}
+	for _, a := range []int{illegal, -5, 100000} {
+		err := EnvStep(h, a)
+		if Code(err) != CodeIllegal || !errors.Is(err, rules.ErrIllegalAction) {
+			t.Errorf("action %d: %v (code %d); want an illegal-action error", a, err, Code(err))
+		}
+	}
+	if !slices.Equal(obs, b.Obs) || !slices.Equal(st, b.Status) {
+		t.Error("an illegal action changed the outputs")
+	}
+	if err := EnvReset(h, 3, `{"players": 4}`); Code(err) != CodeInvalid {
+		t.Errorf("reset changing the players: %v", err)
+	}
+	if err := EnvReset(h, 3, `{"bogus": 1}`); Code(err) != CodeInvalid || !strings.Contains(err.Error(), "bogus") {
+		t.Errorf("reset with an unknown option: %v", err)
+	}
+	if err := EnvReset(h, 3, `{"reward": "rank", "max_steps": 5}`); err != nil {
+		t.Errorf("reset changing the reward scheme: %v", err)
+	}
+	for i := 0; i < 5; i++ {
+		if err := EnvStep(h, int(b.Legal[0])); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if b.Status[StTruncated] != 1 || b.Status[StAgent] != -1 {
+		t.Errorf("max_steps from reset options did not truncate: status %v", b.Status)
+	}
+	if err := EnvStep(h, 0); Code(err) != CodeEpisodeOver || !errors.Is(err, env.ErrEpisodeOver) {
+		t.Errorf("step after the end: %v", err)
+	}
+}
+
+// TestSinceIsPettingZoosCumulativeReward: Since[seat] is the reward a seat collected since it
+// last acted, and the per-step rewards add up to the episode totals.
+func TestSinceIsPettingZoosCumulativeReward(t *testing.T) {
+	h, b := newTestEnv(t, `{"players": 4, "dense": true, "reward": "cash-margin"}`)
+	if err := EnvReset(h, 8, ""); err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	since := make([]float64, 4)
+	total := make([]float64, 4)
+	for b.Status[StAgent] >= 0 {
+		seat := b.Status[StAgent]
+		since[seat] = 0
+		if err := EnvStep(h, int(b.Legal[rng.IntN(int(b.Status[StNumLegal]))])); err != nil {
+			t.Fatal(err)
+		}
+		for i, r := range b.Rewards {
+			since[i] += float64(r)
+			total[i] += float64(r)
+		}
+		for i := range since {
+			if math.Abs(since[i]-float64(b.Since[i])) > 1e-3 || math.Abs(total[i]-float64(b.Total[i])) > 1e-3 {
+				t.Fatalf("step %d seat %d: since %g/%g total %g/%g", b.Status[StSteps], i, b.Since[i], since[i], b.Total[i], total[i])
+			}
+		}
 	}
 }

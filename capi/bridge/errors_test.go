@@ -39,3 +39,17 @@ func TestGuardClipsTheStackOfAPanic(t *testing.T) {
 		t.Errorf("the stack in the message has %d bytes, want 600 and \"...\": %q", len(stack), stack)
 	}
 }
+
+func TestGuardTurnsAPanicIntoAnError(t *testing.T) {
+	err := Guard(func() error {
+		var s []int
+		_ = s[3]
+		return nil
+	})
+	if Code(err) != CodeInternal || !strings.Contains(err.Error(), "index out of range") {
+		t.Errorf("got %v (code %d)", err, Code(err))
+	}
+	if strings.Contains(OneLine(err), "\n") {
+		t.Error("the message spans lines")
+	}
+}

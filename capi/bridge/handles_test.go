@@ -1,6 +1,8 @@
 package bridge
 
-import "testing"
+import (
+	"testing"
+)
 
 // Handles are positive and increasing: 0 is never issued and a freed handle is not reused.
 func TestHandlesArePositiveAndIncreasing(t *testing.T) {
@@ -17,5 +19,30 @@ func TestHandlesArePositiveAndIncreasing(t *testing.T) {
 		if err := Free(h); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+func TestHandlesAreCheckedAndFreedOnce(t *testing.T) {
+	before := Open()
+	h, _ := newTestEnv(t, "")
+	if err := Free(h); err != nil {
+		t.Fatal(err)
+	}
+	if err := Free(h); Code(err) != CodeHandle {
+		t.Errorf("double free: %v", err)
+	}
+	if err := EnvStep(h, 0); Code(err) != CodeHandle {
+		t.Errorf("step on a freed env: %v", err)
+	}
+	bh, err := NewBot("random", "", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := EnvStep(bh, 0); Code(err) != CodeHandle {
+		t.Errorf("a bot handle used as an env: %v", err)
+	}
+	_ = Free(bh)
+	if Open() != before {
+		t.Errorf("%d handles open, want %d", Open(), before)
 	}
 }
