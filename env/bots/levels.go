@@ -18,15 +18,16 @@ type Level struct {
 // neither.
 var Levels = []Level{
 	{Name: "easy", Targets: []string{"shipper"},
-		Description: "level 1 of 4: the shipper (a simple trading strategy); rating mu 26.8, beats three random bots 93%; every option set"},
+		Description: "level 1 of 4: the shipper (a simple trading strategy); 4 players: rating mu 26.8, beats three random bots 93%; every option set"},
 	{Name: "medium", Targets: []string{"valuer"},
-		Description: "level 2 of 4: the valuer, the strongest scripted bot; rating mu 34.0, beats three easy 100% (2000 games); every option set"},
+		Description: "level 2 of 4: the valuer, the strongest scripted bot; 4 players: rating mu 34.0, beats three easy 100% (2000 games); every option set"},
 	{Name: "hard", Targets: []string{DefaultName, "ismcts:sims=50"},
-		Description: "level 3 of 4: the trained default network, no search; rating mu 35.2, beats three medium 96.4% (2000 games); " +
+		Description: "level 3 of 4: the trained default network, no search; 4 players: rating mu 35.2, beats three medium 96.4% (2000 games); " +
 			"ismcts:sims=50 where default has no model (beats three valuers 51%)"},
 	{Name: "expert", Targets: []string{"ismcts:net=default,rollout=valuer", "ismcts"},
 		Description: "level 4 of 4: search guided by the default network (ismcts:net=default,rollout=valuer); " +
-			"beats three plain ismcts 33.9% (140 games); plain ismcts where default has no model (beats three valuers 80%)"},
+			"4 players: beats three hard 91.7% (60 games) and three plain ismcts 33.9% (140 games); " +
+			"plain ismcts where default has no model (beats three valuers 80%)"},
 }
 
 func init() {
