@@ -35,7 +35,10 @@ func BenchmarkIsmctsNet(b *testing.B) {
 			st.Apply(v.Act(&view, legal))
 		}
 	}
-	for _, spec := range []string{"sims=200,workers=1,net=default", "sims=200,workers=2,net=default", "sims=800,workers=2,net=default"} {
+	for _, spec := range []string{"sims=200,workers=1,net=default", "sims=200,workers=2,net=default", "sims=800,workers=2,net=default",
+		// The leaf evaluations measured against each other (docs/BOTS.md, "Searching with the value head").
+		"sims=200,workers=1,net=default,rollout=valuer", "sims=200,workers=1,net=default,leaf=mix",
+		"sims=200,workers=1,net=default,leaf=mix,depth=40"} {
 		b.Run(spec, func(b *testing.B) {
 			cfg, err := search.Parse(spec)
 			if err != nil {

@@ -244,6 +244,9 @@ func (s *Server) newGame(req NewGameRequest) (*playSession, error) {
 		if err != nil {
 			return nil, err
 		}
+		if t, err := bots.AliasFor(spec, p.opts); err == nil && t != spec {
+			display = spec + ": " + t // a level names the agent it is for these options
+		}
 		players[seat], p.names[seat] = b, display
 	}
 	if p.g, err = play.New(g, seed, req.Seat, players); err != nil {
@@ -617,12 +620,24 @@ func (s *Server) handleEndGame(w http.ResponseWriter, r *http.Request, p *playSe
 type BotInfo struct {
 	Name        string `json:"name"`
 	Description string `json:"description"`
+	// Level is 1 (easy) to 4 (expert) for the levels for players (bots.Levels), 0 for
+	// every other bot.
+	Level int `json:"level,omitempty"`
 }
 
+// handleBots lists the levels first, weakest first, then the other registered bots by name,
+// then the bot files in the data directory.
 func (s *Server) handleBots(w http.ResponseWriter, r *http.Request) {
 	var out []BotInfo
+	for k, l := range bots.Levels {
+		if i, ok := bots.Lookup(l.Name); ok {
+			out = append(out, BotInfo{Name: i.Name, Description: i.Description, Level: k + 1})
+		}
+	}
 	for _, i := range bots.List() {
-		out = append(out, BotInfo{Name: i.Name, Description: i.Description})
+		if _, level := bots.LevelOf(i.Name); !level {
+			out = append(out, BotInfo{Name: i.Name, Description: i.Description})
+		}
 	}
 	for _, f := range s.data.list().Bots {
 		out = append(out, BotInfo{Name: f, Description: "trained bot file in the data directory"})

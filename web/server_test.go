@@ -209,3 +209,30 @@ func TestExpiredGameSaysWhy(t *testing.T) {
 		t.Errorf("expired game answer %q", msg)
 	}
 }
+
+// TestLevelsComeFirstAndPlay checks the levels for players head the bot list, weakest first
+// and marked with their level, and that a game against levels names the agent each one is.
+func TestLevelsComeFirstAndPlay(t *testing.T) {
+	c := newTestServer(t, Config{})
+	var list []BotInfo
+	c.ok("GET", "/api/bots", "", nil, &list)
+	want := []string{"easy", "medium", "hard", "expert"}
+	if len(list) <= len(want) {
+		t.Fatalf("bot list %v", list)
+	}
+	for k, name := range want {
+		if list[k].Name != name || list[k].Level != k+1 || list[k].Description == "" {
+			t.Errorf("entry %d = %+v, want level %d %q with a description", k, list[k], k+1, name)
+		}
+	}
+	for _, b := range list[len(want):] {
+		if b.Level != 0 {
+			t.Errorf("%q is listed as level %d after the levels", b.Name, b.Level)
+		}
+	}
+	var st GameState
+	c.ok("POST", "/api/games", "", NewGameRequest{Players: 3, Seat: 0, Opponents: []string{"easy", "hard"}, Seed: seedPtr(3)}, &st)
+	if st.Names[1] != "easy: shipper" || st.Names[2] != "hard: default" {
+		t.Errorf("names %q, want the levels with their agents", st.Names)
+	}
+}

@@ -32,10 +32,11 @@ so a dataset still being written (or interrupted) can be inspected as it stands.
 recorded with an observation encoding this build does not know is refused.`,
 		Example: `  container dataset stats runs/random
   container dataset stats runs/random --json
-  container dataset head runs/random -n 5`,
+  container dataset head runs/random -n 5
+  container dataset calibrate runs/heldout --agent default`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return fmt.Errorf("%w: name a subcommand: stats, head or merge", ErrDatasetOptions)
+			return fmt.Errorf("%w: name a subcommand: stats, head, merge or calibrate", ErrDatasetOptions)
 		},
 	}
 	o := datasetOptions{}
@@ -58,7 +59,7 @@ recorded with an observation encoding this build does not know is refused.`,
 		RunE: func(cmd *cobra.Command, args []string) error { return runDatasetHead(args[0], o, cmd.OutOrStdout()) },
 	}
 	head.Flags().IntVarP(&o.rows, "rows", "n", 10, "rows to print from each table")
-	cmd.AddCommand(stats, head, newDatasetMergeCmd())
+	cmd.AddCommand(stats, head, newDatasetMergeCmd(), newDatasetCalibrateCmd())
 	return cmd
 }
 

@@ -229,3 +229,30 @@ func TestAgentsHelpStatesTheBound(t *testing.T) {
 		}
 	}
 }
+
+// The levels for players open the list, weakest first, one line each.
+func TestBots_ListsTheLevelsFirstWeakestFirst(t *testing.T) {
+	var out bytes.Buffer
+	require.NoError(t, runBots(&out))
+	lines := strings.Split(out.String(), "\n")
+	for k, name := range []string{"easy", "medium", "hard", "expert"} {
+		require.Greater(t, len(lines), k)
+		assert.True(t, strings.HasPrefix(lines[k], name+" "), "line %d is %q, want the level %s", k, lines[k], name)
+		n := 0
+		for _, l := range lines {
+			if strings.HasPrefix(l, name+" ") {
+				n++
+			}
+		}
+		assert.Equal(t, 1, n, "%s is listed once", name)
+	}
+}
+
+// A level is accepted wherever an agent name is: here in a tournament, named by its level.
+func TestEval_PlaysLevels(t *testing.T) {
+	var out bytes.Buffer
+	code := Main([]string{"eval", "--agents", "medium,easy", "--games", "2", "--length", "short"}, nil, &out, &out)
+	require.Equal(t, 0, code, out.String())
+	assert.Contains(t, out.String(), "medium")
+	assert.Contains(t, out.String(), "easy")
+}

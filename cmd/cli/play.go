@@ -46,6 +46,7 @@ abandons the game. The game ends with every seat's final-scoring breakdown.
 Input is read line by line from stdin, so a game can be scripted.`,
 		Example: `  container play
   container play --players 3 --seat 1 --opponents valuer,shipper
+  container play --opponents easy,medium,hard
   printf '1\n1\n$3\n' | container play --players 3 --opponents random --turn-limit 5`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -55,7 +56,7 @@ Input is read line by line from stdin, so a game can be scripted.`,
 	f := cmd.Flags()
 	addGameFlags(cmd, &o.gameFlags, gameFlagSet{turnLimit: true})
 	f.IntVar(&o.seat, "seat", 0, "your seat, 0 to players-1 (seat 0 is p1 on the board; who starts is drawn at setup)")
-	f.StringVar(&o.opponents, "opponents", bots.DefaultName, "opponent bots: one name for all, or players-1 comma-separated names in seat order, skipping yours (see container bots); \"default\" is the trained bot where it has a model for the game's options, else the valuer")
+	f.StringVar(&o.opponents, "opponents", bots.DefaultName, "opponent bots: one name for all, or players-1 comma-separated names in seat order, skipping yours (see container bots), such as the levels easy, medium, hard and expert; \"default\" is the trained bot where it has a model for the game's options, else the valuer")
 	f.Uint64Var(&o.seed, "seed", 1, "setup seed (the game is fully determined by the options, the seed and the moves)")
 	_ = cmd.RegisterFlagCompletionFunc("opponents", completeBotList)
 	return cmd
@@ -174,6 +175,8 @@ func runPlay(o playOptions, in io.Reader, out io.Writer) error {
 		}
 		if bots.IsFileName(n) {
 			names[s] = filepath.Base(n) // a trained bot's file, without its directory
+		} else if t, err := bots.AliasFor(n, opts); err == nil && t != n {
+			names[s] = n + ": " + t // a level names the agent it is for these options
 		}
 	}
 	game, err := play.New(g, opts.Seed, o.seat, players)

@@ -389,3 +389,20 @@ func TestPlayReadsANumberAtABidAsTheAmount(t *testing.T) {
 	require.GreaterOrEqual(t, checked, 3, "too few amount decisions")
 	require.Positive(t, withLoan, "no amount decision offered a loan")
 }
+
+// `container play --opponents easy,medium,hard` seats the levels, each named with the agent it
+// is for the game's options.
+func TestPlaySetupAcceptsLevels(t *testing.T) {
+	requireEngine(t)
+	o := defaultPlayOptions()
+	o.opponents = "easy,medium,hard"
+	_, seats, err := playSetup(o)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"", "easy", "medium", "hard"}, seats)
+	o.players, o.turnLimit = 3, 2
+	o.opponents = "easy"
+	var out bytes.Buffer
+	err = runPlay(o, strings.NewReader(scriptedInput(2000)), &out)
+	require.NoError(t, err, lastLines(out.String(), 10))
+	assert.Contains(t, out.String(), "(easy: shipper)")
+}

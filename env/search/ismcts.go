@@ -51,7 +51,7 @@ func New(cfg Config, opts rules.Options, seed uint64) (*Bot, error) {
 			w.eval = ev
 			w.prior = make([]float32, 0, 256)
 		}
-		if cfg.Net == "" || cfg.rolloutSet {
+		if cfg.rollouts() {
 			switch cfg.Rollout {
 			case "random":
 			default:

@@ -3,6 +3,7 @@ package search
 import (
 	"errors"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -120,5 +121,42 @@ func TestIsmcts_EvaluatorErrorIsReportedNotSwallowed(t *testing.T) {
 	}
 	if err := b.(*Bot).Err(); err == nil || !strings.Contains(err.Error(), "encoder refused") {
 		t.Errorf("Err after failed evaluations: %v", err)
+	}
+}
+
+// leaf=mix scores a new leaf with (1-mix) times the net's value plus mix times the outcome of
+// the rollout the same random numbers play: mix=0 is the value alone, mix=1 the rollout alone.
+func TestLeafMix_WeighsTheValueAndTheRollout(t *testing.T) {
+	opts := rules.DefaultOptions()
+	g, err := rules.NewGame(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var outs [3][rules.MaxPlayers]float64
+	for k, mix := range []float64{0, 1, 0.5} {
+		cfg := DefaultConfig()
+		cfg.Leaf, cfg.Mix = LeafMix, mix
+		w := &worker{cfg: &cfg, eval: rampNet{}}
+		w.pcg.Seed(7, 7)
+		w.rng = rand.New(&w.pcg)
+		st := g.NewInitialStateSeed(3)
+		legal := w.candidates(st)
+		w.newNode()
+		w.leaf(st, 0, st.CurrentPlayer(), append([]int(nil), legal...), &outs[k])
+		if !st.IsTerminal() {
+			t.Fatalf("mix=%v: the rollout did not play to the end", mix)
+		}
+	}
+	for s := 0; s < opts.Players; s++ {
+		value := float64(0.1 * float32(s+1))
+		if math.Abs(outs[0][s]-value) > 1e-9 {
+			t.Errorf("mix=0, seat %d: %v, want the net's %v", s, outs[0][s], value)
+		}
+		if want := 0.5*value + 0.5*outs[1][s]; math.Abs(outs[2][s]-want) > 1e-9 {
+			t.Errorf("mix=0.5, seat %d: %v, want the mean of the value %v and the rollout's %v", s, outs[2][s], value, outs[1][s])
+		}
+	}
+	if outs[1] == outs[0] {
+		t.Error("the rollout's outcome is the net's value: not a test")
 	}
 }

@@ -51,9 +51,28 @@ type Config struct {
 	// 21aadbd (2026-12-02); by default (loans=useful) the search considers a loan only where its cash would make
 	// another move legal at that decision (see loanUseful).
 	AnyLoan bool
+	// Leaf says how a new leaf is scored with a net: LeafValue (the value head), LeafRollout
+	// (a rollout by Rollout; naming rollout= with a net means this too) or LeafMix ((1-Mix)
+	// times the value head plus Mix times a rollout's outcome, AlphaGo's mixed evaluation;
+	// with Depth the rollouts are short). Without a net leaves are always rollouts.
+	Leaf string
+	// Mix is the rollout's weight in a LeafMix evaluation, 0 to 1.
+	Mix float64
 	// rolloutSet records that the spec named a rollout (with a net: rollouts score leaves).
 	rolloutSet bool
 }
+
+// Leaf evaluations (Config.Leaf).
+const (
+	LeafValue   = "value"
+	LeafRollout = "rollout"
+	LeafMix     = "mix"
+	// DefaultMix is the rollout's weight of leaf=mix.
+	DefaultMix = 0.5
+)
+
+// rollouts reports whether the search's leaves play rollouts (all of them, or mixed).
+func (c *Config) rollouts() bool { return c.Net == "" || c.rolloutSet || c.Leaf == LeafMix }
 
 // Defaults of the spec keys.
 const (
@@ -81,11 +100,11 @@ const (
 var Rollouts = []string{"random", "manufacturer", "shipper", "valuer"}
 
 // Keys are the accepted spec keys.
-var Keys = []string{"sims", "ms", "workers", "rollout", "depth", "c", "fpu", "net", "explore", "loans"}
+var Keys = []string{"sims", "ms", "workers", "rollout", "depth", "c", "fpu", "net", "leaf", "mix", "explore", "loans"}
 
 // DefaultConfig is the configuration of the bare spec "ismcts".
 func DefaultConfig() Config {
-	return Config{Sims: DefaultSims, Workers: DefaultWorkers, Rollout: DefaultRollout, Depth: DefaultDepth, C: DefaultC, FPU: DefaultFPU}
+	return Config{Sims: DefaultSims, Workers: DefaultWorkers, Rollout: DefaultRollout, Depth: DefaultDepth, C: DefaultC, FPU: DefaultFPU, Mix: DefaultMix}
 }
 
 // Parse reads the parameters of a spec "ismcts:PARAMS": comma-separated key=value pairs
@@ -152,6 +171,18 @@ func Parse(params string) (Config, error) {
 			c.Rollout, c.rolloutSet = v, true
 		case "net":
 			c.Net = v
+		case "leaf":
+			v = strings.ToLower(v)
+			if v != LeafValue && v != LeafRollout && v != LeafMix {
+				err = fmt.Errorf("%w: leaf=%s: want value (the net's value head), rollout or mix (both)", ErrSpec, v)
+			}
+			c.Leaf = v
+		case "mix":
+			f, perr := strconv.ParseFloat(v, 64)
+			if perr != nil || !(f >= 0 && f <= 1) {
+				err = fmt.Errorf("%w: mix=%s: want the rollout's weight in leaf=mix from 0 to 1", ErrSpec, v)
+			}
+			c.Mix = f
 		case "explore":
 			c.Explore, err = intIn(0, MaxExplore)
 		case "loans":
@@ -173,12 +204,33 @@ func Parse(params string) (Config, error) {
 	if seen["sims"] && seen["ms"] {
 		return c, fmt.Errorf("%w: sims and ms both given; a budget is simulations (sims=N) or time (ms=N), not both", ErrSpec)
 	}
+	switch {
+	case c.Net == "" && (c.Leaf == LeafValue || c.Leaf == LeafMix):
+		return c, fmt.Errorf("%w: leaf=%s needs a value head: add net=default or net=FILE.bot", ErrSpec, c.Leaf)
+	case seen["mix"] && c.Leaf != LeafMix:
+		return c, fmt.Errorf("%w: mix=%s weighs the rollouts of leaf=mix; add leaf=mix", ErrSpec, strconv.FormatFloat(c.Mix, 'g', -1, 64))
+	case c.Leaf == LeafValue && c.rolloutSet:
+		return c, fmt.Errorf("%w: rollout=%s with leaf=value: the value head alone scores the leaves; drop one", ErrSpec, c.Rollout)
+	}
 	if c.Net == "" {
 		c.rolloutSet = false // without a net, rollouts always score the leaves
+		c.Leaf = ""
+	}
+	if c.Leaf == LeafRollout && c.Net != "" {
+		c.rolloutSet = true
+	}
+	if c.Leaf == LeafMix {
+		c.rolloutSet = false
+	}
+	if c.Net != "" && c.Leaf == "" {
+		c.Leaf = LeafValue
+		if c.rolloutSet {
+			c.Leaf = LeafRollout
+		}
 	}
 	if c.Net != "" && !cSet {
 		c.C = DefaultNetC
-		if c.rolloutSet {
+		if c.rolloutSet || c.Leaf == LeafMix {
 			c.C = DefaultNetRolloutC
 		}
 	}
@@ -194,12 +246,15 @@ func (c Config) String() string {
 		parts = append(parts, fmt.Sprintf("sims=%d", c.Sims))
 	}
 	parts = append(parts, fmt.Sprintf("workers=%d", c.Workers))
-	if c.Net == "" || c.rolloutSet {
+	if c.rollouts() {
 		parts = append(parts, "rollout="+c.Rollout, fmt.Sprintf("depth=%d", c.Depth))
 	}
 	parts = append(parts, "c="+strconv.FormatFloat(c.C, 'g', -1, 64))
 	if c.Net != "" {
 		parts = append(parts, "fpu="+strconv.FormatFloat(c.FPU, 'g', -1, 64), "net="+c.Net)
+		if c.Leaf == LeafMix {
+			parts = append(parts, "leaf=mix", "mix="+strconv.FormatFloat(c.Mix, 'g', -1, 64))
+		}
 	}
 	if c.Explore > 0 {
 		parts = append(parts, fmt.Sprintf("explore=%d", c.Explore))

@@ -50,7 +50,7 @@ func TestParse_DefaultsAndRoundTrip(t *testing.T) {
 
 func TestParse_BadSpecsNameTheKeyAndWhatItAccepts(t *testing.T) {
 	for _, c := range []struct{ params, want string }{
-		{"sim=800", `unknown key "sim" (keys: sims, ms, workers, rollout, depth, c, fpu, net, explore, loans)`},
+		{"sim=800", `unknown key "sim" (keys: sims, ms, workers, rollout, depth, c, fpu, net, leaf, mix, explore, loans)`},
 		{"fpu=2", "fpu=2: want a first-play-urgency reduction from 0 to 1"},
 		{"loans=some", "loans=some: want useful (a loan only where its cash opens a move) or any"},
 		{"fpu=-0.5", "fpu=-0.5: want a first-play-urgency reduction"},
@@ -103,5 +103,54 @@ func TestParse_BoundsOfEverySetting(t *testing.T) {
 	}
 	if !strings.Contains(b.Name(), "fpu=0.25,") {
 		t.Errorf("name %q does not spell fpu=0.25", b.Name())
+	}
+}
+
+// leaf= picks how a net's search scores its leaves; the spec says it back and refuses what
+// cannot work.
+func TestParse_LeafAndMix(t *testing.T) {
+	for spec, want := range map[string]struct {
+		leaf       string
+		mix, c     float64
+		rolloutSet bool
+	}{
+		"net=default":                          {LeafValue, DefaultMix, DefaultNetC, false},
+		"net=default,leaf=value":               {LeafValue, DefaultMix, DefaultNetC, false},
+		"net=default,rollout=valuer":           {LeafRollout, DefaultMix, DefaultNetRolloutC, true},
+		"net=default,leaf=rollout":             {LeafRollout, DefaultMix, DefaultNetRolloutC, true},
+		"net=default,leaf=mix":                 {LeafMix, DefaultMix, DefaultNetRolloutC, false},
+		"net=default,leaf=mix,mix=0.25":        {LeafMix, 0.25, DefaultNetRolloutC, false},
+		"net=x.bot,leaf=mix,depth=40,c=1":      {LeafMix, DefaultMix, 1, false},
+		"leaf=rollout":                         {"", DefaultMix, DefaultC, false},
+		"net=default,leaf=MIX,rollout=shipper": {LeafMix, DefaultMix, DefaultNetRolloutC, false},
+	} {
+		c, err := Parse(spec)
+		if err != nil {
+			t.Fatalf("Parse(%q): %v", spec, err)
+		}
+		if c.Leaf != want.leaf || c.Mix != want.mix || c.C != want.c || c.rolloutSet != want.rolloutSet {
+			t.Errorf("Parse(%q) = leaf %q mix %v c %v rolloutSet %v; want %+v", spec, c.Leaf, c.Mix, c.C, c.rolloutSet, want)
+		}
+		back, err := Parse(c.String())
+		if err != nil || back != c {
+			t.Errorf("Parse(%q).String() = %q reads back as %+v, %v; want %+v", spec, c.String(), back, err, c)
+		}
+	}
+	for spec, want := range map[string]string{
+		"leaf=value":                            "needs a value head",
+		"leaf=mix":                              "needs a value head",
+		"net=default,leaf=greedy":               "want value",
+		"net=default,mix=0.5":                   "add leaf=mix",
+		"net=default,leaf=mix,mix=2":            "from 0 to 1",
+		"net=default,leaf=value,rollout=valuer": "drop one",
+	} {
+		_, err := Parse(spec)
+		if !errors.Is(err, ErrSpec) || !strings.Contains(err.Error(), want) {
+			t.Errorf("Parse(%q): %v, want an error saying %q", spec, err, want)
+		}
+	}
+	c, _ := Parse("net=default,leaf=mix,mix=0.3")
+	if !strings.Contains(c.String(), "leaf=mix,mix=0.3") || !strings.Contains(c.String(), "rollout=valuer") {
+		t.Errorf("String() = %q, want the mix and its rollout spelled out", c.String())
 	}
 }

@@ -249,7 +249,8 @@ func (w *worker) simulate() {
 }
 
 // leaf scores a node reached for the first time: with a net, it sets the node's edges from
-// the prior and takes the value (or a rollout, when the spec asked for one); else a rollout.
+// the prior and takes the value (or a rollout, when the spec asked for one, or both mixed
+// with leaf=mix); else a rollout.
 func (w *worker) leaf(st *rules.State, n int32, d int, legal []int, out *[rules.MaxPlayers]float64) {
 	if w.eval != nil {
 		np := st.Game().Options().Players
@@ -275,7 +276,14 @@ func (w *worker) leaf(st *rules.State, n int32, d int, legal []int, out *[rules.
 			w.edges[e].prior = w.prior[i]
 			prev = e
 		}
-		if w.policy == nil {
+		if w.cfg.Leaf == LeafMix {
+			w.rollout(st, out)
+			for i := 0; i < np; i++ {
+				out[i] = (1-w.cfg.Mix)*float64(w.value[i]) + w.cfg.Mix*out[i]
+			}
+			return
+		}
+		if !w.cfg.rolloutSet {
 			for i := 0; i < np; i++ {
 				out[i] = float64(w.value[i])
 			}

@@ -59,8 +59,14 @@ async function loadBots() {
   renderOpponentPickers();
 }
 
+// fillBots lists the levels for players (easy to expert) in their own group first, then the
+// other bots.
 function fillBots(sel, preferred) {
-  sel.replaceChildren(...botList.map((b) => el('option', { value: b.name, title: b.description }, b.name)));
+  const opt = (b) => el('option', { value: b.name, title: b.description }, b.name);
+  const levels = botList.filter((b) => b.level);
+  const others = botList.filter((b) => !b.level);
+  if (levels.length === 0) sel.replaceChildren(...others.map(opt));
+  else sel.replaceChildren(el('optgroup', { label: 'Levels' }, ...levels.map(opt)), el('optgroup', { label: 'Bots' }, ...others.map(opt)));
   if (botList.some((b) => b.name === preferred)) sel.value = preferred;
 }
 
