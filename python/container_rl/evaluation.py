@@ -1,5 +1,5 @@
 """Evaluate a policy against Go bots with the statistics of ``container eval``: the learner's
-seat rotates game by game (game g puts it in seat g mod players, so it plays every seat
+seat rotates game by game (game g puts it in seat (seed + g) mod players, so it plays every seat
 equally often), a shared win counts 1/k for each of its k winners, and every rate carries its
 95% Wilson score interval, computed exactly as Go's ``env/eval.Wilson``.
 
@@ -44,7 +44,8 @@ def evaluate(policy, opponents, games, seed=1, players=None, **options):
     ``policy(obs, mask)`` gets the learner's observation (float32[D]) and legal actions
     (bool[241]) and returns an action id. ``games`` must be a positive multiple of the player
     count (every seat equally often). Game g is episode g of the seed sequence of ``seed``
-    (``game_seed(seed, 0, g)``) with the learner in seat g mod players. ``options`` are game
+    (``game_seed(seed, 0, g)``) with the learner in seat (seed + g) mod players (the Gymnasium
+    env's ``seat="rotate"``: a seeded reset starts the rotation at the seed). ``options`` are game
     options (``rules``, ``modules``, ...); the reward option does not change the result,
     which counts wins from the final scores.
 
@@ -70,7 +71,7 @@ def evaluate(policy, opponents, games, seed=1, players=None, **options):
         for g in range(int(games)):
             obs, info = env.reset(seed=seed) if g == 0 else env.reset()
             seat = info["seat"]
-            assert seat == g % p, f"seat rotation: game {g} put the learner in seat {seat}"
+            assert seat == (seed + g) % p, f"seat rotation: game {g} put the learner in seat {seat}"
             done = False
             while not done:
                 a = policy(obs, info["action_mask"].astype(bool))
