@@ -1,6 +1,7 @@
 package training
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"math"
@@ -187,4 +188,77 @@ func TestExItLeagueTrainsOnlyTheLearnersSeats(t *testing.T) {
 	if _, err := TrainExIt(context.Background(), o2); !errors.Is(err, ErrResumeMismatch) || !strings.Contains(err.Error(), "league") {
 		t.Errorf("resume with another league: %v, want ErrResumeMismatch naming the league", err)
 	}
+}
+
+// A league run cancelled in the middle of a generation's self-play and resumed (with
+// another worker count) plays the same games against the same opponents and ends with the
+// same networks as an uninterrupted run.
+func TestExItLeagueResumeAfterCancelMatchesUninterruptedRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays search games")
+	}
+	league := func(t *testing.T) ExItOptions {
+		o := tinyExIt(t)
+		o.Games, o.ShardGames = 4, 2
+		o.League = []LeagueEntry{{LeagueSelf, 1}, {LeaguePast, 1}, {LeagueBest, 1}, {"random", 1}}
+		return o
+	}
+	straight := league(t)
+	want, err := TrainExIt(context.Background(), straight)
+	if err != nil {
+		t.Fatal(err)
+	}
+	killed := league(t)
+	killed.Workers = 1
+	ctx, cancel := context.WithCancel(context.Background())
+	killed.onGame = func(gen int64, games int) {
+		if gen == 2 && games == 2 {
+			cancel()
+		}
+	}
+	if _, err := TrainExIt(ctx, killed); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled run: %v, want context.Canceled", err)
+	}
+	killed.onGame, killed.Workers = nil, 2
+	got, err := TrainExIt(context.Background(), killed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range want.Metrics {
+		for c, name := range ExItMetricNames {
+			if strings.HasSuffix(name, "seconds") {
+				continue
+			}
+			if got.Metrics[i][c] != want.Metrics[i][c] {
+				t.Fatalf("generation %d %s: resumed %v, uninterrupted %v", i+1, name, got.Metrics[i][c], want.Metrics[i][c])
+			}
+		}
+	}
+	for _, g := range []string{"gen-000001", "gen-000002"} {
+		a, _ := os.ReadFile(filepath.Join(straight.Out, "nets", g+".bot"))
+		b, _ := os.ReadFile(filepath.Join(killed.Out, "nets", g+".bot"))
+		if len(a) == 0 || !bytes.Equal(a, b) {
+			t.Fatalf("nets/%s.bot differs between the resumed and the uninterrupted run", g)
+		}
+		if agentsOf(t, filepath.Join(straight.Out, "buffer", g)) != agentsOf(t, filepath.Join(killed.Out, "buffer", g)) {
+			t.Fatalf("buffer %s: the games' agents differ between the resumed and the uninterrupted run", g)
+		}
+	}
+}
+
+// agentsOf lists every game's agents of a dataset, one game a line.
+func agentsOf(t *testing.T, dir string) string {
+	t.Helper()
+	ds, err := datasets.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for g, err := range ds.Games() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.WriteString(strings.Join(g.Agents, " ") + "\n")
+	}
+	return b.String()
 }
