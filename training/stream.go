@@ -250,14 +250,18 @@ func (s *Stream) readGames(ds *datasets.Dataset, offset uint64) error {
 			s.lost[g.GameID+offset] = true
 			st.TurnLimitGames++
 		}
-		// A seat whose agent is not the manifest's (the plan's) was a league opponent.
+		// A seat whose agent is not the manifest's (the plan's) was a league opponent. A
+		// league game has the learner in at least one seat: a game none of whose agents is the
+		// manifest's names the same learner otherwise (a manifest rewritten since) and is
+		// trained on whole.
 		var opp uint64
-		for k, a := range g.Agents {
-			if k < len(ds.Manifest.Agents) && k < 64 && a != ds.Manifest.Agents[k] {
+		n := min(len(g.Agents), len(ds.Manifest.Agents), 64)
+		for k := range n {
+			if g.Agents[k] != ds.Manifest.Agents[k] {
 				opp |= 1 << k
 			}
 		}
-		if opp != 0 {
+		if opp != 0 && opp != 1<<n-1 {
 			s.opp[g.GameID+offset] = opp
 			st.LeagueGames++
 		}
