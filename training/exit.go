@@ -21,6 +21,7 @@ import (
 	"github.com/container-rl/container/env/eval"
 	"github.com/container-rl/container/env/rules"
 	"github.com/container-rl/container/env/search"
+	"github.com/container-rl/container/internal/cputime"
 	"github.com/container-rl/container/internal/progress"
 	"github.com/container-rl/container/internal/rundir"
 )
@@ -68,7 +69,12 @@ type ExItOptions struct {
 	// the spec's workers is set to 1 (Workers games run in parallel instead) and its explore
 	// to Explore. Recorded even when empty, as Rollout.
 	Expert string `json:"expert"`
-	Window int    `json:"window"` // generations of the buffer trained on
+	// League, when set, mixes league opponents into self-play: each game's entry is drawn
+	// (from the seed, generation and game) in proportion to the weights; an entry other than
+	// LeagueSelf puts the learner's search in one seat (drawn too) and the opponent in the
+	// others. Only the learner's decisions are trained on. Empty: every game LeagueSelf.
+	League []LeagueEntry `json:"league,omitempty"`
+	Window int           `json:"window"` // generations of the buffer trained on
 	// Buffer is the number of the window's decisions held in memory at once (the window is
 	// streamed from the buffer's files through this shuffle buffer).
 	Buffer int `json:"buffer,omitempty"`
@@ -124,7 +130,8 @@ func DefaultExItOptions() ExItOptions {
 var ExItMetricNames = []string{"generation", "seconds", "selfplay_games", "selfplay_decisions", "selfplay_seconds",
 	"selfplay_turn_limit", "selfplay_mean_turns", "window_rows", "loss", "policy_loss", "value_mse", "accuracy", "entropy",
 	"gate_games", "gate_best_rate", "gate_best_lo", "gate_best_hi", "gate_best_turn_limit",
-	"gate_opp_rate", "gate_opp_lo", "gate_opp_hi", "gate_opp_turn_limit", "promoted", "best_generation"}
+	"gate_opp_rate", "gate_opp_lo", "gate_opp_hi", "gate_opp_turn_limit", "promoted", "best_generation",
+	"league_games", "gen_seconds", "cpu_seconds"}
 
 // ExItMayChange lists the settings a resumed run may change.
 var ExItMayChange = []string{"generations", "workers", "keep_buffer"}
@@ -150,7 +157,7 @@ func init() {
 		"gate_games": "--gate-games", "gate_opponent": "--gate-opponent", "gate_margin": "--gate-margin",
 		"gate_turn_limit_share": "--gate-turn-limit-share", "selfplay_turn_limit": "--selfplay-turn-limit",
 		"shard_games": "--shard-games", "expert": "--expert", "rollout": "--rollout", "workers": "--workers",
-		"keep_buffer": "--keep-buffer"} {
+		"keep_buffer": "--keep-buffer", "league": "--league"} {
 		if _, ok := settingFlags[k]; !ok {
 			settingFlags[k] = v
 		}
@@ -192,6 +199,17 @@ func (o *ExItOptions) check() error {
 		if err := bots.Resolve(o.GateOpponent); err != nil {
 			return err
 		}
+	}
+	learner := ""
+	if o.Expert != "" {
+		cfg, err := expertConfig(o.Expert, o.Explore)
+		if err != nil {
+			return err
+		}
+		learner = search.Name + ":" + cfg.String()
+	}
+	if err := checkLeague(o.League, o.Rules, learner); err != nil {
+		return err
 	}
 	if o.Expert != "" {
 		if o.Rollout != "" {
@@ -317,6 +335,12 @@ func (e *exitRun) resume(r *run) error {
 	if err := r.resume(given, &saved, ExItMayChange...); err != nil {
 		return err
 	}
+	for i, row := range r.Metrics { // rows of an earlier build lack the later columns
+		for len(row) < len(ExItMetricNames) {
+			row = append(row, -1)
+		}
+		r.Metrics[i] = row
+	}
 	if err := json.Unmarshal(r.ckpt.Extra, &e.st); err != nil {
 		return fmt.Errorf("%w: run state: %v", ErrCorrupt, err)
 	}
@@ -353,7 +377,7 @@ func (e *exitRun) start(r *run) error {
 
 // step plays, trains and gates generation g.
 func (e *exitRun) step(r *run, g int64) error {
-	row, err := e.generation(e.ctx, r.tr, e.stepper, g)
+	row, err := e.generation(e.ctx, r.tr, e.stepper, g, pastNets(r.Metrics, e.st.Best))
 	if err != nil {
 		return err
 	}
@@ -436,8 +460,25 @@ func (e *exitRun) bufferAgent(old *datasets.Manifest) (agent string, botSpec fun
 	return agent, func(a string) string { return strings.Replace(a, ",net="+recorded, ",net="+abs, 1) }, nil
 }
 
+// netSpec maps the agents a buffer records to the specs their bots are made from: the
+// learner's through botSpec, and a league opponent's network (nets/gen-NNNNNN.bot, relative
+// to the run directory) to the file in the run directory.
+func (e *exitRun) netSpec(botSpec func(string) string) func(string) string {
+	return func(a string) string {
+		if strings.HasPrefix(a, "nets/gen-") && strings.HasSuffix(a, ".bot") && !strings.Contains(a, "..") {
+			if abs, err := filepath.Abs(filepath.Join(e.opts.Out, a)); err == nil {
+				return abs
+			}
+		}
+		if botSpec != nil {
+			return botSpec(a)
+		}
+		return a
+	}
+}
+
 // generation plays, trains and gates generation g and returns its metrics row.
-func (e *exitRun) generation(ctx context.Context, tr *Trainer, stepper *exitStepper, g int64) ([]float64, error) {
+func (e *exitRun) generation(ctx context.Context, tr *Trainer, stepper *exitStepper, g int64, past []string) ([]float64, error) {
 	o := e.opts
 	row := make([]float64, len(ExItMetricNames))
 	for i := range row {
@@ -445,8 +486,8 @@ func (e *exitRun) generation(ctx context.Context, tr *Trainer, stepper *exitStep
 	}
 	row[0] = float64(g)
 	// 1. Self-play with the best network into buffer/gen-g.
-	t0 := time.Now()
-	if err := e.selfplay(ctx, g); err != nil {
+	t0, cpu0 := time.Now(), cputime.Process()
+	if err := e.selfplay(ctx, g, past); err != nil {
 		return nil, err
 	}
 	row[4] = time.Since(t0).Seconds()
@@ -549,6 +590,8 @@ func (e *exitRun) generation(ctx context.Context, tr *Trainer, stepper *exitStep
 		row[22] = 1
 	}
 	row[23] = float64(e.st.BestGeneration)
+	row[24] = float64(cur.LeagueGames)
+	row[25], row[26] = time.Since(t0).Seconds(), (cputime.Process() - cpu0).Seconds()
 	{
 		verdict := ""
 		if o.GateEvery > 0 && gateLine != "" {
@@ -557,14 +600,18 @@ func (e *exitRun) generation(ctx context.Context, tr *Trainer, stepper *exitStep
 				verdict = " | promoted to best"
 			}
 		}
-		e.log = fmt.Sprintf("generation %d: %d self-play games (%.0f turns on average, %.1f%% at the turn limit) in %.0fs; %d decisions in the window; policy loss %.4f, value mse %.4f, accuracy %.3f, entropy %.3f%s%s\n",
-			g, cur.Games, row[6], 100*row[5], row[4], windowRows, row[9], row[10], row[11], row[12], gateLine, verdict)
+		league := ""
+		if len(o.League) > 0 {
+			league = fmt.Sprintf(", %d with league opponents", cur.LeagueGames)
+		}
+		e.log = fmt.Sprintf("generation %d: %d self-play games%s (%.0f turns on average, %.1f%% at the turn limit) in %.0fs; %d decisions in the window; policy loss %.4f, value mse %.4f, accuracy %.3f, entropy %.3f%s%s | %.0f CPU-seconds, %.0fs wall\n",
+			g, cur.Games, league, row[6], 100*row[5], row[4], windowRows, row[9], row[10], row[11], row[12], gateLine, verdict, row[26], row[25])
 	}
 	return row, nil
 }
 
 // selfplay plays (or completes) generation g's buffer dataset with the best network.
-func (e *exitRun) selfplay(ctx context.Context, g int64) error {
+func (e *exitRun) selfplay(ctx context.Context, g int64, past []string) error {
 	o := e.opts
 	ro := o.Rules
 	ro.TurnLimit = o.SelfplayTurnLimit
@@ -591,7 +638,8 @@ func (e *exitRun) selfplay(ctx context.Context, g int64) error {
 	var finished atomic.Int64
 	cfg := selfplay.Config{Agents: agents, Env: env.Options{Rules: ro, Reward: env.Rank}, Games: o.Games,
 		Seed: env.GameSeed(o.Seed, int(g), 2), Out: out, Workers: max(o.Workers, 1), GamesPerShard: o.ShardGames,
-		Resume: true, ToolVersion: "container train exit", RecordPolicy: true, BotSpec: botSpec,
+		Resume: true, ToolVersion: "container train exit", RecordPolicy: true, BotSpec: e.netSpec(botSpec),
+		GameAgents: func(id uint64) []string { return e.leagueAgents(spec, g, id, past) },
 		OnGame: func(int) {
 			n := int(finished.Add(1))
 			if e.bar != nil {
@@ -680,8 +728,17 @@ func (g gateResult) turnLimitShare() float64 {
 }
 
 func (g gateResult) String() string {
-	return fmt.Sprintf("%.1f%% [%.1f%%, %.1f%%] of %d games, %d at the turn limit", 100*g.Rate.Rate, 100*g.Rate.Lo, 100*g.Rate.Hi,
-		g.Games, g.Ends["turn-limit"])
+	reasons := make([]string, 0, len(g.Ends))
+	for r := range g.Ends {
+		reasons = append(reasons, r)
+	}
+	slices.Sort(reasons)
+	ends := make([]string, len(reasons))
+	for i, r := range reasons {
+		ends[i] = fmt.Sprintf("%s %d", r, g.Ends[r])
+	}
+	return fmt.Sprintf("%.1f%% [%.1f%%, %.1f%%] of %d games, %d at the turn limit (ends: %s)", 100*g.Rate.Rate, 100*g.Rate.Lo, 100*g.Rate.Hi,
+		g.Games, g.Ends["turn-limit"], strings.Join(ends, ", "))
 }
 
 // gateGames plays the candidate network (most likely move, no search) in one seat against

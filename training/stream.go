@@ -62,7 +62,9 @@ type StreamOptions struct {
 // GameStats count one dataset's games (Search streams read them when they open).
 type GameStats struct {
 	Games, TurnLimitGames int
-	Decisions, Turns      int64
+	// LeagueGames counts the games in which league opponents played some seats.
+	LeagueGames      int
+	Decisions, Turns int64
 }
 
 // Stream reads the decisions of one or more datasets for training without holding them in
@@ -92,6 +94,9 @@ type Stream struct {
 	units  []unitRef // every record batch, in data order
 	open   []*streamShard
 	lost   map[uint64]bool // Search: games (ids offset) whose value targets are a loss
+	// opp marks, per game (ids offset) of a Search stream, the seats played by league
+	// opponents (bit s: seat s), whose decisions are not trained on.
+	opp map[uint64]uint64
 
 	pos        StreamPosition
 	win        *Samples // the current buffer load
@@ -154,7 +159,7 @@ func OpenStream(dirs []string, opts StreamOptions) (*Stream, error) {
 	case opts.Buffer < 1 || opts.ValPercent < 0 || opts.ValPercent > 100 || opts.ValRows < 0:
 		return nil, fmt.Errorf("%w: stream buffer %d, validation %d%% and %d rows", ErrConfig, opts.Buffer, opts.ValPercent, opts.ValRows)
 	}
-	s := &Stream{opts: opts, dirs: dirs, orderEpoch: -1, lost: map[uint64]bool{}}
+	s := &Stream{opts: opts, dirs: dirs, orderEpoch: -1, lost: map[uint64]bool{}, opp: map[uint64]uint64{}}
 	var sources []string
 	for k, dir := range dirs {
 		ds, err := datasets.Open(dir, datasets.AcceptEncodings(encoding.Versions()...))
@@ -244,6 +249,21 @@ func (s *Stream) readGames(ds *datasets.Dataset, offset uint64) error {
 		if stalled(g.EndReason) {
 			s.lost[g.GameID+offset] = true
 			st.TurnLimitGames++
+		}
+		// A seat whose agent is not the manifest's (the plan's) was a league opponent. A
+		// league game has the learner in at least one seat: a game none of whose agents is the
+		// manifest's names the same learner otherwise (a manifest rewritten since) and is
+		// trained on whole.
+		var opp uint64
+		n := min(len(g.Agents), len(ds.Manifest.Agents), 64)
+		for k := range n {
+			if g.Agents[k] != ds.Manifest.Agents[k] {
+				opp |= 1 << k
+			}
+		}
+		if opp != 0 && opp != 1<<n-1 {
+			s.opp[g.GameID+offset] = opp
+			st.LeagueGames++
 		}
 	}
 	s.Games = append(s.Games, st)
@@ -372,6 +392,18 @@ func (s *Stream) emptyRows(n int) *Samples {
 }
 
 // choice reports whether a legal-action mask has at least two legal actions.
+// trained reports whether a Search stream trains on row i of c (game gid, ids offset): a
+// decision with a choice made by a seat that was not a league opponent.
+func (s *Stream) trained(c *datasets.LearnerStepColumns, i int, gid uint64) bool {
+	if !s.opts.Search {
+		return true
+	}
+	if o := s.opp[gid]; o != 0 && o&(1<<uint(c.Decider.Value(i)&63)) != 0 {
+		return false
+	}
+	return choice(c.Mask.Value(i))
+}
+
 func choice(mask []byte) bool {
 	n := 0
 	for _, b := range mask {
@@ -454,6 +486,9 @@ func (s *Stream) appendRow(dst *Samples, c *datasets.LearnerStepColumns, i int, 
 	}
 	var pol []float32
 	if s.opts.Search {
+		if o := s.opp[gid]; o != 0 && o&(1<<uint(d&63)) != 0 {
+			return false, nil // a league opponent's decision
+		}
 		legal := 0
 		for _, b := range mask {
 			legal += bits.OnesCount8(b)
@@ -504,7 +539,7 @@ func (s *Stream) CountRows() (int64, error) {
 		}
 		err := s.readUnit(ref, func(c *datasets.LearnerStepColumns, sh *streamShard) error {
 			for i := range c.Len() {
-				if !heldOut(c.GameID.Value(i)+sh.offset, s.opts.ValPercent) && (!s.opts.Search || choice(c.Mask.Value(i))) {
+				if gid := c.GameID.Value(i) + sh.offset; !heldOut(gid, s.opts.ValPercent) && s.trained(c, i, gid) {
 					n++
 				}
 			}
@@ -624,7 +659,7 @@ func (s *Stream) loadWindow() error {
 					continue
 				}
 				if seen < skip {
-					if !s.opts.Search || choice(c.Mask.Value(i)) {
+					if s.trained(c, i, gid) {
 						seen++
 					}
 					continue

@@ -44,6 +44,7 @@ type trainExItOptions struct {
 	selfplayTurnLimit  int
 	keepBuffer         bool
 	workers            int
+	league             []string
 	progress           io.Writer
 }
 
@@ -78,6 +79,15 @@ func newTrainExItCmd() *cobra.Command {
    its games against --gate-opponent (against the best without one) ended at the turn limit.
    --gate-every 0: every new network is the best.
 
+--league OPPONENT@WEIGHT (repeatable) mixes opponents into step 1: each game's entry is drawn
+in proportion to the weights (from --seed, the generation and the game); "self" is a game of
+step 1 as above, any other entry seats the learner's search in one seat (drawn too) and the
+opponent in the others: "best" the best network's policy alone, "past" an earlier best
+network (generation 0 or a promoted one, drawn per game), or a bot spec such as
+ismcts:sims=50 (ismcts opponents play with one worker). Only the learner's decisions are
+trained on. For example --league self@0.5 --league past@0.25 --league ismcts:sims=50@0.125
+--league ismcts:sims=200@0.125.
+
 --expert SPEC replaces the network-guided search in step 1 by a fixed plain search (an ismcts
 spec without net=, e.g. "ismcts", the strongest bot): the network then learns to imitate it,
 the first step of Expert Iteration, for while the network is weaker than the plain search.
@@ -92,6 +102,7 @@ shard: running the same command again resumes (only --generations, --workers and
 --init starts from a run directory, a .bot file or "default" made for the same games.`,
 		Example: `  container train exit --out runs/exit --init default --generations 10
   container train exit --out runs/exit-small --init default --games 16 --sims 32 --gate-games 24 --gate-every 1
+  container train exit --out runs/league --init default --league self@0.5 --league past@0.25 --league ismcts:sims=50@0.125 --league ismcts:sims=200@0.125
   container train exit --out runs/distil --init default --expert ismcts --games 16 --window 8 --steps 400
   container eval --agents runs/exit/nets/gen-000010.bot,valuer,valuer,valuer --games 400`,
 		Args: cobra.NoArgs,
@@ -138,6 +149,7 @@ shard: running the same command again resumes (only --generations, --workers and
 	f.IntVar(&o.selfplayTurnLimit, "selfplay-turn-limit", d.SelfplayTurnLimit, "turn limit of self-play games (reaching it is a loss for every seat; 0: the rules' 1000)")
 	f.BoolVar(&o.keepBuffer, "keep-buffer", false, "keep the buffer generations that left the window")
 	f.IntVar(&o.workers, "workers", d.Workers, "self-play and gating games played in parallel")
+	f.StringArrayVar(&o.league, "league", nil, "a league entry OPPONENT@WEIGHT, repeatable: self (every seat the search), best or past (a best network's policy), or a bot spec (ismcts:sims=50); none: every game self")
 	return cmd
 }
 
@@ -189,6 +201,13 @@ func runTrainExIt(ctx context.Context, o trainExItOptions, out io.Writer) error 
 	eo.ValueMix, eo.GateEvery, eo.GateGames, eo.GateOpponent = o.valueMix, int64(o.gateEvery), o.gateGames, o.gateOpponent
 	eo.GateMargin, eo.GateTurnLimitShare, eo.SelfplayTurnLimit = o.gateMargin, o.gateTurnLimitShare, o.selfplayTurnLimit
 	eo.KeepBuffer, eo.Workers, eo.Seed = o.keepBuffer, o.workers, o.seed
+	for _, s := range o.league {
+		e, err := training.ParseLeagueEntry(s)
+		if err != nil {
+			return fmt.Errorf("%w: --league: %w", ErrTrainOptions, err)
+		}
+		eo.League = append(eo.League, e)
+	}
 	eo.Net = training.NetConfig{Width: o.width, Depth: o.depth, Norm: o.norm}
 	eo.Hyper.LearningRate, eo.Hyper.ValueCoef = o.lr, o.valueCoef
 	eo.Progress, eo.Log = o.progress, out

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -37,8 +38,13 @@ func TestTrainExItBadInputIsOneLine(t *testing.T) {
 		{[]string{"--selfplay-turn-limit", "-3"}, "--selfplay-turn-limit -3"},
 		{[]string{"--gate-turn-limit-share", "NaN"}, "--gate-turn-limit-share NaN"},
 		{[]string{"--players", "3", "--init", bot4p}, "4 players"},
+		{[]string{"--league", "self"}, `league entry "self": want OPPONENT@WEIGHT`},
+		{[]string{"--league", "past@0"}, "weight 0 outside (0, 1e6]"},
+		{[]string{"--league", "self@1", "--league", "self@2"}, `league opponent "self" given twice`},
+		{[]string{"--league", "nosuchbot@1"}, "nosuchbot"},
+		{[]string{"--league", "ismcts:sims=0@1"}, "sims"},
 	} {
-		out := filepath.Join(dir, "run-"+strings.ReplaceAll(c.args[0], "-", ""))
+		out := filepath.Join(dir, "run-"+strings.ReplaceAll(strings.Join(c.args, ""), "-", ""))
 		args := append([]string{"train", "exit", "--out", out, "--generations", "1", "--games", "1", "--sims", "2",
 			"--width", "8", "--depth", "1"}, c.args...)
 		var stdout, stderr bytes.Buffer
@@ -78,6 +84,36 @@ func TestTrainExItWritesABufferThatDatasetStatsReads(t *testing.T) {
 		if !strings.Contains(stdout.String(), want) {
 			t.Errorf("dataset stats lacks %q:\n%s", want, stdout.String())
 		}
+	}
+}
+
+// A league run resumes only with the same league: a changed mix is refused in one line
+// naming --league, and the same command continues the run.
+func TestTrainExItResumeRefusesAChangedLeague(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays search games")
+	}
+	out := filepath.Join(t.TempDir(), "run")
+	args := []string{"train", "exit", "--out", out, "--games", "2", "--shard-games", "1", "--sims", "3",
+		"--width", "8", "--depth", "1", "--steps", "2", "--batch", "16", "--gate-every", "0", "--selfplay-turn-limit", "10",
+		"--league", "self@1", "--league", "random@1"}
+	var stdout, stderr bytes.Buffer
+	if code := Main(append(args, "--generations", "1"), strings.NewReader(""), &stdout, &stderr); code != 0 {
+		t.Fatalf("train exit: exit %d: %s", code, stderr.String())
+	}
+	if !strings.Contains(stdout.String(), "CPU-seconds") {
+		t.Errorf("the generation's log line gives no CPU-seconds: %q", stdout.String())
+	}
+	stderr.Reset()
+	changed := append(slices.Clone(args[:len(args)-2]), "--league", "random@2", "--generations", "2")
+	code := Main(changed, strings.NewReader(""), &stdout, &stderr)
+	_, last, _ := strings.Cut(stderr.String(), "container: ")
+	if code != 1 || strings.Count(last, "\n") != 1 || !strings.Contains(last, "--league") {
+		t.Errorf("resume with another league: exit %d, stderr %q; want one line naming --league", code, stderr.String())
+	}
+	stderr.Reset()
+	if code := Main(append(args, "--generations", "2"), strings.NewReader(""), &stdout, &stderr); code != 0 {
+		t.Fatalf("resume with the same league: exit %d: %s", code, stderr.String())
 	}
 }
 

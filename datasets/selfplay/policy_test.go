@@ -74,3 +74,59 @@ func TestRecordPolicyWritesTheBehaviourDistribution(t *testing.T) {
 	_, err = Run(context.Background(), c2)
 	require.ErrorContains(t, err, "random does not")
 }
+
+// With GameAgents some games seat opponents: the games table records each game's own agents,
+// an opponent that reports no policy records the move it played with probability 1 and
+// value 0, the planned seats keep their policy, and the plan stays the manifest's agents.
+func TestGameAgentsSeatOpponentsThatNeedNotReportAPolicy(t *testing.T) {
+	dir := t.TempDir()
+	c := testConfig(t, dir, 4, 1, datasets.Arrow)
+	plan := []string{"test-uniform-policy", "test-uniform-policy", "test-uniform-policy"}
+	c.Agents, c.RecordPolicy = plan, true
+	league := []string{"test-uniform-policy", "random", "random"}
+	c.GameAgents = func(id uint64) []string {
+		if id%2 == 1 {
+			return league
+		}
+		return nil
+	}
+	_, err := Run(context.Background(), c)
+	require.NoError(t, err)
+	ds, err := datasets.Open(dir)
+	require.NoError(t, err)
+	require.Equal(t, plan, ds.Manifest.Agents)
+	for g, err := range ds.Games() {
+		require.NoError(t, err)
+		if g.GameID%2 == 1 {
+			require.Equal(t, league, g.Agents, "game %d", g.GameID)
+		} else {
+			require.Equal(t, plan, g.Agents, "game %d", g.GameID)
+		}
+	}
+	opponent := 0
+	for b, err := range ds.Batches(64) {
+		require.NoError(t, err)
+		for r := 0; r < b.Size; r++ {
+			pol := b.Policy[r*b.NumActions : (r+1)*b.NumActions]
+			if b.GameIDs[r]%2 == 1 && b.Deciders[r] != 0 {
+				opponent++
+				require.Equal(t, float32(1), pol[b.Actions[r]], "an opponent's move played has probability 1")
+				require.Zero(t, b.Values[r])
+				continue
+			}
+			require.Equal(t, float32(0.25), b.Values[r])
+		}
+	}
+	require.Greater(t, opponent, 0)
+
+	// A planned seat's bot must still report its policy.
+	c2 := testConfig(t, t.TempDir(), 2, 1, datasets.Arrow)
+	c2.Agents, c2.RecordPolicy = plan, true
+	c2.GameAgents = func(uint64) []string { return []string{"random", "test-uniform-policy", "test-uniform-policy"} }
+	_, err = Run(context.Background(), c2)
+	require.NoError(t, err, "random in seat 0 of every game is an opponent")
+	c3 := testConfig(t, t.TempDir(), 1, 1, datasets.Arrow)
+	c3.Agents, c3.RecordPolicy = []string{"random", "test-uniform-policy", "test-uniform-policy"}, true
+	_, err = Run(context.Background(), c3)
+	require.ErrorContains(t, err, "random does not")
+}

@@ -78,6 +78,13 @@ type Config struct {
 	// record names that do not depend on it: train exit records its network relative to the
 	// run directory, so the run can be moved and still resume.
 	BotSpec func(agent string) string
+	// GameAgents, if set, gives the agents of game id (its number in the dataset) where they
+	// differ from Agents, or nil for Agents: a league, where some seats of some games are
+	// played by opponents. A seat whose agent differs from Agents[seat] is an opponent seat;
+	// with RecordPolicy an opponent that does not report its policy records the move it
+	// played with probability 1 and value 0. Agents (the manifest's) stay the plan a resumed
+	// run is compared with; the games table records each game's own agents.
+	GameAgents func(game uint64) []string
 }
 
 // spec is the spec agent's bots are made from (Config.BotSpec).
@@ -404,6 +411,8 @@ type player struct {
 	meta  *datasets.Meta
 	e     *env.Env
 	seats []bots.Seat // every seat's bot and decision buffers
+	names []string    // the agent each seat's bot was made for
+	cache map[seatAgent]bots.Bot
 
 	obs      []float32
 	legal    []int
@@ -432,7 +441,7 @@ func newPlayer(c *Config, meta *datasets.Meta) (*player, error) {
 	if e.ObsSize() != meta.ObsDim {
 		return nil, fmt.Errorf("selfplay: environment observes %d floats, the spec says %d", e.ObsSize(), meta.ObsDim)
 	}
-	p := &player{cfg: c, meta: meta, e: e, seats: make([]bots.Seat, len(c.Agents))}
+	p := &player{cfg: c, meta: meta, e: e, seats: make([]bots.Seat, len(c.Agents)), names: make([]string, len(c.Agents))}
 	p.moveText = make([][]string, meta.Seats)
 	for s := range p.moveText {
 		p.moveText[s] = make([]string, meta.NumActions)
@@ -483,19 +492,19 @@ func (p *player) playShard(ctx context.Context, man *datasets.Manifest, k int) (
 func (p *player) playGame(id, seed uint64) (*datasets.Game, []datasets.Step, error) {
 	start := time.Now()
 	P, D := p.meta.Seats, p.meta.ObsDim
-	for s, name := range p.cfg.Agents {
-		if sd, ok := p.seats[s].Bot.(bots.Seeder); ok {
-			sd.Seed(botSeed(seed, s))
-			continue
+	agents := p.cfg.Agents
+	if p.cfg.GameAgents != nil {
+		if a := p.cfg.GameAgents(id); a != nil {
+			if len(a) != len(agents) {
+				return nil, nil, fmt.Errorf("selfplay: game %d has %d agents for %d seats", id, len(a), len(agents))
+			}
+			agents = a
 		}
-		b, err := bots.New(p.cfg.spec(name), p.cfg.Env.Rules, botSeed(seed, s))
-		if err != nil {
+	}
+	for s, name := range agents {
+		if err := p.seatBot(s, name, seed); err != nil {
 			return nil, nil, err
 		}
-		if _, ok := b.(PolicyBot); p.cfg.RecordPolicy && !ok {
-			return nil, nil, fmt.Errorf("selfplay: recording the behaviour policy needs bots that report it; %s does not", name)
-		}
-		p.seats[s].Bot = b
 	}
 	A := p.meta.NumActions
 	p.probs, p.values = p.probs[:0], p.values[:0]
@@ -519,13 +528,17 @@ func (p *player) playGame(id, seed uint64) (*datasets.Game, []datasets.Step, err
 			probs := p.probs[n:]
 			clear(probs)
 			var v float32
-			a, v, err = p.seats[seat].ActPolicy(st, legal, probs)
+			if _, ok := p.seats[seat].Bot.(PolicyBot); ok {
+				a, v, err = p.seats[seat].ActPolicy(st, legal, probs)
+			} else if a, err = p.seats[seat].ActLegal(st, legal); err == nil {
+				probs[a] = 1 // an opponent seat's move (seatBot lets only those through)
+			}
 			p.values = append(p.values, v)
 		} else {
 			a, err = p.seats[seat].ActLegal(st, legal)
 		}
 		if err != nil {
-			return nil, nil, fmt.Errorf("selfplay: game %d (seed %d) step %d: agent %s: %w", id, seed, len(p.actions), p.cfg.Agents[seat], err)
+			return nil, nil, fmt.Errorf("selfplay: game %d (seed %d) step %d: agent %s: %w", id, seed, len(p.actions), agents[seat], err)
 		}
 		p.texts = append(p.texts, p.text(st, seat, a))
 		p.obs = append(p.obs, obs...)
@@ -566,7 +579,7 @@ func (p *player) playGame(id, seed uint64) (*datasets.Game, []datasets.Step, err
 	}
 	st := p.e.State()
 	g := &datasets.Game{
-		GameID: id, Seed: seed, Agents: p.cfg.Agents, Length: int32(T), Turns: st.Turn + 1,
+		GameID: id, Seed: seed, Agents: agents, Length: int32(T), Turns: st.Turn + 1,
 		EndReason: endReason(st, res.Truncated), Duration: time.Since(start),
 	}
 	o := p.cfg.Env.Rules
@@ -587,6 +600,45 @@ func (p *player) playGame(id, seed uint64) (*datasets.Game, []datasets.Step, err
 	}
 	g.Scores = p.scores
 	return g, p.steps, nil
+}
+
+// seatAgent keys a worker's bots: one per seat and agent.
+type seatAgent struct {
+	seat  int
+	agent string
+}
+
+// seatBot gives seat the bot of agent for a game of this seed: the seat's bot of an earlier
+// game reseeded when it has one (a Seeder), else a new one. With RecordPolicy the seat's bot
+// must report its policy unless it is an opponent seat (GameAgents).
+func (p *player) seatBot(s int, name string, seed uint64) error {
+	if p.names[s] == name && p.seats[s].Bot != nil {
+		if sd, ok := p.seats[s].Bot.(bots.Seeder); ok {
+			sd.Seed(botSeed(seed, s))
+			return nil
+		}
+	}
+	key := seatAgent{s, name}
+	if b, ok := p.cache[key]; ok {
+		if sd, ok := b.(bots.Seeder); ok {
+			sd.Seed(botSeed(seed, s))
+			p.seats[s].Bot, p.names[s] = b, name
+			return nil
+		}
+	}
+	b, err := bots.New(p.cfg.spec(name), p.cfg.Env.Rules, botSeed(seed, s))
+	if err != nil {
+		return err
+	}
+	if _, ok := b.(PolicyBot); p.cfg.RecordPolicy && !ok && name == p.cfg.Agents[s] {
+		return fmt.Errorf("selfplay: recording the behaviour policy needs bots that report it; %s does not", name)
+	}
+	if p.cache == nil {
+		p.cache = map[seatAgent]bots.Bot{}
+	}
+	p.cache[key] = b
+	p.seats[s].Bot, p.names[s] = b, name
+	return nil
 }
 
 func colourName(c rules.Colour) string {
