@@ -219,12 +219,11 @@ func TestRate_ScheduleIsNamedAndABadOneRefused(t *testing.T) {
 func TestAgentsHelpStatesTheBound(t *testing.T) {
 	for cmd, want := range map[string]string{"rate": "1 to 16;", "eval": "1 to 5;"} {
 		var out, errb bytes.Buffer
-		if code := Main([]string{cmd, "--help"}, strings.NewReader(""), &out, &errb); code != 0 {
-			t.Fatalf("%s --help: exit %d", cmd, code)
-		}
+		code := Main([]string{cmd, "--help"}, strings.NewReader(""), &out, &errb)
+		require.Equal(t, 0, code, "%s --help: exit %d", cmd, code)
 		for _, line := range strings.Split(out.String(), "\n") {
-			if strings.Contains(line, "--agents string") && !strings.Contains(line, want) {
-				t.Errorf("%s --help: %q, want %q", cmd, line, want)
+			if strings.Contains(line, "--agents string") {
+				assert.Contains(t, line, want, "%s --help: %q, want %q", cmd, line, want)
 			}
 		}
 	}

@@ -10,6 +10,8 @@ import (
 
 	"github.com/container-rl/container/internal/rundir"
 	"github.com/container-rl/container/training"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // Bad flag values and a network made for other games stop train exit with one line on
@@ -18,12 +20,8 @@ func TestTrainExItBadInputIsOneLine(t *testing.T) {
 	dir := t.TempDir()
 	bot4p := filepath.Join(dir, "four.bot")
 	f, err := training.DefaultBot()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := f.WriteFile(bot4p); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
+	require.NoError(t, f.WriteFile(bot4p))
 	for _, c := range []struct {
 		args []string
 		want string
@@ -49,12 +47,10 @@ func TestTrainExItBadInputIsOneLine(t *testing.T) {
 			"--width", "8", "--depth", "1"}, c.args...)
 		var stdout, stderr bytes.Buffer
 		code := Main(args, strings.NewReader(""), &stdout, &stderr)
-		if code != 1 || strings.Count(stderr.String(), "\n") != 1 || !strings.Contains(stderr.String(), c.want) {
-			t.Errorf("%v: exit %d, stderr %q; want one line naming %q", c.args, code, stderr.String(), c.want)
-		}
-		if ents, _ := os.ReadDir(out); len(ents) != 0 {
-			t.Errorf("%v: a refused start left %d entries in --out", c.args, len(ents))
-		}
+		assert.True(t, code == 1 && strings.Count(stderr.String(), "\n") == 1 && strings.Contains(stderr.String(), c.want),
+			"%v: exit %d, stderr %q; want one line naming %q", c.args, code, stderr.String(), c.want)
+		ents, _ := os.ReadDir(out)
+		assert.Empty(t, ents, "%v: a refused start left %d entries in --out", c.args, len(ents))
 	}
 }
 
@@ -70,20 +66,14 @@ func TestTrainExItWritesABufferThatDatasetStatsReads(t *testing.T) {
 	code := Main([]string{"train", "exit", "--out", out, "--generations", "1", "--games", "2", "--shard-games", "1", "--sims", "3",
 		"--width", "8", "--depth", "1", "--steps", "2", "--batch", "16", "--gate-every", "0", "--selfplay-turn-limit", "10"},
 		strings.NewReader(""), &stdout, &stderr)
-	if code != 0 {
-		t.Fatalf("train exit: exit %d: %s", code, stderr.String())
-	}
-	if !strings.Contains(stdout.String(), "done: 1 generations") || !strings.Contains(stdout.String(), "nets/gen-000001.bot") {
-		t.Fatalf("train exit printed %q", stdout.String())
-	}
+	require.Equal(t, 0, code, "train exit: exit %d: %s", code, stderr.String())
+	require.True(t, strings.Contains(stdout.String(), "done: 1 generations") && strings.Contains(stdout.String(), "nets/gen-000001.bot"),
+		"train exit printed %q", stdout.String())
 	stdout.Reset()
-	if code := Main([]string{"dataset", "stats", filepath.Join(out, "buffer", "gen-000001")}, strings.NewReader(""), &stdout, &stderr); code != 0 {
-		t.Fatalf("dataset stats of the buffer: exit %d: %s", code, stderr.String())
-	}
+	code = Main([]string{"dataset", "stats", filepath.Join(out, "buffer", "gen-000001")}, strings.NewReader(""), &stdout, &stderr)
+	require.Equal(t, 0, code, "dataset stats of the buffer: exit %d: %s", code, stderr.String())
 	for _, want := range []string{"2 games", "turn-limit 2", "ismcts:sims=3,workers=1", "policy column over", "taken = top"} {
-		if !strings.Contains(stdout.String(), want) {
-			t.Errorf("dataset stats lacks %q:\n%s", want, stdout.String())
-		}
+		assert.Contains(t, stdout.String(), want, "dataset stats lacks %q:\n%s", want, stdout.String())
 	}
 }
 
@@ -98,23 +88,18 @@ func TestTrainExItResumeRefusesAChangedLeague(t *testing.T) {
 		"--width", "8", "--depth", "1", "--steps", "2", "--batch", "16", "--gate-every", "0", "--selfplay-turn-limit", "10",
 		"--league", "self@1", "--league", "random@1"}
 	var stdout, stderr bytes.Buffer
-	if code := Main(append(args, "--generations", "1"), strings.NewReader(""), &stdout, &stderr); code != 0 {
-		t.Fatalf("train exit: exit %d: %s", code, stderr.String())
-	}
-	if !strings.Contains(stdout.String(), "CPU-seconds") {
-		t.Errorf("the generation's log line gives no CPU-seconds: %q", stdout.String())
-	}
+	code := Main(append(args, "--generations", "1"), strings.NewReader(""), &stdout, &stderr)
+	require.Equal(t, 0, code, "train exit: exit %d: %s", code, stderr.String())
+	assert.Contains(t, stdout.String(), "CPU-seconds", "the generation's log line gives no CPU-seconds: %q", stdout.String())
 	stderr.Reset()
 	changed := append(slices.Clone(args[:len(args)-2]), "--league", "random@2", "--generations", "2")
-	code := Main(changed, strings.NewReader(""), &stdout, &stderr)
+	code = Main(changed, strings.NewReader(""), &stdout, &stderr)
 	_, last, _ := strings.Cut(stderr.String(), "container: ")
-	if code != 1 || strings.Count(last, "\n") != 1 || !strings.Contains(last, "--league") {
-		t.Errorf("resume with another league: exit %d, stderr %q; want one line naming --league", code, stderr.String())
-	}
+	assert.True(t, code == 1 && strings.Count(last, "\n") == 1 && strings.Contains(last, "--league"),
+		"resume with another league: exit %d, stderr %q; want one line naming --league", code, stderr.String())
 	stderr.Reset()
-	if code := Main(append(args, "--generations", "2"), strings.NewReader(""), &stdout, &stderr); code != 0 {
-		t.Fatalf("resume with the same league: exit %d: %s", code, stderr.String())
-	}
+	code = Main(append(args, "--generations", "2"), strings.NewReader(""), &stdout, &stderr)
+	require.Equal(t, 0, code, "resume with the same league: exit %d: %s", code, stderr.String())
 }
 
 // Disk full during train exit's self-play (the next generation's shard files lead to
@@ -130,30 +115,20 @@ func TestTrainExItSelfplayOnAFullDiskIsOneLine(t *testing.T) {
 	args := []string{"train", "exit", "--out", out, "--games", "2", "--shard-games", "2", "--sims", "3",
 		"--width", "8", "--depth", "1", "--steps", "2", "--batch", "16", "--gate-every", "0", "--selfplay-turn-limit", "10"}
 	var stdout, stderr bytes.Buffer
-	if code := Main(append(args, "--generations", "1"), strings.NewReader(""), &stdout, &stderr); code != 0 {
-		t.Fatalf("train exit: exit %d: %s", code, stderr.String())
-	}
+	code := Main(append(args, "--generations", "1"), strings.NewReader(""), &stdout, &stderr)
+	require.Equal(t, 0, code, "train exit: exit %d: %s", code, stderr.String())
 	gen1, gen2 := filepath.Join(out, "buffer", "gen-000001"), filepath.Join(out, "buffer", "gen-000002")
-	if err := os.Mkdir(gen2, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, os.Mkdir(gen2, 0o755))
 	marker, err := os.ReadFile(filepath.Join(gen1, rundir.MarkerName))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(gen2, rundir.MarkerName), marker, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(gen2, rundir.MarkerName), marker, 0o644))
 	for _, name := range []string{"steps-00000.arrow.tmp", "games-00000.arrow.tmp"} {
-		if err := os.Symlink("/dev/full", filepath.Join(gen2, name)); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, os.Symlink("/dev/full", filepath.Join(gen2, name)))
 	}
 	stderr.Reset()
-	code := Main(append(args, "--generations", "2"), strings.NewReader(""), &stdout, &stderr)
+	code = Main(append(args, "--generations", "2"), strings.NewReader(""), &stdout, &stderr)
 	msg := stderr.String() // the progress bar, then the error
 	_, last, _ := strings.Cut(msg, "container: ")
-	if code != 1 || strings.Count(last, "\n") != 1 || !strings.HasSuffix(last, "\n") || strings.Count(msg, "no space left on device") != 1 {
-		t.Fatalf("exit %d, stderr %q; want one line naming the full disk once", code, msg)
-	}
+	require.True(t, code == 1 && strings.Count(last, "\n") == 1 && strings.HasSuffix(last, "\n") && strings.Count(msg, "no space left on device") == 1,
+		"exit %d, stderr %q; want one line naming the full disk once", code, msg)
 }
