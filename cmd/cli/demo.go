@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/container-rl/container/internal/progress"
 	"github.com/container-rl/container/internal/rundir"
 )
 
@@ -53,7 +54,7 @@ or scale any step yourself, and ends with where every artifact was written.`,
   container demo --out /tmp/demo --games 50 --eval-games 20`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if isTerminal(cmd.ErrOrStderr()) {
+			if progress.IsTerminal(cmd.ErrOrStderr()) {
 				o.progress = cmd.ErrOrStderr()
 			}
 			return runDemo(o, cmd.OutOrStdout())
@@ -299,16 +300,6 @@ func runCommand(args []string, out, progress io.Writer) error {
 	root.SetOut(out)
 	root.SetErr(progress)
 	return root.Execute()
-}
-
-// isTerminal reports whether w is a character device (a terminal, where progress bars help).
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
 // commandDepth is the number of leading words of args that name the command (not flags or

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"sync"
 	"time"
@@ -316,7 +315,7 @@ type readProgress struct {
 }
 
 func newReadProgress(w io.Writer) *readProgress {
-	return &readProgress{w: w, terminal: isTerminalWriter(w)}
+	return &readProgress{w: w, terminal: progress.IsTerminal(w)}
 }
 
 func (p *readProgress) report(stage string, done, total int64) {
@@ -349,14 +348,4 @@ func (p *readProgress) end() {
 		_ = p.bar.Finish()
 		p.bar = nil
 	}
-}
-
-// isTerminalWriter reports whether w is a terminal, where a bar can redraw its line.
-func isTerminalWriter(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
