@@ -93,15 +93,21 @@ type ExItOptions struct {
 	// best is at least 1/players + GateMargin and at most GateTurnLimitShare of its games
 	// against GateOpponent (against the best when there is no opponent) ended at the turn
 	// limit.
-	GateMargin         float64   `json:"gate_margin"`
-	GateTurnLimitShare float64   `json:"gate_turn_limit_share"`
-	KeepBuffer         bool      `json:"keep_buffer,omitempty"` // keep generations that left the window
-	Seed               uint64    `json:"seed"`
-	Workers            int       `json:"workers"` // self-play and gating games in parallel
-	Net                NetConfig `json:"net"`
-	Hyper              Hyper     `json:"hyper"`
-	InitFrom           string    `json:"init_from,omitempty"`
-	Init               *Weights  `json:"-"`
+	GateMargin         float64 `json:"gate_margin"`
+	GateTurnLimitShare float64 `json:"gate_turn_limit_share"`
+	// GateOpponentDrop, when above 0, also refuses a network whose win rate against
+	// GateOpponent is more than GateOpponentDrop below the best's (a plain threshold, see
+	// gateDecision). The best's rate is the one measured when it was promoted; generation 0's
+	// is measured against GateOpponent (the same games' seeds) at the first gating that needs
+	// it. 0: off. Recorded only when set.
+	GateOpponentDrop float64   `json:"gate_opponent_drop,omitempty"`
+	KeepBuffer       bool      `json:"keep_buffer,omitempty"` // keep generations that left the window
+	Seed             uint64    `json:"seed"`
+	Workers          int       `json:"workers"` // self-play and gating games in parallel
+	Net              NetConfig `json:"net"`
+	Hyper            Hyper     `json:"hyper"`
+	InitFrom         string    `json:"init_from,omitempty"`
+	Init             *Weights  `json:"-"`
 	// InitEncoding and InitRules say what Init was trained for (refused when they differ).
 	InitEncoding string         `json:"-"`
 	InitRules    *rules.Options `json:"-"`
@@ -149,13 +155,17 @@ type ExItResult struct {
 type exitState struct {
 	Best           string `json:"best"` // nets/gen-NNNNNN.bot
 	BestGeneration int64  `json:"best_generation"`
+	// BestOppRate is the best network's win rate against the gate opponent when the metrics
+	// do not hold it (generation 0): measured at the first gating with GateOpponentDrop set,
+	// forgotten when another network is promoted.
+	BestOppRate *float64 `json:"best_opp_rate,omitempty"`
 }
 
 func init() {
 	for k, v := range map[string]string{"generations": "--generations", "sims": "--sims", "c": "--c", "explore": "--explore",
 		"window": "--window", "steps": "--steps", "value_mix": "--value-mix", "gate_every": "--gate-every",
 		"gate_games": "--gate-games", "gate_opponent": "--gate-opponent", "gate_margin": "--gate-margin",
-		"gate_turn_limit_share": "--gate-turn-limit-share", "selfplay_turn_limit": "--selfplay-turn-limit",
+		"gate_turn_limit_share": "--gate-turn-limit-share", "gate_opponent_drop": "--gate-opponent-drop", "selfplay_turn_limit": "--selfplay-turn-limit",
 		"shard_games": "--shard-games", "expert": "--expert", "rollout": "--rollout", "workers": "--workers",
 		"keep_buffer": "--keep-buffer", "league": "--league"} {
 		if _, ok := settingFlags[k]; !ok {
@@ -192,6 +202,10 @@ func (o *ExItOptions) check() error {
 		return bad("gate every %d with %d games; want gate every >= 0 and, when gating, at least 1 game", o.GateEvery, o.GateGames)
 	case !(o.GateMargin >= -1 && o.GateMargin <= 1) || !(o.GateTurnLimitShare >= 0 && o.GateTurnLimitShare <= 1):
 		return bad("gate margin %g outside -1..1 or turn-limit share %g outside 0..1", o.GateMargin, o.GateTurnLimitShare)
+	case !(o.GateOpponentDrop >= 0 && o.GateOpponentDrop <= 1):
+		return bad("gate opponent drop %g outside 0..1 (0: off)", o.GateOpponentDrop)
+	case o.GateOpponentDrop > 0 && (o.GateEvery == 0 || o.GateOpponent == ""):
+		return bad("gate opponent drop %g needs gating (gate every above 0) and a gate opponent", o.GateOpponentDrop)
 	case o.SelfplayTurnLimit < 0 || o.SelfplayTurnLimit > rules.MaxTurnLimit:
 		return bad("self-play turn limit %d outside 0..%d", o.SelfplayTurnLimit, rules.MaxTurnLimit)
 	}
@@ -377,7 +391,7 @@ func (e *exitRun) start(r *run) error {
 
 // step plays, trains and gates generation g.
 func (e *exitRun) step(r *run, g int64) error {
-	row, err := e.generation(e.ctx, r.tr, e.stepper, g, pastNets(r.Metrics, e.st.Best))
+	row, err := e.generation(e.ctx, r.tr, e.stepper, g, pastNets(r.Metrics, e.st.Best), bestOppRate(r.Metrics, e.st))
 	if err != nil {
 		return err
 	}
@@ -478,7 +492,9 @@ func (e *exitRun) netSpec(botSpec func(string) string) func(string) string {
 }
 
 // generation plays, trains and gates generation g and returns its metrics row.
-func (e *exitRun) generation(ctx context.Context, tr *Trainer, stepper *exitStepper, g int64, past []string) ([]float64, error) {
+//
+// bestOpp is the best network's win rate against the gate opponent (-1: unknown).
+func (e *exitRun) generation(ctx context.Context, tr *Trainer, stepper *exitStepper, g int64, past []string, bestOpp float64) ([]float64, error) {
 	o := e.opts
 	row := make([]float64, len(ExItMetricNames))
 	for i := range row {
@@ -550,7 +566,7 @@ func (e *exitRun) generation(ctx context.Context, tr *Trainer, stepper *exitStep
 	}
 	// 3. Gate.
 	promoted := false
-	var gateLine string
+	var gateLine, refusal string
 	if o.GateEvery == 0 {
 		promoted = true
 	} else if g%o.GateEvery == 0 || g == o.Generations {
@@ -571,19 +587,31 @@ func (e *exitRun) generation(ctx context.Context, tr *Trainer, stepper *exitStep
 		// players-1 seats of the others, so their endings are mostly its doing).
 		stalls := vsBest.turnLimitShare()
 		gateLine = fmt.Sprintf(" | vs best (%s): %s", e.st.Best, vsBest)
+		candOpp := -1.0
 		if o.GateOpponent != "" {
 			vsOpp, err := gateGames(ctx, cand, nil, o.GateOpponent, o.Rules, o.GateGames, seed+1, o.Workers)
 			if err != nil {
 				return nil, fmt.Errorf("training: generation %d: gating against %s: %w", g, o.GateOpponent, err)
 			}
 			row[18], row[19], row[20], row[21] = vsOpp.Rate.Rate, vsOpp.Rate.Lo, vsOpp.Rate.Hi, vsOpp.turnLimitShare()
-			stalls = vsOpp.turnLimitShare()
+			stalls, candOpp = vsOpp.turnLimitShare(), vsOpp.Rate.Rate
 			gateLine += fmt.Sprintf(" | vs %s: %s", o.GateOpponent, vsOpp)
 		}
-		promoted = vsBest.Rate.Rate >= 1/float64(o.Rules.Players)+o.GateMargin && stalls <= o.GateTurnLimitShare
+		if o.GateOpponentDrop > 0 && bestOpp < 0 {
+			// The best's rate is unknown (generation 0): measure it once, with the games'
+			// seeds the candidate just played.
+			vs, err := gateGames(ctx, best, nil, o.GateOpponent, o.Rules, o.GateGames, seed+1, o.Workers)
+			if err != nil {
+				return nil, fmt.Errorf("training: generation %d: gating %s against %s: %w", g, e.st.Best, o.GateOpponent, err)
+			}
+			bestOpp = vs.Rate.Rate
+			e.st.BestOppRate = &bestOpp
+			gateLine += fmt.Sprintf(" | best (%s) vs %s: %s", e.st.Best, o.GateOpponent, vs)
+		}
+		promoted, refusal = gateDecision(o, vsBest.Rate.Rate, stalls, candOpp, bestOpp)
 	}
 	if promoted {
-		e.st.Best, e.st.BestGeneration = "nets/"+genName(g)+".bot", g
+		e.st.Best, e.st.BestGeneration, e.st.BestOppRate = "nets/"+genName(g)+".bot", g, nil
 	}
 	row[22] = 0
 	if promoted {
@@ -596,6 +624,9 @@ func (e *exitRun) generation(ctx context.Context, tr *Trainer, stepper *exitStep
 		verdict := ""
 		if o.GateEvery > 0 && gateLine != "" {
 			verdict = " | kept " + e.st.Best
+			if refusal != "" {
+				verdict = " | not promoted: " + refusal + "; kept " + e.st.Best
+			}
 			if promoted {
 				verdict = " | promoted to best"
 			}
@@ -714,6 +745,46 @@ func (e *exitRun) prune(g int64) error {
 		}
 	}
 	return nil
+}
+
+// gateDecision is the gating rule: whether the new network becomes the best, and when only
+// the drop against the gate opponent refuses it, why. It needs a win rate against the best
+// of at least 1/players + GateMargin and a turn-limit share (stalls) of at most
+// GateTurnLimitShare; with GateOpponentDrop set, also a win rate against the gate opponent
+// (candOpp) at most GateOpponentDrop below the best's (bestOpp; a negative one is unknown and
+// not compared).
+//
+// The drop is a plain threshold on the two rates, not an interval test: at 40 games a
+// Wilson interval is about 28 points wide, so "the candidate's upper bound below the best's
+// rate" lets a policy slide a few points per promotion, each step inside the noise (the
+// league run of 2026-12-07 fell 27.5% -> 25.0% -> 18.8% -> 7.5% -> 5.0%, and no step's upper
+// bound was below the previous best's rate). A refusal only keeps the best playing
+// self-play while training goes on, so the threshold errs on the side of refusing; more
+// gate games make both rates, and so the rule, sharper.
+func gateDecision(o *ExItOptions, vsBest, stalls, candOpp, bestOpp float64) (bool, string) {
+	if vsBest < 1/float64(o.Rules.Players)+o.GateMargin || stalls > o.GateTurnLimitShare {
+		return false, ""
+	}
+	// A small slack keeps rates of whole games exactly X apart on the allowed side.
+	if o.GateOpponentDrop > 0 && bestOpp >= 0 && candOpp >= 0 && bestOpp-candOpp > o.GateOpponentDrop+1e-9 {
+		return false, fmt.Sprintf("dropped against %s from %.1f%% to %.1f%%", o.GateOpponent, 100*bestOpp, 100*candOpp)
+	}
+	return true, ""
+}
+
+// bestOppRate is the best network's win rate against the gate opponent: the one measured
+// when it was promoted (its generation's gate_opp_rate), or for generation 0 the one
+// measured for it; -1 when unknown.
+func bestOppRate(metrics [][]float64, st exitState) float64 {
+	if st.BestOppRate != nil {
+		return *st.BestOppRate
+	}
+	for _, row := range metrics {
+		if len(row) > 18 && int64(row[0]) == st.BestGeneration && st.BestGeneration > 0 {
+			return row[18]
+		}
+	}
+	return -1
 }
 
 // gateResult is one gating evaluation: the new network's win rate and why games ended.

@@ -262,6 +262,10 @@ func TestExItRefusesBadSettings(t *testing.T) {
 		"expert key":     func(o *ExItOptions) { o.Expert = "ismcts:sims=0" },
 		"expert net":     func(o *ExItOptions) { o.Expert = "ismcts:net=default" },
 		"expert+rollout": func(o *ExItOptions) { o.Expert, o.Rollout = "ismcts", "valuer" },
+		"opponent drop":  func(o *ExItOptions) { o.GateOpponentDrop = math.NaN() },
+		"drop above 1":   func(o *ExItOptions) { o.GateOpponentDrop = 1.5 },
+		"drop no opp":    func(o *ExItOptions) { o.GateOpponentDrop, o.GateOpponent = 0.1, "" },
+		"drop no gate":   func(o *ExItOptions) { o.GateOpponentDrop, o.GateEvery = 0.1, 0 },
 	} {
 		o := tinyExIt(t)
 		edit(&o)
@@ -598,5 +602,124 @@ func TestExItStreamsTheWindowThroughItsBuffer(t *testing.T) {
 	o.Buffer, o.Out = 0, t.TempDir()
 	if _, err := TrainExIt(context.Background(), o); !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), "buffer 0") {
 		t.Fatalf("buffer 0: %v", err)
+	}
+}
+
+// The gating rule promotes on the win rate against the best and the turn-limit share, and
+// with GateOpponentDrop set refuses exactly a candidate more than that far below the best's
+// rate against the gate opponent, naming the drop; an unknown best rate is not compared.
+func TestGateDecisionRefusesADropAgainstTheGateOpponent(t *testing.T) {
+	o := DefaultExItOptions() // 4 players, margin 0.02, turn-limit share 0.01
+	o.GateOpponent = "ismcts:sims=50,workers=1"
+	for _, c := range []struct {
+		name                             string
+		drop, vsBest, stalls, cand, best float64
+		promoted                         bool
+		reason                           string
+	}{
+		{"off, league generation 5", 0, 0.30, 0, 0.05, 0.075, true, ""},
+		{"off, a large drop", 0, 0.30, 0, 0.05, 0.275, true, ""},
+		{"27.5% to 5.0%", 0.1, 0.30, 0, 0.05, 0.275, false, "dropped against ismcts:sims=50,workers=1 from 27.5% to 5.0%"},
+		{"27.5% to 25.0%", 0.1, 0.35, 0, 0.25, 0.275, true, ""},
+		{"exactly the drop allowed", 0.1, 0.30, 0, 0.175, 0.275, true, ""},
+		{"just past it", 0.1, 0.30, 0, 0.15, 0.275, false, "dropped against ismcts:sims=50,workers=1 from 27.5% to 15.0%"},
+		{"a rise", 0.1, 0.30, 0, 0.40, 0.275, true, ""},
+		{"best unknown", 0.1, 0.30, 0, 0.0, -1, true, ""},
+		{"weak against the best", 0.1, 0.25, 0, 0.30, 0.275, false, ""},
+		{"stalls", 0.1, 0.30, 0.05, 0.30, 0.275, false, ""},
+		{"stalls and a drop", 0.1, 0.30, 0.05, 0.0, 0.275, false, ""},
+	} {
+		o.GateOpponentDrop = c.drop
+		promoted, reason := gateDecision(&o, c.vsBest, c.stalls, c.cand, c.best)
+		if promoted != c.promoted || reason != c.reason {
+			t.Errorf("%s: promoted %v %q, want %v %q", c.name, promoted, reason, c.promoted, c.reason)
+		}
+	}
+}
+
+// The best network's rate against the gate opponent is its promoting generation's
+// gate_opp_rate, or the one measured for generation 0, or unknown.
+func TestBestOppRateIsThePromotingGenerationsRate(t *testing.T) {
+	row := func(g, opp float64) []float64 {
+		r := make([]float64, len(ExItMetricNames))
+		r[0], r[18] = g, opp
+		return r
+	}
+	metrics := [][]float64{row(1, 0.275), row(2, 0.25), row(3, 0.1875)}
+	measured := 0.3
+	for _, c := range []struct {
+		st   exitState
+		want float64
+	}{
+		{exitState{Best: "nets/gen-000002.bot", BestGeneration: 2}, 0.25},
+		{exitState{Best: "nets/gen-000000.bot"}, -1},
+		{exitState{Best: "nets/gen-000000.bot", BestOppRate: &measured}, 0.3},
+		{exitState{Best: "nets/gen-000004.bot", BestGeneration: 4}, -1},
+	} {
+		if got := bestOppRate(metrics, c.st); got != c.want {
+			t.Errorf("best generation %d: %g, want %g", c.st.BestGeneration, got, c.want)
+		}
+	}
+}
+
+// --gate-opponent-drop is recorded in run.json, the first gating measures generation 0
+// against the gate opponent, and a resume with another value (or without it) is refused
+// with the checkpoint untouched; a run started without it refuses a resume that sets it.
+func TestExItGateOpponentDropIsRecordedAndResumeRefusesAnother(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays search games")
+	}
+	o := tinyExIt(t)
+	o.Generations, o.GateOpponentDrop = 1, 0.1
+	var log bytes.Buffer
+	o.Log = &log
+	if _, err := TrainExIt(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(log.String(), "best (nets/gen-000000.bot) vs random: ") {
+		t.Errorf("the first gating did not measure generation 0 against the gate opponent: %s", log.String())
+	}
+	b, err := os.ReadFile(filepath.Join(o.Out, "run.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `"gate_opponent_drop":0.1`) {
+		t.Fatalf("run.json does not record the drop: %s", b)
+	}
+	before, err := os.ReadFile(filepath.Join(o.Out, CheckpointFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, drop := range []float64{0.2, 0} {
+		o2 := o
+		o2.Generations, o2.GateOpponentDrop, o2.Log = 2, drop, nil
+		_, err := TrainExIt(context.Background(), o2)
+		if !errors.Is(err, ErrResumeMismatch) || !strings.Contains(err.Error(), "--gate-opponent-drop") {
+			t.Fatalf("resume with drop %g: %v", drop, err)
+		}
+	}
+	after, err := os.ReadFile(filepath.Join(o.Out, CheckpointFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(before, after) {
+		t.Fatal("a refused resume changed the checkpoint")
+	}
+
+	off := tinyExIt(t)
+	off.Generations = 1
+	if _, err := TrainExIt(context.Background(), off); err != nil {
+		t.Fatal(err)
+	}
+	b, err = os.ReadFile(filepath.Join(off.Out, "run.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(b), "gate_opponent_drop") {
+		t.Errorf("a run without the drop records it: %s", b)
+	}
+	off.Generations, off.GateOpponentDrop = 2, 0.1
+	if _, err := TrainExIt(context.Background(), off); !errors.Is(err, ErrResumeMismatch) || !strings.Contains(err.Error(), "--gate-opponent-drop") {
+		t.Fatalf("turning the drop on when resuming: %v", err)
 	}
 }

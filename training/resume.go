@@ -34,7 +34,8 @@ var settingFlags = map[string]string{
 // one was started without it, so giving it now is a change, and leaving it out (or giving its
 // zero value) is not. A saved run without any other setting is of an earlier build and that
 // setting is not compared.
-var optionalSettings = map[string]bool{"rollout": true, "expert": true, "hide_opponent_cash": true, "max_steps": true}
+var optionalSettings = map[string]bool{"rollout": true, "expert": true, "hide_opponent_cash": true, "max_steps": true,
+	"gate_opponent_drop": true}
 
 // notSet is how a setting left out or at its zero value reads in resume messages.
 const notSet = "(not set)"

@@ -42,7 +42,7 @@ var documentedDefaults = map[string]map[string]string{
 		"generations": "20", "games": "32", "shard-games": "4", "sims": "64", "c": "1.5", "explore": "15", "window": "4",
 		"steps": "200", "batch": "256", "value-mix": "0", "gate-every": "2", "gate-games": "40",
 		"gate-opponent": "ismcts:sims=50,workers=1", "gate-margin": "0.02", "gate-turn-limit-share": "0.01",
-		"selfplay-turn-limit": "200", "players": "4", "rules": "base", "length": "standard", "modules": "", "lr": "0.0003",
+		"gate-opponent-drop": "0", "selfplay-turn-limit": "200", "players": "4", "rules": "base", "length": "standard", "modules": "", "lr": "0.0003",
 		"width": "128", "depth": "2", "norm": "layer", "value-coef": "0.5", "seed": "1",
 	},
 	"train ppo": {

@@ -154,7 +154,7 @@ var flagRanges = map[string][]numRange{
 		numRange{flag: "gate-games", min: 1, max: maxFlagMemGames},
 		numRange{flag: "selfplay-turn-limit", max: rules.MaxTurnLimit}, workersRange,
 		numRange{flag: "c", max: 100}, numRange{flag: "value-mix", max: 1}, numRange{flag: "gate-margin", min: -1, max: 1},
-		numRange{flag: "gate-turn-limit-share", max: 1}, playersRange),
+		numRange{flag: "gate-turn-limit-share", max: 1}, numRange{flag: "gate-opponent-drop", max: 1}, playersRange),
 }
 
 // rangeOf returns cmd's range for flag. A missing entry is a mistake in this file, caught by

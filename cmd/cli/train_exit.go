@@ -41,6 +41,7 @@ type trainExItOptions struct {
 	gateOpponent       string
 	gateMargin         float64
 	gateTurnLimitShare float64
+	gateOpponentDrop   float64
 	selfplayTurnLimit  int
 	keepBuffer         bool
 	workers            int
@@ -77,6 +78,9 @@ func newTrainExItCmd() *cobra.Command {
    ended at the turn limit go into the metrics. The new network becomes the best when it wins
    at least 1/players + --gate-margin against the best and at most --gate-turn-limit-share of
    its games against --gate-opponent (against the best without one) ended at the turn limit.
+   --gate-opponent-drop X (0: off) also refuses it when its win rate against --gate-opponent
+   is more than X below the best's (generation 0's is measured at the first gating), e.g.
+   "not promoted: dropped against ismcts:sims=50,workers=1 from 27.5% to 5.0%".
    --gate-every 0: every new network is the best.
 
 --league OPPONENT@WEIGHT (repeatable) mixes opponents into step 1: each game's entry is drawn
@@ -146,6 +150,7 @@ shard: running the same command again resumes (only --generations, --workers and
 	f.StringVar(&o.gateOpponent, "gate-opponent", d.GateOpponent, "bot the new network also plays against in players-1 seats (\"\": none)")
 	f.Float64Var(&o.gateMargin, "gate-margin", d.GateMargin, "win rate above 1/players the new network needs against the best to replace it")
 	f.Float64Var(&o.gateTurnLimitShare, "gate-turn-limit-share", d.GateTurnLimitShare, "largest share of gating games ended at the turn limit for the new network to replace the best")
+	f.Float64Var(&o.gateOpponentDrop, "gate-opponent-drop", 0, "largest drop of the win rate against --gate-opponent below the best's for the new network to replace the best (0: off)")
 	f.IntVar(&o.selfplayTurnLimit, "selfplay-turn-limit", d.SelfplayTurnLimit, "turn limit of self-play games (reaching it is a loss for every seat; 0: the rules' 1000)")
 	f.BoolVar(&o.keepBuffer, "keep-buffer", false, "keep the buffer generations that left the window")
 	f.IntVar(&o.workers, "workers", d.Workers, "self-play and gating games played in parallel")
@@ -169,7 +174,8 @@ func runTrainExIt(ctx context.Context, o trainExItOptions, out io.Writer) error 
 		return fmt.Errorf("%w: %w", ErrTrainOptions, err)
 	}
 	if err := checkFloatFlags(floatIn(cmd, "c", o.c), floatIn(cmd, "value-mix", o.valueMix),
-		floatIn(cmd, "gate-margin", o.gateMargin), floatIn(cmd, "gate-turn-limit-share", o.gateTurnLimitShare)); err != nil {
+		floatIn(cmd, "gate-margin", o.gateMargin), floatIn(cmd, "gate-turn-limit-share", o.gateTurnLimitShare),
+		floatIn(cmd, "gate-opponent-drop", o.gateOpponentDrop)); err != nil {
 		return fmt.Errorf("%w: %w", ErrTrainOptions, err)
 	}
 	if o.rollout != "" && !slices.Contains(search.Rollouts, o.rollout) {
@@ -200,6 +206,7 @@ func runTrainExIt(ctx context.Context, o trainExItOptions, out io.Writer) error 
 	eo.Buffer = o.buffer
 	eo.ValueMix, eo.GateEvery, eo.GateGames, eo.GateOpponent = o.valueMix, int64(o.gateEvery), o.gateGames, o.gateOpponent
 	eo.GateMargin, eo.GateTurnLimitShare, eo.SelfplayTurnLimit = o.gateMargin, o.gateTurnLimitShare, o.selfplayTurnLimit
+	eo.GateOpponentDrop = o.gateOpponentDrop
 	eo.KeepBuffer, eo.Workers, eo.Seed = o.keepBuffer, o.workers, o.seed
 	for _, s := range o.league {
 		e, err := training.ParseLeagueEntry(s)

@@ -35,6 +35,9 @@ func TestTrainExItBadInputIsOneLine(t *testing.T) {
 		{[]string{"--expert", "ismcts"}, "--sims and --expert both given"},
 		{[]string{"--selfplay-turn-limit", "-3"}, "--selfplay-turn-limit -3"},
 		{[]string{"--gate-turn-limit-share", "NaN"}, "--gate-turn-limit-share NaN"},
+		{[]string{"--gate-opponent-drop", "1.5"}, "--gate-opponent-drop 1.5"},
+		{[]string{"--gate-opponent-drop", "-0.1"}, "--gate-opponent-drop -0.1"},
+		{[]string{"--gate-opponent-drop", "0.1", "--gate-opponent", ""}, "needs gating (gate every above 0) and a gate opponent"},
 		{[]string{"--players", "3", "--init", bot4p}, "4 players"},
 		{[]string{"--league", "self"}, `league entry "self": want OPPONENT@WEIGHT`},
 		{[]string{"--league", "past@0"}, "weight 0 outside (0, 1e6]"},
@@ -100,6 +103,37 @@ func TestTrainExItResumeRefusesAChangedLeague(t *testing.T) {
 	stderr.Reset()
 	code = Main(append(args, "--generations", "2"), strings.NewReader(""), &stdout, &stderr)
 	require.Equal(t, 0, code, "resume with the same league: exit %d: %s", code, stderr.String())
+}
+
+// --gate-opponent-drop is recorded with the run: resuming with another value is one line
+// naming the flag, resuming with the same one goes on.
+func TestTrainExItResumeRefusesAnotherGateOpponentDrop(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays search games")
+	}
+	out := filepath.Join(t.TempDir(), "run")
+	args := []string{"train", "exit", "--out", out, "--games", "2", "--shard-games", "1", "--sims", "3",
+		"--width", "8", "--depth", "1", "--steps", "2", "--batch", "16", "--gate-every", "1", "--gate-games", "2",
+		"--gate-opponent", "random", "--selfplay-turn-limit", "10"}
+	var stdout, stderr bytes.Buffer
+	if code := Main(append(args, "--gate-opponent-drop", "0.1", "--generations", "1"), strings.NewReader(""), &stdout, &stderr); code != 0 {
+		t.Fatalf("train exit: exit %d: %s", code, stderr.String())
+	}
+	if !strings.Contains(stdout.String(), "best (nets/gen-000000.bot) vs random: ") {
+		t.Errorf("the first gating did not measure generation 0 against the gate opponent: %q", stdout.String())
+	}
+	for _, drop := range []string{"0.2", "0"} {
+		stderr.Reset()
+		code := Main(append(slices.Clone(args), "--gate-opponent-drop", drop, "--generations", "2"), strings.NewReader(""), &stdout, &stderr)
+		_, last, _ := strings.Cut(stderr.String(), "container: ")
+		if code != 1 || strings.Count(last, "\n") != 1 || !strings.Contains(last, "--gate-opponent-drop") {
+			t.Errorf("resume with --gate-opponent-drop %s: exit %d, stderr %q; want one line naming the flag", drop, code, stderr.String())
+		}
+	}
+	stderr.Reset()
+	if code := Main(append(args, "--gate-opponent-drop", "0.1", "--generations", "2"), strings.NewReader(""), &stdout, &stderr); code != 0 {
+		t.Fatalf("resume with the same drop: exit %d: %s", code, stderr.String())
+	}
 }
 
 // Disk full during train exit's self-play (the next generation's shard files lead to
