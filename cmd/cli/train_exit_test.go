@@ -116,24 +116,20 @@ func TestTrainExItResumeRefusesAnotherGateOpponentDrop(t *testing.T) {
 		"--width", "8", "--depth", "1", "--steps", "2", "--batch", "16", "--gate-every", "1", "--gate-games", "2",
 		"--gate-opponent", "random", "--selfplay-turn-limit", "10"}
 	var stdout, stderr bytes.Buffer
-	if code := Main(append(args, "--gate-opponent-drop", "0.1", "--generations", "1"), strings.NewReader(""), &stdout, &stderr); code != 0 {
-		t.Fatalf("train exit: exit %d: %s", code, stderr.String())
-	}
-	if !strings.Contains(stdout.String(), "best (nets/gen-000000.bot) vs random: ") {
-		t.Errorf("the first gating did not measure generation 0 against the gate opponent: %q", stdout.String())
-	}
+	code := Main(append(args, "--gate-opponent-drop", "0.1", "--generations", "1"), strings.NewReader(""), &stdout, &stderr)
+	require.Equal(t, 0, code, "train exit: exit %d: %s", code, stderr.String())
+	assert.Contains(t, stdout.String(), "best (nets/gen-000000.bot) vs random: ",
+		"the first gating did not measure generation 0 against the gate opponent")
 	for _, drop := range []string{"0.2", "0"} {
 		stderr.Reset()
 		code := Main(append(slices.Clone(args), "--gate-opponent-drop", drop, "--generations", "2"), strings.NewReader(""), &stdout, &stderr)
 		_, last, _ := strings.Cut(stderr.String(), "container: ")
-		if code != 1 || strings.Count(last, "\n") != 1 || !strings.Contains(last, "--gate-opponent-drop") {
-			t.Errorf("resume with --gate-opponent-drop %s: exit %d, stderr %q; want one line naming the flag", drop, code, stderr.String())
-		}
+		assert.True(t, code == 1 && strings.Count(last, "\n") == 1 && strings.Contains(last, "--gate-opponent-drop"),
+			"resume with --gate-opponent-drop %s: exit %d, stderr %q; want one line naming the flag", drop, code, stderr.String())
 	}
 	stderr.Reset()
-	if code := Main(append(args, "--gate-opponent-drop", "0.1", "--generations", "2"), strings.NewReader(""), &stdout, &stderr); code != 0 {
-		t.Fatalf("resume with the same drop: exit %d: %s", code, stderr.String())
-	}
+	code = Main(append(args, "--gate-opponent-drop", "0.1", "--generations", "2"), strings.NewReader(""), &stdout, &stderr)
+	require.Equal(t, 0, code, "resume with the same drop: exit %d: %s", code, stderr.String())
 }
 
 // Disk full during train exit's self-play (the next generation's shard files lead to
