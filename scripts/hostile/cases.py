@@ -16,7 +16,10 @@ OPENING = ('{"options":{"players":4},"players":['
            '"bank":{"container_lots":["wy","g",""],"cash_lots":[1,2,3]}}')
 
 PANIC_MARKERS = ("panic", "goroutine ", "runtime error", "fatal error")
-PROGRESS = re.compile(r"\d+%\s*\||\|\s*\(\d+/\d+")
+# progress, not errors: a bar's frames on a terminal, and in a log or pipe the plain lines of
+# internal/progress ("games: 2/2 (100%), 0s"), of train bc's reading ("reading: checking
+# shards 1/1") and of a training loop ("bc: step 1/6 (16%), ...")
+PROGRESS = re.compile(r"\d+%\s*\||\|\s*\(\d+/\d+|^[^:]+: \d+/\d+ \(\d+%\), \d|^reading: .* \d+/\d+$|^\w+: step \d+/\d+ \(\d+%\)")
 # control characters and bidirectional overrides: a file name must not reach the terminal raw
 CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f\u202a-\u202e\u2066-\u2069]")
 
