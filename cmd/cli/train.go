@@ -336,7 +336,8 @@ func (p *readProgress) report(stage string, done, total int64) {
 		_ = p.bar.Set64(done)
 		return
 	}
-	if now := time.Now(); now.Sub(p.last) >= 5*time.Second || done == total {
+	// Nothing before the first item (as internal/progress): a stage refused at once prints no line.
+	if now := time.Now(); done > 0 && (now.Sub(p.last) >= 5*time.Second || done == total) {
 		p.last = now
 		fmt.Fprintf(p.w, "reading: %s %d/%d\n", stage, done, total)
 	}
