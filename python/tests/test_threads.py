@@ -15,9 +15,13 @@ from container_rl._lib import HandleError
 def _hammer(calls, seconds=1.5, until=None, deadline=60):
     """Run calls[0] and calls[1] on two threads at once for a while; each returns normally
     or raises. Returns per thread the list of outcomes (None, or the exception). With until,
-    the threads go on past seconds until until(outcomes) holds or deadline seconds have passed
-    (on a loaded machine one thread can lose every race for a long time)."""
+    the threads go on past seconds until until(outcomes) holds or deadline seconds have passed.
+    In that second phase each thread pauses a few milliseconds after every call: on a loaded
+    machine a thread whose call takes longer can lose every race to one that calls back to back
+    (the handle is busy whenever it tries), so the pauses leave it room while the two threads
+    still overlap."""
     stop = threading.Event()
+    relax = threading.Event()
     outcomes = ([], [])
 
     def worker(i):
@@ -28,11 +32,14 @@ def _hammer(calls, seconds=1.5, until=None, deadline=60):
                 outcomes[i].append(None)
             except Exception as e:  # noqa: BLE001 - the test sorts them
                 outcomes[i].append(e)
+            if relax.is_set():
+                time.sleep(float(rng.uniform(0.001, 0.005)))
 
     threads = [threading.Thread(target=worker, args=(i,)) for i in range(2)]
     for t in threads:
         t.start()
     stop.wait(seconds)
+    relax.set()
     t0 = time.monotonic()
     while until is not None and not until(outcomes) and time.monotonic() - t0 < deadline:
         time.sleep(0.05)
