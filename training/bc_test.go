@@ -477,3 +477,50 @@ func TestBCFirstIntervalAfterResumeIsAveragedOverItsOwnSteps(t *testing.T) {
 		}
 	}
 }
+
+// With Hyper.ValueOnly the loss is the value error alone: the policy head's parameters keep
+// their initial values while the value error falls, and the resumed run refuses a change of
+// the setting.
+func TestBCValueOnlyTrainsTheValueHeadAlone(t *testing.T) {
+	data := tinySamples(400)
+	init, err := NewWeights(NetConfig{ObsDim: 16, NumActions: 10, ValueDim: 3, Width: 16, Depth: 1, Norm: NormLayer}, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := DefaultBCOptions()
+	opts.Out = t.TempDir()
+	opts.Steps, opts.Batch, opts.LogEvery, opts.CheckpointEvery = 60, 32, 20, 20
+	opts.Hyper.LearningRate, opts.Hyper.ValueOnly = 3e-3, true
+	opts.Init, opts.InitFrom = init, "toy.bot"
+	res, err := TrainBC(context.Background(), data, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, last := res.Metrics[0], res.Metrics[len(res.Metrics)-1]
+	if !(last[6] < first[6]) || !(last[4] == last[6]) {
+		t.Errorf("value mse %.4f -> %.4f, loss %.4f: want the loss to be the falling value error", first[6], last[6], last[4])
+	}
+	w, _, err := WeightsFromRun(opts.Out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	moved := map[string]bool{}
+	for i, p := range w.Config.Params() {
+		d := 0.0
+		for j, x := range w.Tensors[i] {
+			d = max(d, math.Abs(float64(x-init.Tensors[i][j])))
+		}
+		moved[p.Name] = d > 0
+	}
+	if moved["policy_w"] || moved["policy_b"] {
+		t.Errorf("the policy head moved in a value-only run: %v", moved)
+	}
+	if !moved["value_w"] || !moved["trunk0_w"] {
+		t.Errorf("the value head or the trunk did not move: %v", moved)
+	}
+	again := opts
+	again.Steps, again.Init, again.InitFrom, again.Hyper.ValueOnly = 80, nil, "", false
+	if _, err := TrainBC(context.Background(), data, again); !errors.Is(err, ErrResumeMismatch) {
+		t.Errorf("resume without value-only: %v, want ErrResumeMismatch", err)
+	}
+}

@@ -19,6 +19,11 @@ const (
 	// ReadSearch reads v as the search does (SearchEvaluator): (v+1)/2 clamped to 0..1, right
 	// for a head trained on rank rewards in [-1, 1].
 	ReadSearch = "search"
+	// ReadRank reads v as the search does ((v+1)/2) and scores it against the seat's rank
+	// score instead of its win share: 1 for first place, 0 for last, (n-1-pos)/(n-1) for
+	// position pos (tied seats share the mean of their positions), the rank reward mapped to
+	// 0..1. What a head trained on rank rewards predicts.
+	ReadRank = "rank"
 )
 
 // CalibrationPhases names the thirds of a game by the share of its decisions played.
@@ -103,8 +108,8 @@ func Calibrate(dir string, opts CalibrateOptions) (*Calibration, error) {
 	if reading == "" {
 		reading = ReadWin
 	}
-	if reading != ReadWin && reading != ReadSearch {
-		return nil, fmt.Errorf("training: calibrate: reading %s: want %s or %s", rules.Quote(reading), ReadWin, ReadSearch)
+	if reading != ReadWin && reading != ReadSearch && reading != ReadRank {
+		return nil, fmt.Errorf("training: calibrate: reading %s: want %s, %s or %s", rules.Quote(reading), ReadWin, ReadSearch, ReadRank)
 	}
 	nbins := opts.Bins
 	if nbins == 0 {
@@ -146,7 +151,8 @@ func Calibrate(dir string, opts CalibrateOptions) (*Calibration, error) {
 
 	// Every game's result: each seat's win share, and the game's length in decisions.
 	type result struct {
-		share  []float64
+		share  []float64 // win share per seat
+		rank   []float64 // rank score per seat (ReadRank's outcome)
 		length int
 		agents []string
 	}
@@ -155,7 +161,7 @@ func Calibrate(dir string, opts CalibrateOptions) (*Calibration, error) {
 		if err != nil {
 			return nil, fmt.Errorf("training: calibrate: %w", err)
 		}
-		r := result{share: make([]float64, P), length: int(g.Length), agents: g.Agents}
+		r := result{share: make([]float64, P), rank: RankScores(g.Scores, P), length: int(g.Length), agents: g.Agents}
 		for _, s := range g.Winners {
 			if int(s) < P {
 				r.share[s] = 1 / float64(len(g.Winners))
@@ -208,12 +214,15 @@ func Calibrate(dir string, opts CalibrateOptions) (*Calibration, error) {
 				v := float64(values[i*V+k])
 				y := r.share[(d+k)%P]
 				pw, ps := min(1, max(0, v)), min(1, max(0, (v+1)/2))
-				p, other := pw, ps
-				if reading == ReadSearch {
+				p, other, yOther := pw, ps, y
+				switch reading {
+				case ReadSearch:
 					p, other = ps, pw
+				case ReadRank: // the other reading: the same output as a win probability
+					p, other, y = ps, ps, r.rank[(d+k)%P]
 				}
 				for _, a := range []*calAcc{&acc[ph], &acc[len(acc)-1], ag} {
-					a.add(p, other, y, k == 0)
+					a.add(p, other, y, yOther, k == 0)
 				}
 			}
 			rows++
@@ -245,10 +254,12 @@ type calAcc struct {
 	bins                                   []ReliabilityBin
 }
 
-func (a *calAcc) add(p, other, y float64, decider bool) {
+// add records the prediction p of outcome y, and other, the other reading's prediction of
+// its outcome yOther (y itself except for the rank reading, whose other is the win share).
+func (a *calAcc) add(p, other, y, yOther float64, decider bool) {
 	a.n++
 	a.sq += (p - y) * (p - y)
-	a.sqOther += (other - y) * (other - y)
+	a.sqOther += (other - yOther) * (other - yOther)
 	a.sumP += p
 	a.sumY += y
 	a.y2 += y * y
@@ -286,4 +297,29 @@ func (a *calAcc) result(phase string, nbins int) PhaseCalibration {
 		r.Bins = append(r.Bins, b)
 	}
 	return r
+}
+
+// RankScores returns each seat's rank score in a finished game: (n-1-pos)/(n-1) for its
+// finishing position pos from 0 (first) to n-1 (last), where seats of equal rank share the
+// mean of their positions; the rank reward (env.Rank) mapped from -1..1 to 0..1.
+func RankScores(scores []datasets.Score, players int) []float64 {
+	out := make([]float64, players)
+	n := min(players, len(scores))
+	if n < 2 {
+		return out
+	}
+	for i := range n {
+		better, equal := 0, 0
+		for j := range n {
+			switch {
+			case scores[j].Rank < scores[i].Rank:
+				better++
+			case scores[j].Rank == scores[i].Rank && j != i:
+				equal++
+			}
+		}
+		pos := float64(better) + float64(equal)/2
+		out[i] = (float64(n-1) - pos) / float64(n-1)
+	}
+	return out
 }

@@ -167,7 +167,7 @@ func TestCalibrate_RefusesBadInput(t *testing.T) {
 		want string
 	}{
 		{CalibrateOptions{Agent: "valuer"}, dir, "want \"default\" or a path to a .bot file"},
-		{CalibrateOptions{Agent: "default", Reading: "rank"}, dir, "reading"},
+		{CalibrateOptions{Agent: "default", Reading: "ranks"}, dir, "reading"},
 		{CalibrateOptions{Agent: "default", Bins: -1}, dir, "bins"},
 		{CalibrateOptions{Agent: "default"}, filepath.Join(t.TempDir(), "none"), "none"},
 	} {
@@ -185,5 +185,71 @@ func TestCalibrate_RefusesBadInput(t *testing.T) {
 	}
 	if _, err := Calibrate(short, CalibrateOptions{Agent: "default"}); !errors.Is(err, ErrIncompatible) {
 		t.Errorf("short games: err = %v, want ErrIncompatible", err)
+	}
+}
+
+// The rank reading scores (v+1)/2 against each seat's rank score, which is the rank reward
+// the dataset recorded mapped to 0..1 (every row's return-to-go under --reward rank).
+func TestCalibrate_RankReadingScoresAgainstTheRankReward(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "ds")
+	o := env.DefaultOptions()
+	o.Reward = env.Rank
+	if _, err := selfplay.Run(context.Background(), selfplay.Config{Agents: []string{"valuer", "shipper", "manufacturer", "random"},
+		Env: o, Games: 5, Seed: 8, Out: dir, Workers: 1, ToolVersion: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	ds, err := datasets.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rank := map[uint64][]float64{}
+	for g, err := range ds.Games() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		rank[g.GameID] = RankScores(g.Scores, 4)
+	}
+	bias := []float32{0.6, -0.2, 0.1, -0.9}
+	var sq float64
+	n := 0
+	for b, err := range ds.StepBatches() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < int(b.Rec.NumRows()); i++ {
+			id, d := b.GameID.Value(i), int(b.Decider.Value(i))
+			for s := range 4 {
+				if got, want := rank[id][s], float64(b.Returns[i*4+s]+1)/2; math.Abs(got-want) > 1e-6 {
+					t.Fatalf("game %d seat %d: rank score %v, the recorded rank return says %v", id, s, got, want)
+				}
+			}
+			for k := range 4 {
+				p := (float64(bias[k]) + 1) / 2
+				y := rank[id][(d+k)%4]
+				sq += (p - y) * (p - y)
+				n++
+			}
+		}
+	}
+	c, err := Calibrate(dir, CalibrateOptions{Agent: constantValueBot(t, bias), Reading: ReadRank})
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := c.Phases[3]
+	if c.Reading != ReadRank || math.Abs(all.Brier-sq/float64(n)) > 1e-6 || math.Abs(all.MeanObserved-0.5) > 1e-6 {
+		t.Errorf("rank reading: Brier %v, mean rank score %v; want %v and 0.5", all.Brier, all.MeanObserved, sq/float64(n))
+	}
+	if _, err := Calibrate(dir, CalibrateOptions{Agent: constantValueBot(t, bias), Reading: "ranks"}); err == nil || !strings.Contains(err.Error(), "want win, search or rank") {
+		t.Errorf("reading ranks: %v", err)
+	}
+}
+
+func TestRankScores_TiesShareTheirPositions(t *testing.T) {
+	got := RankScores([]datasets.Score{{Rank: 2}, {Rank: 1}, {Rank: 2}, {Rank: 4}}, 4)
+	want := []float64{0.5, 1, 0.5, 0}
+	for i := range want {
+		if math.Abs(got[i]-want[i]) > 1e-12 {
+			t.Fatalf("RankScores = %v, want %v", got, want)
+		}
 	}
 }

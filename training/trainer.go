@@ -19,6 +19,9 @@ type Hyper struct {
 	ValueCoef    float64 `json:"value_coef"`   // weight of the value loss
 	EntropyCoef  float64 `json:"entropy_coef"` // PPO entropy bonus
 	ClipEps      float64 `json:"clip_eps"`     // PPO ratio clip
+	// ValueOnly makes behaviour cloning's loss the value error alone (a value network for
+	// the search's value=FILE; the policy head is not trained and the trunk moves under it).
+	ValueOnly bool `json:"value_only,omitempty"`
 }
 
 // Batch is one training batch as contiguous float32/int32 slices (rows B).
@@ -178,7 +181,8 @@ func (t *Trainer) compile() error {
 
 // bcLossGraph returns [loss, policy loss, value loss, accuracy] for behaviour cloning:
 // cross-entropy of the masked policy against the action taken plus ValueCoef times the mean
-// squared error of the value head.
+// squared error of the value head; with ValueOnly, the value error alone (the policy loss and
+// accuracy are still reported).
 func bcLossGraph(ctx *context.Context, cfg NetConfig, hp Hyper, in []*Node) []*Node {
 	obs, cols, mask, acts, actions, targets := in[0], in[1], in[2], in[3], in[4], in[5]
 	logits, values := modelGraph(ctx, cfg, obs, cols, mask, acts)
@@ -187,6 +191,9 @@ func bcLossGraph(ctx *context.Context, cfg NetConfig, hp Hyper, in []*Node) []*N
 	policyLoss := Neg(ReduceAllMean(ReduceSum(Mul(onehot, logp), -1)))
 	valueLoss := ReduceAllMean(Square(Sub(values, targets)))
 	loss := Add(policyLoss, MulScalar(valueLoss, hp.ValueCoef))
+	if hp.ValueOnly {
+		loss = Add(StopGradient(MulScalar(policyLoss, 0)), valueLoss)
+	}
 	pred := ArgMax(logits, -1, dtypes.Int32)
 	acc := ReduceAllMean(ConvertDType(Equal(pred, actions), dtypes.Float32))
 	return []*Node{loss, policyLoss, valueLoss, acc}

@@ -36,13 +36,17 @@ agents in the games the first table also splits the decisions by the agent decid
 --reading says how an output v becomes a probability: win (v itself, clamped to 0..1: a head
 trained on win-loss rewards, as the shipped 4-player default's last round was) or search
 ((v+1)/2, how ismcts:net=... reads the head: right for a head trained on rank rewards in
-[-1, 1]). The other reading's Brier score is printed beside it.
+[-1, 1]), both against the win share; or rank ((v+1)/2 against the seat's rank score: 1 for
+first place, 0 for last, what a head trained on rank rewards predicts; its "won" columns are
+then mean rank scores). The other reading's Brier score (for rank: the search reading against
+the win share) is printed beside it.
 
 Use games the network was not trained on: container selfplay on a seed its training did not
 use (docs/BOTS.md, "The value head").`,
 		Example: `  container selfplay --agents default,valuer,shipper,manufacturer --games 400 --seed 4401 --out heldout
   container dataset calibrate heldout --agent default
-  container dataset calibrate heldout --agent runs/p4.bot --reading search --json`,
+  container dataset calibrate heldout --agent runs/p4.bot --reading search --json
+  container dataset calibrate heldout --agent runs/value.bot --reading rank`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runDatasetCalibrate(args[0], o, cmd.OutOrStdout())
@@ -50,7 +54,7 @@ use (docs/BOTS.md, "The value head").`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.agent, "agent", bots.DefaultName, `the network: "default" (the shipped model for the dataset's options) or a .bot file`)
-	f.StringVar(&o.reading, "reading", training.ReadWin, "how a value output becomes a win probability: win (clamped to 0..1) or search ((v+1)/2)")
+	f.StringVar(&o.reading, "reading", training.ReadWin, "how a value output is read: win (clamped to 0..1) or search ((v+1)/2) against the win share, or rank ((v+1)/2 against the rank score)")
 	f.IntVar(&o.bins, "bins", 10, "equal-width probability bins of the reliability table, 1 to 100")
 	f.BoolVar(&o.json, "json", false, "print JSON (every phase and bin) instead of tables")
 	return cmd
@@ -60,8 +64,8 @@ func runDatasetCalibrate(dir string, o calibrateOptions, out io.Writer) error {
 	if err := checkIntFlags(intFlag{"bins", o.bins, 1, 100}); err != nil {
 		return fmt.Errorf("%w: %w", ErrDatasetOptions, err)
 	}
-	if o.reading != training.ReadWin && o.reading != training.ReadSearch {
-		return fmt.Errorf("%w: --reading %q: want %s or %s", ErrDatasetOptions, o.reading, training.ReadWin, training.ReadSearch)
+	if o.reading != training.ReadWin && o.reading != training.ReadSearch && o.reading != training.ReadRank {
+		return fmt.Errorf("%w: --reading %q: want %s, %s or %s", ErrDatasetOptions, o.reading, training.ReadWin, training.ReadSearch, training.ReadRank)
 	}
 	c, err := training.Calibrate(dir, training.CalibrateOptions{Agent: o.agent, Reading: o.reading, Bins: o.bins})
 	if err != nil {
@@ -71,8 +75,11 @@ func runDatasetCalibrate(dir string, o calibrateOptions, out io.Writer) error {
 		return writeJSON(out, c)
 	}
 	other := training.ReadSearch
-	if c.Reading == training.ReadSearch {
+	switch c.Reading {
+	case training.ReadSearch:
 		other = training.ReadWin
+	case training.ReadRank:
+		other = "search vs win share"
 	}
 	fmt.Fprintf(out, "value head of %s on %s: %d decisions of %d games, %d players; win probability read as %s\n",
 		c.Agent, c.Data, c.Decisions, c.Games, c.Players, describeReading(c.Reading))
@@ -112,8 +119,11 @@ func runDatasetCalibrate(dir string, o calibrateOptions, out io.Writer) error {
 }
 
 func describeReading(r string) string {
-	if r == training.ReadSearch {
+	switch r {
+	case training.ReadSearch:
 		return "(v+1)/2, as the search reads it"
+	case training.ReadRank:
+		return "(v+1)/2 against the rank score (1 first, 0 last): a rank value head"
 	}
 	return "v clamped to 0..1 (a win-loss value head)"
 }

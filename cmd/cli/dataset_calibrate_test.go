@@ -24,10 +24,14 @@ func TestDatasetCalibrate_PrintsBrierScoresAndReliabilityByPhase(t *testing.T) {
 	require.Equal(t, 0, Main([]string{"dataset", "calibrate", dir, "--json", "--bins", "4", "--reading", "search"}, nil, &out, &out), out.String())
 	assert.Contains(t, out.String(), `"Reading": "search"`)
 	assert.Equal(t, 4*4, strings.Count(out.String(), `"Lo"`)-4*len([]string{"manufacturer", "default", "valuer", "shipper"}), "4 bins in each of the 4 phases")
+	out.Reset()
+	require.Equal(t, 0, Main([]string{"dataset", "calibrate", dir, "--reading", "rank"}, nil, &out, &out), out.String())
+	assert.Contains(t, out.String(), "against the rank score")
+	assert.Contains(t, out.String(), "Brier read as search vs win share")
 
 	for _, bad := range [][]string{
 		{"dataset", "calibrate", dir, "--bins", "0"},
-		{"dataset", "calibrate", dir, "--reading", "rank"},
+		{"dataset", "calibrate", dir, "--reading", "ranks"},
 		{"dataset", "calibrate", dir, "--agent", "valuer"},
 		{"dataset", "calibrate", filepath.Join(dir, "missing")},
 	} {

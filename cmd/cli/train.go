@@ -74,6 +74,7 @@ type trainBCOptions struct {
 	teachers        string
 	record          string
 	games           int
+	valueOnly       bool
 	progress        io.Writer
 }
 
@@ -114,6 +115,9 @@ replaced. Instead of --data, --teachers plays --games games between scripted bot
 (--record picks whose decisions are learned). --data may be repeated: the datasets must share
 the encoding and rules options. --init starts from a trained network (a run directory, a .bot
 file or "default") made for the data's games instead of a fresh one: fine-tuning.
+--value-only trains a value network: the loss is the value error alone (--value-coef is then
+unused), for a search that takes its prior from one network and its leaf values from this one
+(ismcts:net=default,value=RUN.bot).
 
 --out must be a new or empty directory or a behaviour-cloning run directory; it is locked
 while the run trains. Running the same command again resumes from the checkpoint, where the
@@ -147,6 +151,7 @@ next --log-every step, checkpoints it and exits with status 130; the same comman
 	f.StringVar(&o.teachers, "teachers", "", "instead of --data: comma-separated bots whose games are played in memory")
 	f.IntVar(&o.games, "games", 200, "games to play with --teachers")
 	f.StringVar(&o.record, "record", "", "with --teachers: learn only from these bots' decisions (default: all seats)")
+	f.BoolVar(&o.valueOnly, "value-only", false, "train the value head alone (loss: the value error; the policy head is left untrained): a value network for ismcts:net=default,value=FILE.bot")
 	return cmd
 }
 
@@ -253,7 +258,7 @@ func runTrainBC(ctx context.Context, o trainBCOptions, out io.Writer) error {
 	bo.Out, bo.Steps, bo.Batch = o.out, int64(o.steps), o.batch
 	bo.LogEvery, bo.CheckpointEvery, bo.ValPercent, bo.Seed = int64(o.logEvery), int64(o.checkpointEvery), o.valPercent, o.seed
 	bo.Net = training.NetConfig{Width: o.width, Depth: o.depth, Norm: o.norm}
-	bo.Hyper.LearningRate, bo.Hyper.ValueCoef = o.lr, o.valueCoef
+	bo.Hyper.LearningRate, bo.Hyper.ValueCoef, bo.Hyper.ValueOnly = o.lr, o.valueCoef, o.valueOnly
 	bo.Progress, bo.Log = o.progress, out
 	bo.InitFrom = o.init
 	if o.init == bots.DefaultName {

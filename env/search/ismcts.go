@@ -48,6 +48,13 @@ func New(cfg Config, opts rules.Options, seed uint64) (*Bot, error) {
 			if err != nil {
 				return nil, err
 			}
+			if cfg.Value != "" {
+				vev, err := newEvaluator(cfg.Value, opts)
+				if err != nil {
+					return nil, fmt.Errorf("search: value=%s: %w", cfg.Value, err)
+				}
+				ev = &splitEvaluator{prior: ev, value: vev}
+			}
 			w.eval = ev
 			w.prior = make([]float32, 0, 256)
 		}

@@ -49,3 +49,24 @@ func newEvaluator(name string, opts rules.Options) (Evaluator, error) {
 	}
 	return f(name, opts)
 }
+
+// splitEvaluator takes the prior from one network and the leaf values from another (spec
+// value=NAME): a policy network and a value network.
+type splitEvaluator struct {
+	prior, value       Evaluator
+	scratchV, scratchP []float32
+}
+
+// Evaluate implements Evaluator: two forward passes, one per network.
+func (e *splitEvaluator) Evaluate(view *rules.State, legal []int, prior []float32, value []float32) error {
+	if cap(e.scratchV) < len(value) {
+		e.scratchV = make([]float32, len(value))
+	}
+	if cap(e.scratchP) < len(prior) {
+		e.scratchP = make([]float32, len(prior))
+	}
+	if err := e.prior.Evaluate(view, legal, prior, e.scratchV[:len(value)]); err != nil {
+		return err
+	}
+	return e.value.Evaluate(view, legal, e.scratchP[:len(prior)], value)
+}

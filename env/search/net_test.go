@@ -160,3 +160,88 @@ func TestLeafMix_WeighsTheValueAndTheRollout(t *testing.T) {
 		t.Error("the rollout's outcome is the net's value: not a test")
 	}
 }
+
+// constNet is an Evaluator with a uniform prior and the value v for every seat.
+type constNet struct{ v float32 }
+
+func (c constNet) Evaluate(_ *rules.State, legal []int, prior, value []float32) error {
+	for i := range prior {
+		prior[i] = 1 / float32(len(legal))
+	}
+	for s := range value {
+		value[s] = c.v
+	}
+	return nil
+}
+
+// With value=NAME the prior is the net's and the leaf values are the value network's: the
+// root edges carry rampNet's prior while every backed-up outcome is constNet's value.
+func TestPUCT_ValueNetworkScoresTheLeavesAndNetGivesThePrior(t *testing.T) {
+	opts := rules.DefaultOptions()
+	g, err := rules.NewGame(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := g.NewInitialStateSeed(4)
+	seat := st.CurrentPlayer()
+	var view rules.State
+	st.Redact(seat, &view)
+	cfg := DefaultConfig()
+	w := &worker{cfg: &cfg, eval: &splitEvaluator{prior: rampNet{}, value: constNet{v: 0.7}}}
+	w.search(&view, seat, 40, time.Time{})
+	var probe worker
+	probe.cfg = &cfg
+	cands := probe.candidates(st)
+	if len(cands) < 3 {
+		t.Fatalf("%d candidate moves, not a test", len(cands))
+	}
+	sum := float32(len(cands) * (len(cands) + 1) / 2)
+	visited := 0
+	for i, a := range cands {
+		e := w.rootEdge(a, seat)
+		if e == nil {
+			t.Fatalf("no root edge for candidate %d", a)
+		}
+		if want := float32(i+1) / sum; e.prior != want {
+			t.Errorf("move %d prior %v, want rampNet's %v", a, e.prior, want)
+		}
+		if e.visits > 0 {
+			visited++
+			if mean := e.value / float64(e.visits); math.Abs(mean-0.7) > 1e-6 {
+				t.Errorf("move %d: mean backed-up value %v, want the value network's 0.7", a, mean)
+			}
+		}
+	}
+	if visited == 0 {
+		t.Fatal("no root move visited")
+	}
+	// An error of either network reaches the search as an error.
+	bad := &splitEvaluator{prior: rampNet{}, value: rampNet{fail: true}}
+	if err := bad.Evaluate(&view, cands, make([]float32, len(cands)), make([]float32, 4)); err == nil {
+		t.Error("a failing value network: no error")
+	}
+	bad = &splitEvaluator{prior: rampNet{fail: true}, value: constNet{v: 0.7}}
+	if err := bad.Evaluate(&view, cands, make([]float32, len(cands)), make([]float32, 4)); err == nil {
+		t.Error("a failing prior network: no error")
+	}
+}
+
+// The bot built from a value= spec plays, and its name spells the value network.
+func TestNew_ValueNetworkSpecPlays(t *testing.T) {
+	withNet(t, peakedNet{})
+	b, err := bots.New("ismcts:sims=20,net=p,value=v", rules.DefaultOptions(), 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.Name(), "net=p,value=v") {
+		t.Errorf("name %q does not spell net=p,value=v", b.Name())
+	}
+	g, _ := rules.NewGame(rules.DefaultOptions())
+	st := g.NewInitialStateSeed(9)
+	legal := st.LegalActions(nil)
+	var view rules.State
+	st.Redact(st.CurrentPlayer(), &view)
+	if a := b.Act(&view, legal); !slices.Contains(legal, a) {
+		t.Errorf("played %d, not legal", a)
+	}
+}

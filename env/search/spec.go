@@ -43,6 +43,11 @@ type Config struct {
 	// Net names a network that guides the search ("default" or a .bot file): PUCT with its
 	// policy as the prior, and its value head scores the leaves (unless Rollout is set too).
 	Net string
+	// Value names a second network ("default" or a .bot file, e.g. one trained with
+	// container train bc --value-only) whose value head scores the leaves instead of Net's,
+	// while Net's policy stays the prior: a separate policy and value network, as in AlphaGo.
+	// Needs Net and a leaf that reads a value (leaf=value or leaf=mix).
+	Value string
 	// Explore, when above 0, plays a move drawn in proportion to the root visit counts
 	// (instead of the most visited one) while fewer than Explore turns have been played: the
 	// opening variety that search-guided self-play (container train exit) needs.
@@ -100,7 +105,7 @@ const (
 var Rollouts = []string{"random", "manufacturer", "shipper", "valuer"}
 
 // Keys are the accepted spec keys.
-var Keys = []string{"sims", "ms", "workers", "rollout", "depth", "c", "fpu", "net", "leaf", "mix", "explore", "loans"}
+var Keys = []string{"sims", "ms", "workers", "rollout", "depth", "c", "fpu", "net", "value", "leaf", "mix", "explore", "loans"}
 
 // DefaultConfig is the configuration of the bare spec "ismcts".
 func DefaultConfig() Config {
@@ -171,6 +176,8 @@ func Parse(params string) (Config, error) {
 			c.Rollout, c.rolloutSet = v, true
 		case "net":
 			c.Net = v
+		case "value":
+			c.Value = v
 		case "leaf":
 			v = strings.ToLower(v)
 			if v != LeafValue && v != LeafRollout && v != LeafMix {
@@ -211,6 +218,10 @@ func Parse(params string) (Config, error) {
 		return c, fmt.Errorf("%w: mix=%s weighs the rollouts of leaf=mix; add leaf=mix", ErrSpec, strconv.FormatFloat(c.Mix, 'g', -1, 64))
 	case c.Leaf == LeafValue && c.rolloutSet:
 		return c, fmt.Errorf("%w: rollout=%s with leaf=value: the value head alone scores the leaves; drop one", ErrSpec, c.Rollout)
+	case c.Value != "" && c.Net == "":
+		return c, fmt.Errorf("%w: value=%s scores the leaves of a search guided by a net's prior: add net=default or net=FILE.bot", ErrSpec, c.Value)
+	case c.Value != "" && (c.Leaf == LeafRollout || (c.Leaf == "" && c.rolloutSet)):
+		return c, fmt.Errorf("%w: value=%s with rollout leaves: rollouts alone score the leaves; use leaf=value or leaf=mix, or drop value", ErrSpec, c.Value)
 	}
 	if c.Net == "" {
 		c.rolloutSet = false // without a net, rollouts always score the leaves
@@ -252,6 +263,9 @@ func (c Config) String() string {
 	parts = append(parts, "c="+strconv.FormatFloat(c.C, 'g', -1, 64))
 	if c.Net != "" {
 		parts = append(parts, "fpu="+strconv.FormatFloat(c.FPU, 'g', -1, 64), "net="+c.Net)
+		if c.Value != "" {
+			parts = append(parts, "value="+c.Value)
+		}
 		if c.Leaf == LeafMix {
 			parts = append(parts, "leaf=mix", "mix="+strconv.FormatFloat(c.Mix, 'g', -1, 64))
 		}

@@ -50,7 +50,7 @@ func TestParse_DefaultsAndRoundTrip(t *testing.T) {
 
 func TestParse_BadSpecsNameTheKeyAndWhatItAccepts(t *testing.T) {
 	for _, c := range []struct{ params, want string }{
-		{"sim=800", `unknown key "sim" (keys: sims, ms, workers, rollout, depth, c, fpu, net, leaf, mix, explore, loans)`},
+		{"sim=800", `unknown key "sim" (keys: sims, ms, workers, rollout, depth, c, fpu, net, value, leaf, mix, explore, loans)`},
 		{"fpu=2", "fpu=2: want a first-play-urgency reduction from 0 to 1"},
 		{"loans=some", "loans=some: want useful (a loan only where its cash opens a move) or any"},
 		{"fpu=-0.5", "fpu=-0.5: want a first-play-urgency reduction"},
@@ -152,5 +152,39 @@ func TestParse_LeafAndMix(t *testing.T) {
 	c, _ := Parse("net=default,leaf=mix,mix=0.3")
 	if !strings.Contains(c.String(), "leaf=mix,mix=0.3") || !strings.Contains(c.String(), "rollout=valuer") {
 		t.Errorf("String() = %q, want the mix and its rollout spelled out", c.String())
+	}
+}
+
+// value= names a second network for the leaves; the spec says it back and refuses it where
+// no leaf would read it.
+func TestParse_ValueNetwork(t *testing.T) {
+	for spec, leaf := range map[string]string{
+		"net=default,value=v.bot":                  LeafValue,
+		"net=default,value=v.bot,leaf=value":       LeafValue,
+		"net=p.bot,value=default,leaf=mix,depth=8": LeafMix,
+	} {
+		c, err := Parse(spec)
+		if err != nil {
+			t.Fatalf("Parse(%q): %v", spec, err)
+		}
+		if c.Value == "" || c.Leaf != leaf {
+			t.Errorf("Parse(%q) = value %q leaf %q; want a value net and leaf %s", spec, c.Value, c.Leaf, leaf)
+		}
+		back, err := Parse(c.String())
+		if err != nil || back != c {
+			t.Errorf("Parse(%q).String() = %q reads back as %+v, %v; want %+v", spec, c.String(), back, err, c)
+		}
+	}
+	for spec, want := range map[string]string{
+		"value=v.bot":                            "add net=default",
+		"net=default,value=v.bot,rollout=valuer": "rollouts alone score the leaves",
+		"net=default,value=v.bot,leaf=rollout":   "rollouts alone score the leaves",
+		"net=default,value=v.bot,value=w.bot":    "given twice",
+		"net=default,value=":                     "not key=value",
+	} {
+		_, err := Parse(spec)
+		if !errors.Is(err, ErrSpec) || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("Parse(%q): %v, want one line saying %q", spec, err, want)
+		}
 	}
 }
