@@ -29,6 +29,29 @@ const DefaultBackend = "go"
 // about 1.5x faster for these shapes.
 const simpleGoOptions = "ops_sequential,dotgeneral_large"
 
+// CheckBackend reports, without creating it, why NewBackend would fail for the backend
+// BackendConfig names: XLA not compiled in, its plugin missing or not a plugin, or a name no
+// backend has. Commands call it before work that takes minutes (teacher games, reading
+// data), so a wrong backend costs nothing. A nil result does not promise that the plugin
+// starts: only NewBackend loads it.
+func CheckBackend() error {
+	config := BackendConfig()
+	name, _, _ := strings.Cut(config, ":")
+	if name == "xla" {
+		if xlaConfig == nil {
+			return fmt.Errorf("%w: %w", ErrBackend, errNoXLA)
+		}
+		if _, err := xlaConfig(config); err != nil {
+			return fmt.Errorf("%w: %w", ErrBackend, err)
+		}
+		return nil
+	}
+	if !slices.Contains(backends.List(), name) {
+		return fmt.Errorf("%w: %q is not compiled in (have %s)", ErrBackend, name, strings.Join(backends.List(), ", "))
+	}
+	return nil
+}
+
 // NewBackend returns the GoMLX backend BackendConfig names (format "name" or "name:config"):
 // SetBackend's choice, else $GOMLX_BACKEND, else the pure-Go backend. Only backends compiled
 // in are available (XLA needs the "xla" build tag); nothing is downloaded, and a missing or

@@ -3,8 +3,10 @@ package cli
 import (
 	"bytes"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -53,4 +55,26 @@ func TestBackendFlagErrorsAreOneLine(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	code := Main([]string{"bench", "--train", "--steps", "1", "--batch", "8", "--json"}, strings.NewReader(""), &stdout, &stderr)
 	assert.False(t, code != 0 || !strings.Contains(stdout.String(), `"backend":"SimpleGo (go)"`), "bench --train after a failed --backend xla: exit %d, %s%s", code, stdout.String(), stderr.String())
+}
+
+// A backend that cannot run is refused before any work: train bc with teacher games and
+// train exit end at once with the one-line error, having played nothing and written no run
+// directory.
+func TestTrainRefusesAnUnusableBackendBeforeAnyWork(t *testing.T) {
+	t.Setenv("XDG_DATA_HOME", t.TempDir())
+	t.Setenv("PJRT_PLUGIN_LIBRARY_PATH", t.TempDir())
+	t.Setenv("GOMLX_BACKEND", "")
+	for _, args := range [][]string{
+		{"train", "bc", "--backend", "xla", "--teachers", "valuer", "--games", "5000"},
+		{"train", "exit", "--backend", "xla", "--init", "default", "--games", "5000"},
+	} {
+		out := filepath.Join(t.TempDir(), "run")
+		var stdout, stderr bytes.Buffer
+		start := time.Now()
+		code := Main(append(args, "--out", out), strings.NewReader(""), &stdout, &stderr)
+		msg := stderr.String()
+		assert.False(t, code == 0 || strings.Count(msg, "\n") != 1 || !strings.Contains(msg, "scripts/xla-cpu.sh"), "container %s: exit %d, stderr %q", strings.Join(args, " "), code, msg)
+		assert.Less(t, time.Since(start), 10*time.Second, "the refusal came after the games were played")
+		assert.NoDirExists(t, out)
+	}
 }

@@ -175,6 +175,10 @@ func runTrainBC(ctx context.Context, o trainBCOptions, out io.Writer) error {
 		intIn("train bc", "val-percent", o.valPercent), intIn("train bc", "buffer", o.buffer)); err != nil {
 		return fmt.Errorf("%w: %w", ErrTrainOptions, err)
 	}
+	// A backend that cannot run is refused before the data is read or teacher games are played.
+	if err := training.CheckBackend(); err != nil {
+		return err
+	}
 	// Refuse a directory that is not a behaviour-cloning run before loading any data.
 	if err := rundir.Check(o.out, rundir.TrainBC); err != nil {
 		return fmt.Errorf("train bc: --out: %w", err)

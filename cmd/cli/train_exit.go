@@ -178,6 +178,9 @@ func runTrainExIt(ctx context.Context, o trainExItOptions, out io.Writer) error 
 		floatIn(cmd, "gate-opponent-drop", o.gateOpponentDrop)); err != nil {
 		return fmt.Errorf("%w: %w", ErrTrainOptions, err)
 	}
+	if err := training.CheckBackend(); err != nil {
+		return err
+	}
 	if o.rollout != "" && !slices.Contains(search.Rollouts, o.rollout) {
 		return fmt.Errorf("%w: --rollout %s: want one of %s (or \"\": the value head)", ErrTrainOptions, rules.Quote(o.rollout), strings.Join(search.Rollouts, ", "))
 	}

@@ -118,6 +118,9 @@ func runTrainPPO(ctx context.Context, o trainPPOOptions, out io.Writer) error {
 	if err := checkFloatFlags(floatIn("train ppo", "entropy-coef", o.entropy)); err != nil {
 		return fmt.Errorf("%w: %w", ErrTrainOptions, err)
 	}
+	if err := training.CheckBackend(); err != nil {
+		return err
+	}
 	if err := rundir.Check(o.out, rundir.TrainPPO); err != nil {
 		return fmt.Errorf("train ppo: --out: %w", err)
 	}
