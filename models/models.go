@@ -13,6 +13,7 @@
 //	MANIFEST.json  one entry per bot file under this folder
 //	*.bot          the shipped models (embedded)
 //	retired/       models replaced since, kept so that every number measured with them reproduces
+//	value/         value networks for the search's value= key (not embedded)
 //	runs/          the run records (options and metrics) of the rounds that made them
 package models
 
@@ -37,6 +38,10 @@ const (
 const (
 	Shipped = "shipped" // embedded and played (the "default" bot's models)
 	Retired = "retired" // replaced; kept in retired/ in the source tree
+	// Value marks a value network: a model whose value head scores the leaves of a search
+	// (ismcts:net=default,value=models/value/FILE.bot); its policy head is not meant to be
+	// played. Kept in value/ in the source tree, not embedded.
+	Value = "value"
 )
 
 // Manifest is MANIFEST.json.
@@ -52,7 +57,7 @@ type Model struct {
 	File string `json:"file"`
 	// Name is the bot's name (its header's name; "default" for the shipped models).
 	Name string `json:"name"`
-	// Status is Shipped or Retired.
+	// Status is Shipped, Retired or Value.
 	Status string `json:"status"`
 	// Encoding and Actions are the observation layout and action layout versions the
 	// network reads and writes, as its header records them.
@@ -131,8 +136,8 @@ func Parse(data []byte) (Manifest, error) {
 			return Manifest{}, bad("listed twice")
 		case e.Name == "" || e.Encoding == "" || e.Actions == "" || e.Recipe == "":
 			return Manifest{}, bad("name, encoding, actions and recipe are required")
-		case e.Status != Shipped && e.Status != Retired:
-			return Manifest{}, bad(fmt.Sprintf("status %q, want %q or %q", e.Status, Shipped, Retired))
+		case e.Status != Shipped && e.Status != Retired && e.Status != Value:
+			return Manifest{}, bad(fmt.Sprintf("status %q, want %q, %q or %q", e.Status, Shipped, Retired, Value))
 		case e.Players < 2 || e.Players > 5:
 			return Manifest{}, bad(fmt.Sprintf("players %d", e.Players))
 		case e.Rules != "base" && e.Rules != "classic":

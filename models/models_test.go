@@ -56,6 +56,9 @@ func TestManifestListsEveryBotFileAndRunRecord(t *testing.T) {
 		if e.Status == models.Retired && !strings.HasPrefix(e.File, "retired/") {
 			t.Errorf("%s is retired but not in retired/", e.File)
 		}
+		if (e.Status == models.Value) != strings.HasPrefix(e.File, "value/") {
+			t.Errorf("%s: status %s; value networks, and only they, are in value/", e.File, e.Status)
+		}
 	}
 	slices.Sort(listed)
 	if disk := botFilesOnDisk(t); !slices.Equal(listed, disk) {
@@ -127,6 +130,9 @@ func TestParseRejectsBadManifests(t *testing.T) {
 	}
 	if _, err := models.Parse([]byte(doc(entry))); err != nil {
 		t.Fatalf("a good manifest: %v", err)
+	}
+	if _, err := models.Parse([]byte(doc(strings.Replace(entry, `"shipped"`, `"value"`, 1)))); err != nil {
+		t.Fatalf("a value network's entry: %v", err)
 	}
 	bad := map[string]string{
 		"not JSON":      "{",
