@@ -192,7 +192,7 @@ func bcLossGraph(ctx *context.Context, cfg NetConfig, hp Hyper, in []*Node) []*N
 	valueLoss := ReduceAllMean(Square(Sub(values, targets)))
 	loss := Add(policyLoss, MulScalar(valueLoss, hp.ValueCoef))
 	if hp.ValueOnly {
-		loss = Add(StopGradient(MulScalar(policyLoss, 0)), valueLoss)
+		loss = valueLoss
 	}
 	pred := ArgMax(logits, -1, dtypes.Int32)
 	acc := ReduceAllMean(ConvertDType(Equal(pred, actions), dtypes.Float32))
