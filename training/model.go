@@ -35,29 +35,15 @@ const simpleGoOptions = "ops_sequential,dotgeneral_large"
 // data), so a wrong backend costs nothing. A nil result does not promise that the plugin
 // starts: only NewBackend loads it.
 func CheckBackend() error {
-	config := BackendConfig()
-	name, _, _ := strings.Cut(config, ":")
-	if name == "xla" {
-		if xlaConfig == nil {
-			return fmt.Errorf("%w: %w", ErrBackend, errNoXLA)
-		}
-		if _, err := xlaConfig(config); err != nil {
-			return fmt.Errorf("%w: %w", ErrBackend, err)
-		}
-		return nil
-	}
-	if !slices.Contains(backends.List(), name) {
-		return fmt.Errorf("%w: %q is not compiled in (have %s)", ErrBackend, name, strings.Join(backends.List(), ", "))
-	}
-	return nil
+	_, _, err := resolveBackend()
+	return err
 }
 
-// NewBackend returns the GoMLX backend BackendConfig names (format "name" or "name:config"):
-// SetBackend's choice, else $GOMLX_BACKEND, else the pure-Go backend. Only backends compiled
-// in are available (XLA needs the "xla" build tag); nothing is downloaded, and a missing or
-// unloadable XLA plugin is an error naming XLAScript, never a panic.
-func NewBackend() (backends.Backend, error) {
-	config := BackendConfig()
+// resolveBackend turns BackendConfig into the backend's name and the configuration to create
+// it with (the pure-Go backend's default options added, an XLA plugin found and checked), or
+// says why no such backend can be made.
+func resolveBackend() (name, config string, err error) {
+	config = BackendConfig()
 	name, opts, _ := strings.Cut(config, ":")
 	if name == "go" && !strings.Contains(opts, "ops_") && !strings.Contains(opts, "dotgeneral_") && !strings.Contains(opts, "parallelism") {
 		if opts == "" {
@@ -68,18 +54,29 @@ func NewBackend() (backends.Backend, error) {
 	}
 	if name == "xla" {
 		if xlaConfig == nil {
-			return nil, fmt.Errorf("%w: %w", ErrBackend, errNoXLA)
+			return "", "", fmt.Errorf("%w: %w", ErrBackend, errNoXLA)
 		}
-		var err error
 		if config, err = xlaConfig(config); err != nil {
-			return nil, fmt.Errorf("%w: %w", ErrBackend, err)
+			return "", "", fmt.Errorf("%w: %w", ErrBackend, err)
 		}
 	}
 	if !slices.Contains(backends.List(), name) {
-		return nil, fmt.Errorf("%w: %q is not compiled in (have %s)", ErrBackend, name, strings.Join(backends.List(), ", "))
+		return "", "", fmt.Errorf("%w: %q is not compiled in (have %s)", ErrBackend, name, strings.Join(backends.List(), ", "))
+	}
+	return name, config, nil
+}
+
+// NewBackend returns the GoMLX backend BackendConfig names (format "name" or "name:config"):
+// SetBackend's choice, else $GOMLX_BACKEND, else the pure-Go backend. Only backends compiled
+// in are available (XLA needs the "xla" build tag); nothing is downloaded, and a missing or
+// unloadable XLA plugin is an error naming XLAScript, never a panic.
+func NewBackend() (backends.Backend, error) {
+	name, config, err := resolveBackend()
+	if err != nil {
+		return nil, err
 	}
 	var b backends.Backend
-	err := tryCatch(func() {
+	err = tryCatch(func() {
 		// The pure-Go backend prints a line to stdout when given a parallelism option; keep
 		// command output clean.
 		if strings.Contains(config, "parallelism=") {
@@ -105,7 +102,7 @@ func NewBackend() (backends.Backend, error) {
 	if err != nil {
 		if name == "xla" {
 			advice := "reinstall the plugin with " + XLAScript
-			if strings.HasPrefix(opts, "cuda") {
+			if _, opts, _ := strings.Cut(BackendConfig(), ":"); strings.HasPrefix(opts, "cuda") {
 				advice = "GPU plugins: docs/TRAINING.md, \"XLA and GPUs\"; " + XLAScript + " installs the CPU one"
 			}
 			return nil, fmt.Errorf("%w: xla: %s (%s)", ErrBackend, firstLine(err.Error()), advice)
