@@ -524,3 +524,26 @@ func TestBCValueOnlyTrainsTheValueHeadAlone(t *testing.T) {
 		t.Errorf("resume without value-only: %v, want ErrResumeMismatch", err)
 	}
 }
+
+// A run started without ValueOnly refuses to resume with it (the setting is recorded only
+// when set, so its absence from a saved run means "off"), naming --value-only.
+func TestBCResumeRefusesTurningValueOnlyOn(t *testing.T) {
+	data := tinySamples(200)
+	opts := DefaultBCOptions()
+	opts.Out = t.TempDir()
+	opts.Steps, opts.Batch, opts.LogEvery, opts.CheckpointEvery = 4, 8, 2, 2
+	opts.Net = NetConfig{Width: 8, Depth: 1, Norm: NormLayer}
+	if _, err := TrainBC(context.Background(), data, opts); err != nil {
+		t.Fatal(err)
+	}
+	on := opts
+	on.Steps, on.Hyper.ValueOnly = 6, true
+	if _, err := TrainBC(context.Background(), data, on); !errors.Is(err, ErrResumeMismatch) || !strings.Contains(err.Error(), "--value-only") {
+		t.Fatalf("resume turning value-only on: %v, want ErrResumeMismatch naming --value-only", err)
+	}
+	same := opts
+	same.Steps = 6
+	if _, err := TrainBC(context.Background(), data, same); err != nil {
+		t.Fatalf("resume with the same settings: %v", err)
+	}
+}

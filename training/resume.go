@@ -26,7 +26,7 @@ var settingFlags = map[string]string{
 	"eval_opponent": "--eval-opponent", "reward": "--reward", "hide_opponent_cash": "--hide-opponent-cash",
 	"max_steps": "--max-steps", "init_from": "--init", "rules.players": "--players", "rules.variant": "--rules",
 	"rules.length": "--length", "rules.modules": "--modules", "rules.turn_limit": "--turn-limit",
-	"buffer": "--buffer",
+	"buffer": "--buffer", "hyper.value_only": "--value-only",
 }
 
 // optionalSettings are the settings a run records only when they are set (omitempty; zero
@@ -35,7 +35,7 @@ var settingFlags = map[string]string{
 // zero value) is not. A saved run without any other setting is of an earlier build and that
 // setting is not compared.
 var optionalSettings = map[string]bool{"rollout": true, "expert": true, "hide_opponent_cash": true, "max_steps": true,
-	"gate_opponent_drop": true}
+	"gate_opponent_drop": true, "hyper.value_only": true}
 
 // notSet is how a setting left out or at its zero value reads in resume messages.
 const notSet = "(not set)"
