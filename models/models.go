@@ -2,9 +2,9 @@
 // records of the runs that made them (runs/) and the models they replaced (retired/), listed
 // in one manifest (MANIFEST.json; README.md describes its fields).
 //
-// The shipped bot files and the manifest are embedded in every binary that imports this
-// package (the training package does, for the "default" bot); retired/ and runs/ stay in the
-// source tree. The package uses the standard library only: it knows files and the manifest,
+// The shipped bot files, the value networks and the manifest are embedded in every binary that
+// imports this package (the training package does, for the "default" bot and the search's
+// value= key); retired/ and runs/ stay in the source tree. The package uses the standard library only: it knows files and the manifest,
 // not networks (training reads the files).
 //
 // Files:
@@ -13,7 +13,7 @@
 //	MANIFEST.json  one entry per bot file under this folder
 //	*.bot          the shipped models (embedded)
 //	retired/       models replaced since, kept so that every number measured with them reproduces
-//	value/         value networks for the search's value= key (not embedded)
+//	value/         value networks for the search's value= key (embedded)
 //	runs/          the run records (options and metrics) of the rounds that made them
 package models
 
@@ -39,8 +39,8 @@ const (
 	Shipped = "shipped" // embedded and played (the "default" bot's models)
 	Retired = "retired" // replaced; kept in retired/ in the source tree
 	// Value marks a value network: a model whose value head scores the leaves of a search
-	// (ismcts:net=default,value=models/value/FILE.bot); its policy head is not meant to be
-	// played. Kept in value/ in the source tree, not embedded.
+	// (ismcts:net=default,value=NAME, or value=models/value/FILE.bot); its policy head is not
+	// meant to be played. Kept in value/ and embedded.
 	Value = "value"
 )
 
@@ -89,7 +89,7 @@ type Strength struct {
 	Measured  string `json:"measured"` // date, YYYY-MM-DD
 }
 
-//go:embed MANIFEST.json *.bot
+//go:embed MANIFEST.json *.bot value/*.bot
 var files embed.FS
 
 var (
@@ -179,25 +179,36 @@ func (m Manifest) Shipped(name string) []Model {
 	return out
 }
 
-// Open opens an embedded file: a shipped bot file or MANIFEST.json.
+// Values returns the value networks named name (status Value), in the manifest's order.
+func (m Manifest) Values(name string) []Model {
+	var out []Model
+	for _, e := range m.Models {
+		if e.Status == Value && e.Name == name {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// Open opens an embedded file: a shipped bot file, a value network or MANIFEST.json.
 func Open(file string) (fs.File, error) {
 	f, err := files.Open(file)
 	if err != nil {
-		return nil, fmt.Errorf("models: %s is not embedded in this build (only the shipped models are; retired/ is in the source tree): %w", file, err)
+		return nil, fmt.Errorf("models: %s is not embedded in this build (only the shipped models and value/ are; retired/ is in the source tree): %w", file, err)
 	}
 	return f, nil
 }
 
-// ReadFile reads an embedded file: a shipped bot file or MANIFEST.json.
+// ReadFile reads an embedded file: a shipped bot file, a value network or MANIFEST.json.
 func ReadFile(file string) ([]byte, error) {
 	data, err := files.ReadFile(file)
 	if err != nil {
-		return nil, fmt.Errorf("models: %s is not embedded in this build (only the shipped models are; retired/ is in the source tree): %w", file, err)
+		return nil, fmt.Errorf("models: %s is not embedded in this build (only the shipped models and value/ are; retired/ is in the source tree): %w", file, err)
 	}
 	return data, nil
 }
 
-// Embedded lists the embedded bot files, sorted.
+// Embedded lists the embedded shipped bot files (the top folder's), sorted.
 func Embedded() []string {
 	names, _ := fs.Glob(files, "*.bot")
 	return names

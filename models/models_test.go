@@ -97,7 +97,8 @@ func TestManifestAgreesWithTheFileHeaders(t *testing.T) {
 	}
 }
 
-// TestEmbeddedFilesAreTheShippedModels: the build embeds exactly the shipped bot files.
+// TestEmbeddedFilesAreTheShippedModels: the build embeds exactly the shipped bot files (and
+// the value networks, which Embedded does not list), not the retired ones.
 func TestEmbeddedFilesAreTheShippedModels(t *testing.T) {
 	m, err := models.Load()
 	if err != nil {
@@ -111,6 +112,17 @@ func TestEmbeddedFilesAreTheShippedModels(t *testing.T) {
 				t.Error(err)
 			}
 		}
+		if e.Status == models.Value {
+			if _, err := models.ReadFile(e.File); err != nil {
+				t.Error(err)
+			}
+			if got := m.Values(e.Name); !slices.ContainsFunc(got, func(v models.Model) bool { return v.File == e.File }) {
+				t.Errorf("Values(%q) = %v, want it to list %s", e.Name, got, e.File)
+			}
+		}
+	}
+	if got := m.Values(""); got != nil {
+		t.Errorf("Values(\"\") = %v, want none", got)
 	}
 	slices.Sort(shipped)
 	if got := models.Embedded(); !slices.Equal(got, shipped) {

@@ -448,6 +448,55 @@ func DefaultBotFor(opts rules.Options) (*BotFile, error) {
 		ErrIncompatible, bots.DefaultName, describeOptions(opts), strings.Join(have, ", "))
 }
 
+// valueFiles caches the embedded value networks by file, each read once.
+var valueFiles sync.Map // file under models/ -> *BotFile
+
+// ValueBotFor returns the embedded value network named name (a models/MANIFEST.json entry of
+// status "value", such as "value-4p") made for games with opts: the search's value=NAME. ok
+// is false when no value network has that name; err says when one has it but none of them
+// fits the options (the levels fall back to their next agent then).
+func ValueBotFor(name string, opts rules.Options) (f *BotFile, ok bool, err error) {
+	m, err := models.Load()
+	if err != nil {
+		return nil, false, fmt.Errorf("training: %w", err)
+	}
+	entries := m.Values(name)
+	if len(entries) == 0 {
+		return nil, false, nil
+	}
+	g, err := rules.NewGame(opts)
+	if err != nil {
+		return nil, true, fmt.Errorf("training: %w", err)
+	}
+	size, layout := encoding.NewEncoder(g).Size(), CurrentActionLayout()
+	var have []string
+	for _, e := range entries {
+		var f *BotFile
+		if v, ok := valueFiles.Load(e.File); ok {
+			f = v.(*BotFile)
+		} else {
+			data, err := models.ReadFile(e.File)
+			if err != nil {
+				return nil, true, fmt.Errorf("training: value network %s: %w", name, err)
+			}
+			if f, err = ReadBot(bytes.NewReader(data)); err != nil {
+				return nil, true, fmt.Errorf("training: embedded %s: %w", e.File, err)
+			}
+			valueFiles.Store(e.File, f)
+		}
+		if !sameRulesOptions(f.Header.Rules, opts) {
+			have = append(have, describeOptions(f.Header.Rules))
+			continue
+		}
+		if err := f.CheckCompatible(encoding.Version, size, layout, opts); err != nil {
+			return nil, true, fmt.Errorf("%w (the value network %q needs retraining: docs/TRAINING.md)", err, name)
+		}
+		return f, true, nil
+	}
+	return nil, true, fmt.Errorf("%w: the value network %q has no model for %s (it has %s)",
+		ErrIncompatible, name, describeOptions(opts), strings.Join(have, ", "))
+}
+
 // describeModels lists the games the models are for, grouped by rules and modules:
 // "base 3/4/5 players, classic 4 players, base + all modules 4 players".
 func describeModels(headers []BotHeader) string {

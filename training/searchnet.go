@@ -3,10 +3,13 @@ package training
 import (
 	"fmt"
 	"math"
+	"slices"
+	"strings"
 
 	"github.com/container-rl/container/env/bots"
 	"github.com/container-rl/container/env/rules"
 	"github.com/container-rl/container/env/search"
+	"github.com/container-rl/container/models"
 )
 
 // SearchEvaluator lets a trained network guide the ismcts search (search.Evaluator): the
@@ -70,6 +73,19 @@ func (e *SearchEvaluator) Evaluate(view *rules.State, legal []int, prior, value 
 	return nil
 }
 
+// valueNames lists the names of the embedded value networks, each once.
+func valueNames() []string {
+	var names []string
+	if m, err := models.Load(); err == nil {
+		for _, e := range m.Models {
+			if e.Status == models.Value && !slices.Contains(names, e.Name) {
+				names = append(names, e.Name)
+			}
+		}
+	}
+	return names
+}
+
 func init() {
 	search.RegisterNets(func(name string, opts rules.Options) (search.Evaluator, error) {
 		if name == bots.DefaultName {
@@ -80,7 +96,14 @@ func init() {
 			return NewSearchEvaluator(name, f, opts)
 		}
 		if !bots.IsFileName(name) {
-			return nil, fmt.Errorf("training: net=%s: want %q or a path to a .bot file", name, bots.DefaultName)
+			f, ok, err := ValueBotFor(name, opts)
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				return nil, fmt.Errorf("training: %s: want %q, a value network's name (%s) or a path to a .bot file", name, bots.DefaultName, strings.Join(valueNames(), ", "))
+			}
+			return NewSearchEvaluator(name, f, opts)
 		}
 		b, err := LoadBotForGame(name, opts, 0)
 		if err != nil {

@@ -78,6 +78,64 @@ func TestSearchEvaluator_NetForOtherOptionsIsRefusedUpFront(t *testing.T) {
 	var _ search.Evaluator = (*SearchEvaluator)(nil)
 }
 
+// value=NAME names an embedded value network (models/MANIFEST.json, status "value"): the
+// search is made with it for the games it was trained for, and its values are the file's
+// (the same as value=models/value/FILE.bot); for other games it is refused with a line
+// naming the games it has, and an unknown name lists the names there are.
+func TestValueNetworkNamesResolveToTheEmbeddedFiles(t *testing.T) {
+	opts := rules.DefaultOptions()
+	f, ok, err := ValueBotFor("value-4p", opts)
+	if err != nil || !ok {
+		t.Fatalf("ValueBotFor(value-4p, 4 players): ok %v, err %v", ok, err)
+	}
+	byPath, err := ReadBotFile("../models/value/value-4p.bot")
+	if err != nil {
+		t.Fatal(err)
+	}
+	named, err := NewSearchEvaluator("value-4p", f, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromPath, err := NewSearchEvaluator("path", byPath, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	view, legal := turnMenuView(t, opts)
+	var got [2][]float32
+	for i, ev := range []*SearchEvaluator{named, fromPath} {
+		prior, value := make([]float32, len(legal)), make([]float32, opts.Players)
+		if err := ev.Evaluate(view, legal, prior, value); err != nil {
+			t.Fatal(err)
+		}
+		got[i] = value
+	}
+	if !slices.Equal(got[0], got[1]) {
+		t.Errorf("value=value-4p gives %v, the file %v", got[0], got[1])
+	}
+	b, err := bots.New("ismcts:sims=8,net=default,value=value-4p,leaf=mix,depth=10", opts, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := b.Act(view, legal); !slices.Contains(legal, a) {
+		t.Fatalf("illegal move %d", a)
+	}
+
+	three := rules.Options{Players: 3}
+	if _, ok, err := ValueBotFor("value-4p", three); !ok || !errors.Is(err, ErrIncompatible) || !strings.Contains(err.Error(), "players 4") {
+		t.Errorf("value-4p for 3 players: ok %v, err %v; want ErrIncompatible naming the 4-player model", ok, err)
+	}
+	if _, err := bots.New("ismcts:net=default,value=value-4p", three, 1); err == nil || strings.Count(err.Error(), "\n") > 0 {
+		t.Errorf("value=value-4p in a 3-player game: %v, want one line", err)
+	}
+	if _, ok, err := ValueBotFor("nothere", opts); ok || err != nil {
+		t.Errorf("ValueBotFor(nothere): ok %v, err %v; want not found", ok, err)
+	}
+	_, err = bots.New("ismcts:net=default,value=nothere", opts, 1)
+	if err == nil || !strings.Contains(err.Error(), "value=nothere") || !strings.Contains(err.Error(), "value-4p") {
+		t.Errorf("value=nothere: %v, want a line naming the key and the value networks there are", err)
+	}
+}
+
 // Edge cases of the network that guides the search
 // (searchnet.go; the mutation records in docs/results/ name the bug each one catches).
 

@@ -20,7 +20,7 @@ type Hyper struct {
 	EntropyCoef  float64 `json:"entropy_coef"` // PPO entropy bonus
 	ClipEps      float64 `json:"clip_eps"`     // PPO ratio clip
 	// ValueOnly makes behaviour cloning's loss the value error alone (a value network for
-	// the search's value=FILE; the policy head is not trained and the trunk moves under it).
+	// the search's value=FILE.bot; the policy head is not trained and the trunk moves under it).
 	ValueOnly bool `json:"value_only,omitempty"`
 }
 

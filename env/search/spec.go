@@ -43,7 +43,8 @@ type Config struct {
 	// Net names a network that guides the search ("default" or a .bot file): PUCT with its
 	// policy as the prior, and its value head scores the leaves (unless Rollout is set too).
 	Net string
-	// Value names a second network ("default" or a .bot file, e.g. one trained with
+	// Value names a second network ("default", an embedded value network's name such as
+	// "value-4p" (models/MANIFEST.json), or a .bot file, e.g. one trained with
 	// container train bc --value-only) whose value head scores the leaves instead of Net's,
 	// while Net's policy stays the prior: a separate policy and value network, as in AlphaGo.
 	// Needs Net and a leaf that reads a value (leaf=value or leaf=mix).
