@@ -261,8 +261,8 @@ func runSelfplay(ctx context.Context, o selfplayOptions, out io.Writer) error {
 	}
 	games, steps := res.Manifest.GamesDone()
 	rate := float64(res.Steps) / res.Elapsed.Seconds()
-	fmt.Fprintf(out, "played %d games (%d steps) in %s: %s steps/s, %.0f games/s\n",
-		res.Games, res.Steps, res.Elapsed.Round(time.Millisecond), humanRate(rate), float64(res.Games)/res.Elapsed.Seconds())
+	fmt.Fprintf(out, "played %d games (%d steps) in %s: %s steps/s, %s games/s\n",
+		res.Games, res.Steps, res.Elapsed.Round(time.Millisecond), humanRate(rate), humanRate(float64(res.Games)/res.Elapsed.Seconds()))
 	fmt.Fprintf(out, "%s: %d of %d games (%d steps) in %d of %d shards, %s/%s, encoding %s\n",
 		c.Out, games, res.Manifest.Games, steps, len(res.Manifest.Shards), res.Manifest.NumShards(),
 		res.Manifest.Format, res.Manifest.Compression, res.Manifest.Meta.EncodingVersion)
@@ -282,6 +282,10 @@ func humanRate(x float64) string {
 		return fmt.Sprintf("%.2fM", x/1e6)
 	case x >= 1e3:
 		return fmt.Sprintf("%.1fk", x/1e3)
+	case x >= 10:
+		return fmt.Sprintf("%.0f", x)
+	case x >= 0.01:
+		return fmt.Sprintf("%.2g", x) // a slow search field plays 0.48 games/s, not "0"
 	}
-	return fmt.Sprintf("%.0f", x)
+	return fmt.Sprintf("%.1g", x)
 }

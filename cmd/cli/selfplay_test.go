@@ -160,3 +160,10 @@ func TestSelfplayRecordsTheDefaultNetworksFingerprint(t *testing.T) {
 	assert.Equal(t, "default", m.AgentFiles[0].Agent)
 	assert.Len(t, m.AgentFiles[0].SHA256, 64)
 }
+
+// Rates print with enough digits to read: a slow search field's 0.48 games/s is not "0".
+func TestHumanRateKeepsSlowRatesReadable(t *testing.T) {
+	for x, want := range map[float64]string{0: "0", 0.004: "0.004", 0.476: "0.48", 3.5: "3.5", 9.99: "10", 382: "382", 12_345: "12.3k", 5_300_000: "5.30M"} {
+		assert.Equal(t, want, humanRate(x), "humanRate(%v)", x)
+	}
+}
