@@ -61,11 +61,13 @@ type ExItOptions struct {
 	// empty; a run saved without it (an earlier build) was started without one.
 	Rollout string `json:"rollout"`
 	// Expert, when set, is a fixed search that plays every self-play seat instead of the
-	// network-guided one: an ismcts spec without a network ("ismcts", "ismcts:sims=400").
-	// This is the first step of Expert Iteration (the apprentice learns to imitate plain
-	// MCTS; Anthony, Tian and Barber 2017), for when the network is still weaker than the
-	// plain search: its root visit shares are the policy targets and the games' outcomes the
-	// value targets as before. Sims, C and Rollout are then unused (Rollout must be empty);
+	// network-guided one: a plain ismcts spec ("ismcts", "ismcts:sims=400"), or one guided by
+	// fixed networks that training does not change ("ismcts:sims=300,net=default,
+	// value=value-4p,leaf=mix,depth=40": default's prior, a value network's leaves). This is
+	// the first step of Expert Iteration (the apprentice learns to imitate a stronger search;
+	// Anthony, Tian and Barber 2017), for when the network is still weaker than that search:
+	// its root visit shares are the policy targets and the games' outcomes the value targets
+	// as before. Sims, C and Rollout are then unused (Rollout must be empty);
 	// the spec's workers is set to 1 (Workers games run in parallel instead) and its explore
 	// to Explore. Recorded even when empty, as Rollout.
 	Expert string `json:"expert"`
@@ -237,21 +239,18 @@ func (o *ExItOptions) check() error {
 	return nil
 }
 
-// expertConfig reads an ExItOptions.Expert spec: a plain ismcts search (no network), played
-// with one worker (self-play runs games in parallel) and the run's explore turns.
+// expertConfig reads an ExItOptions.Expert spec: an ismcts search, plain or guided by fixed
+// networks (net=, value=), played with one worker (self-play runs games in parallel) and the
+// run's explore turns.
 func expertConfig(spec string, explore int) (search.Config, error) {
 	name, params, _ := strings.Cut(spec, ":")
 	if !strings.EqualFold(strings.TrimSpace(name), search.Name) {
-		return search.Config{}, fmt.Errorf("%w: expert %s: want an %s spec without a network (e.g. %s or %s:sims=400)",
-			ErrConfig, rules.Quote(spec), search.Name, search.Name, search.Name)
+		return search.Config{}, fmt.Errorf("%w: expert %s: want an %s spec (e.g. %s, %s:sims=400 or %s:sims=300,net=default,value=value-4p,leaf=mix,depth=40)",
+			ErrConfig, rules.Quote(spec), search.Name, search.Name, search.Name, search.Name)
 	}
 	cfg, err := search.Parse(params)
 	if err != nil {
 		return cfg, fmt.Errorf("%w: expert: %w", ErrConfig, err)
-	}
-	if cfg.Net != "" {
-		return cfg, fmt.Errorf("%w: expert %s names a network; the expert is a plain search (leave the expert empty for the network-guided one)",
-			ErrConfig, rules.Quote(spec))
 	}
 	cfg.Workers, cfg.Explore = 1, explore
 	return cfg, nil

@@ -260,7 +260,7 @@ func TestExItRefusesBadSettings(t *testing.T) {
 		"rollout":        func(o *ExItOptions) { o.Rollout = "greedy" },
 		"expert bot":     func(o *ExItOptions) { o.Expert = "valuer" },
 		"expert key":     func(o *ExItOptions) { o.Expert = "ismcts:sims=0" },
-		"expert net":     func(o *ExItOptions) { o.Expert = "ismcts:net=default" },
+		"expert value":   func(o *ExItOptions) { o.Expert = "ismcts:value=value-4p" },
 		"expert+rollout": func(o *ExItOptions) { o.Expert, o.Rollout = "ismcts", "valuer" },
 		"opponent drop":  func(o *ExItOptions) { o.GateOpponentDrop = math.NaN() },
 		"drop above 1":   func(o *ExItOptions) { o.GateOpponentDrop = 1.5 },
@@ -367,6 +367,28 @@ func TestExItExpertPlaysTheSelfPlaySeats(t *testing.T) {
 	o2.Generations, o2.Expert = 2, "ismcts:sims=7"
 	if _, err := TrainExIt(context.Background(), o2); !errors.Is(err, ErrResumeMismatch) || !strings.Contains(err.Error(), "expert") {
 		t.Errorf("resume with another expert: %v, want ErrResumeMismatch naming the expert", err)
+	}
+}
+
+// An expert may be guided by fixed networks (default's prior, a value network's leaves):
+// every self-play seat plays that spec as given, and training moves the learner only.
+func TestExItExpertWithFixedNetworksPlaysTheSelfPlaySeats(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays search games")
+	}
+	o := tinyExIt(t)
+	o.Generations, o.GateEvery, o.Expert = 1, 0, "ismcts:sims=4,net=default,value=value-4p,leaf=mix,depth=5"
+	if _, err := TrainExIt(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	m, err := datasets.ReadManifest(filepath.Join(o.Out, "buffer", "gen-000001"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range m.Agents {
+		if !strings.HasPrefix(a, "ismcts:sims=4,workers=1,") || !strings.Contains(a, "net=default,value=value-4p,leaf=mix") || !strings.Contains(a, "explore=3") {
+			t.Errorf("self-play agent %q, want the expert's spec with one worker and explore=3", a)
+		}
 	}
 }
 

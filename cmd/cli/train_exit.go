@@ -92,9 +92,11 @@ ismcts:sims=50 (ismcts opponents play with one worker). Only the learner's decis
 trained on. For example --league self@0.5 --league past@0.25 --league ismcts:sims=50@0.125
 --league ismcts:sims=200@0.125.
 
---expert SPEC replaces the network-guided search in step 1 by a fixed plain search (an ismcts
-spec without net=, e.g. "ismcts", the strongest bot): the network then learns to imitate it,
-the first step of Expert Iteration, for while the network is weaker than the plain search.
+--expert SPEC replaces the network-guided search in step 1 by a fixed search: a plain ismcts
+spec (e.g. "ismcts"), or one guided by networks training does not change (e.g.
+"ismcts:sims=300,net=default,value=value-4p,leaf=mix,depth=40": default's prior and the value
+network's leaves). The network then learns to imitate it, the first step of Expert Iteration,
+for while the network is weaker than that search.
 --sims, --c and --rollout belong to the network-guided search and are refused with --expert
 (the spec sets its own); the expert plays with one worker a game and the --explore turns.
 
@@ -138,7 +140,7 @@ shard: running the same command again resumes (only --generations, --workers and
 	f.IntVar(&o.sims, "sims", d.Sims, "search simulations per self-play decision")
 	f.Float64Var(&o.c, "c", d.C, "PUCT exploration constant of the self-play search")
 	f.StringVar(&o.rollout, "rollout", "", "rollout policy that scores the self-play search's leaves instead of the value head: "+strings.Join(search.Rollouts, ", ")+" (\"\": the value head)")
-	f.StringVar(&o.expert, "expert", "", "a plain ismcts spec that plays every self-play seat instead of the network-guided search (\"\": the network-guided search)")
+	f.StringVar(&o.expert, "expert", "", "a fixed ismcts spec (plain, or with fixed networks: net=default,value=value-4p) that plays every self-play seat instead of the network-guided search (\"\": the network-guided search)")
 	f.IntVar(&o.explore, "explore", d.Explore, "turns at the start of a self-play game whose moves are drawn in proportion to the root visits")
 	f.IntVar(&o.window, "window", d.Window, "generations of the replay buffer trained on")
 	f.IntVar(&o.buffer, "buffer", d.Buffer, "decisions of the window held in memory at once, the shuffle buffer (the window is streamed from RUN/buffer)")
