@@ -169,21 +169,15 @@ func (m Manifest) Lookup(file string) (Model, bool) {
 }
 
 // Shipped returns the shipped entries named name, in the manifest's order.
-func (m Manifest) Shipped(name string) []Model {
-	var out []Model
-	for _, e := range m.Models {
-		if e.Status == Shipped && e.Name == name {
-			out = append(out, e)
-		}
-	}
-	return out
-}
+func (m Manifest) Shipped(name string) []Model { return m.withStatus(Shipped, name) }
 
 // Values returns the value networks named name (status Value), in the manifest's order.
-func (m Manifest) Values(name string) []Model {
+func (m Manifest) Values(name string) []Model { return m.withStatus(Value, name) }
+
+func (m Manifest) withStatus(status, name string) []Model {
 	var out []Model
 	for _, e := range m.Models {
-		if e.Status == Value && e.Name == name {
+		if e.Status == status && e.Name == name {
 			out = append(out, e)
 		}
 	}
