@@ -525,26 +525,18 @@ func (d *Dataset) Games() iter.Seq2[*Game, error] {
 
 // StepColumns is typed access to one steps record batch.
 type StepColumns struct {
-	Rec        arrow.RecordBatch
+	// LearnerStepColumns are the columns a learner reads: GameID, Decider, Obs (flattened:
+	// row i is Obs[i*ObsDim:(i+1)*ObsDim]), Mask, Action, Returns (Meta.Seats floats per
+	// row), Policy and Value (nil unless the dataset has them).
+	LearnerStepColumns
 	Meta       *Meta
-	GameID     *array.Uint64
 	Step, Turn *array.Int32
-	Decider    *array.Int8
 	// Phase holds each row's phase code, the index of its name in Meta.PhaseNames (read
 	// from the dictionary-encoded phase names, or from layout version 1's bare codes).
-	Phase PhaseCodes
-	// Obs is the observation column flattened: row i is Obs[i*ObsDim:(i+1)*ObsDim].
-	Obs        []float32
-	Mask       *array.FixedSizeBinary
-	Action     *array.Int32
+	Phase      PhaseCodes
 	ActionText *array.String
 	Reward     *array.Float32
 	Done       *array.Boolean
-	// Returns is flattened like Obs, Meta.Seats floats per row.
-	Returns []float32
-	// Policy (Meta.NumActions floats per row) and Value are nil unless the dataset has them.
-	Policy []float32
-	Value  *array.Float32
 }
 
 // PhaseCodes are the phase codes of a batch's rows: indices into Meta.PhaseNames.
@@ -662,38 +654,27 @@ func get[T arrow.Array](r *columns, name string) T {
 	return v
 }
 
-// NewStepColumns resolves the columns of a steps record batch.
+// NewStepColumns resolves the columns of a steps record batch: the learner's
+// (NewLearnerStepColumns, checked the same way) and the rest.
 func NewStepColumns(rec arrow.RecordBatch, m *Meta) (*StepColumns, error) {
-	c := &StepColumns{Rec: rec, Meta: m}
+	l, err := NewLearnerStepColumns(rec, m)
+	if err != nil {
+		return nil, err
+	}
+	c := &StepColumns{LearnerStepColumns: *l, Meta: m}
 	r := columns{rec: rec}
-	c.GameID = get[*array.Uint64](&r, ColGameID)
 	c.Step = get[*array.Int32](&r, ColStep)
 	c.Turn = get[*array.Int32](&r, ColTurn)
-	c.Decider = get[*array.Int8](&r, ColDecider)
-	var err error
 	c.Phase, err = phaseCodes(rec, m.PhaseNames)
 	r.keep(err)
-	c.Obs = r.keepFloats(flatFloats(rec, ColObs, m.ObsDim))
-	c.Mask = get[*array.FixedSizeBinary](&r, ColLegalMask)
-	c.Action = get[*array.Int32](&r, ColAction)
 	c.ActionText = get[*array.String](&r, ColActionText)
 	c.Reward = get[*array.Float32](&r, ColReward)
 	c.Done = get[*array.Boolean](&r, ColDone)
-	c.Returns = r.keepFloats(flatFloats(rec, ColReturns, m.Seats))
-	if m.Policy {
-		c.Policy = r.keepFloats(flatFloats(rec, ColPolicy, m.NumActions))
-	}
-	if m.Value {
-		c.Value = get[*array.Float32](&r, ColValue)
-	}
 	if r.err != nil {
 		return nil, r.err
 	}
 	return c, nil
 }
-
-// Len is the number of rows.
-func (c *StepColumns) Len() int { return int(c.Rec.NumRows()) }
 
 // LearnerColumns are the step columns a learner reads: OpenShardSteps(s, verify,
 // LearnerColumns...) decodes only these from a Parquet file.
