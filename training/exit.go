@@ -223,6 +223,11 @@ func (o *ExItOptions) check() error {
 			return err
 		}
 		learner = search.Name + ":" + cfg.String()
+		// made once here, so that a network it names that cannot play these games (or does
+		// not exist) is refused before the run directory is made
+		if _, err := bots.New(learner, o.Rules, 0); err != nil {
+			return fmt.Errorf("%w: expert %s: %w", ErrConfig, rules.Quote(o.Expert), err)
+		}
 	}
 	if err := checkLeague(o.League, o.Rules, learner); err != nil {
 		return err

@@ -261,6 +261,8 @@ func TestExItRefusesBadSettings(t *testing.T) {
 		"expert bot":     func(o *ExItOptions) { o.Expert = "valuer" },
 		"expert key":     func(o *ExItOptions) { o.Expert = "ismcts:sims=0" },
 		"expert value":   func(o *ExItOptions) { o.Expert = "ismcts:value=value-4p" },
+		"expert no net":  func(o *ExItOptions) { o.Expert = "ismcts:net=default,value=nothere" },
+		"expert 3p net":  func(o *ExItOptions) { o.Expert, o.Rules.Players = "ismcts:net=default,value=value-4p", 3 },
 		"expert+rollout": func(o *ExItOptions) { o.Expert, o.Rollout = "ismcts", "valuer" },
 		"opponent drop":  func(o *ExItOptions) { o.GateOpponentDrop = math.NaN() },
 		"drop above 1":   func(o *ExItOptions) { o.GateOpponentDrop = 1.5 },

@@ -10,7 +10,8 @@ def cases_exit():
     cat = "train-exit"
     cli(cat, "out-with-comma", with_out(EXT, "a,b"), mention="comma")
     for name, flag, v in [("expert-unknown", "--expert", "nosuch"), ("expert-not-ismcts", "--expert", "valuer"),
-                          ("expert-bad-sims", "--expert", "ismcts:sims=abc"), ("expert-net", "--expert", "ismcts:net=default"),
+                          ("expert-bad-sims", "--expert", "ismcts:sims=abc"), ("expert-value-no-net", "--expert", "ismcts:value=value-4p"),
+                          ("expert-value-unknown", "--expert", "ismcts:net=default,value=nothere"),
                           ("expert-negative", "--expert", "ismcts:sims=-5"),
                           ("rollout-unknown", "--rollout", "nosuch"), ("rollout-bot-file", "--rollout", "x.bot"),
                           ("gate-opponent-unknown", "--gate-opponent", "nosuch"),
