@@ -1,6 +1,7 @@
 package training
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/container-rl/container/env/bots"
@@ -20,19 +21,24 @@ func TestLevels_MakeTheirAgentOrTheirFallbackForEveryOptionSet(t *testing.T) {
 	trucks5.Players, trucks5.Modules = 5, rules.Trucks
 	modules4 := base
 	modules4.Modules = rules.AllModules
+	// want[i] is the target each level plays for tc's options: 0 its first, 1 its fallback and
+	// so on (expert's first agent needs the 4-player value network, its second default).
 	for _, tc := range []struct {
-		opts  rules.Options
-		model bool // default has a model for these options
-	}{{base, true}, {classic3, true}, {modules4, true}, {short, false}, {trucks5, false}} {
+		opts rules.Options
+		want map[string]int
+	}{
+		{base, map[string]int{"hard": 0, "expert": 0}},
+		{classic3, map[string]int{"hard": 0, "expert": 1}},
+		{modules4, map[string]int{"hard": 0, "expert": 1}},
+		{short, map[string]int{"hard": 1, "expert": 2}},
+		{trucks5, map[string]int{"hard": 1, "expert": 2}},
+	} {
 		for _, l := range bots.Levels {
 			got, err := bots.AliasFor(l.Name, tc.opts)
 			if err != nil {
 				t.Fatalf("%s for %+v: %v", l.Name, tc.opts, err)
 			}
-			want := l.Targets[0]
-			if !tc.model && len(l.Targets) > 1 {
-				want = l.Targets[1]
-			}
+			want := l.Targets[tc.want[l.Name]]
 			if got != want {
 				t.Errorf("%s for %+v is %q, want %q", l.Name, tc.opts, got, want)
 			}
@@ -45,17 +51,18 @@ func TestLevels_MakeTheirAgentOrTheirFallbackForEveryOptionSet(t *testing.T) {
 				if _, ok := b.(*NetBot); !ok {
 					t.Errorf("%s made a %T, want the trained network", l.Name, b)
 				}
-			case want[:min(len(want), 6)] == search.Name:
+			case strings.HasPrefix(want, search.Name):
 				s, ok := b.(*search.Bot)
 				if !ok {
 					t.Fatalf("%s made a %T, want the search", l.Name, b)
 				}
-				wantNet := ""
-				if want == "ismcts:net=default,rollout=valuer" {
-					wantNet = bots.DefaultName
+				wantCfg, err := search.Parse(strings.TrimPrefix(strings.TrimPrefix(want, search.Name), ":"))
+				if err != nil {
+					t.Fatal(err)
 				}
-				if s.Config().Net != wantNet {
-					t.Errorf("%s for %+v searches with net %q, want %q", l.Name, tc.opts, s.Config().Net, wantNet)
+				if got := s.Config(); got.Net != wantCfg.Net || got.Value != wantCfg.Value || got.Leaf != wantCfg.Leaf {
+					t.Errorf("%s for %+v searches with net %q, value %q, leaf %q; want %q, %q, %q",
+						l.Name, tc.opts, got.Net, got.Value, got.Leaf, wantCfg.Net, wantCfg.Value, wantCfg.Leaf)
 				}
 			default:
 				if b.Name() != want {
