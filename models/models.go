@@ -4,8 +4,8 @@
 //
 // The shipped bot files, the value networks and the manifest are embedded in every binary that
 // imports this package (the training package does, for the "default" bot and the search's
-// value= key); retired/ and runs/ stay in the source tree. The package uses the standard library only: it knows files and the manifest,
-// not networks (training reads the files).
+// value= key); retired/ and runs/ stay in the source tree. The package uses the standard
+// library only: it knows files and the manifest, not networks (training reads the files).
 //
 // Files:
 //

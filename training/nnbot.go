@@ -428,9 +428,24 @@ func DefaultBotFor(opts rules.Options) (*BotFile, error) {
 	if err != nil {
 		return nil, err
 	}
+	f, have, err := fileForOptions(files, opts, fmt.Sprintf("the embedded %q bot", bots.DefaultName))
+	if err != nil {
+		return nil, err
+	}
+	if f == nil {
+		return nil, fmt.Errorf("%w: the %q bot has no model for %s (it has models for %s; train one as docs/TRAINING.md describes and play its .bot file)",
+			ErrIncompatible, bots.DefaultName, describeOptions(opts), strings.Join(have, ", "))
+	}
+	return f, nil
+}
+
+// fileForOptions returns the first of files made for games with opts, checked against this
+// build's encoding and action layout (an error saying that what needs retraining when it no
+// longer fits), or nil and the games the files are for.
+func fileForOptions(files []*BotFile, opts rules.Options, what string) (*BotFile, []string, error) {
 	g, err := rules.NewGame(opts)
 	if err != nil {
-		return nil, fmt.Errorf("training: %w", err)
+		return nil, nil, fmt.Errorf("training: %w", err)
 	}
 	size, layout := encoding.NewEncoder(g).Size(), CurrentActionLayout()
 	var have []string
@@ -440,12 +455,11 @@ func DefaultBotFor(opts rules.Options) (*BotFile, error) {
 			continue
 		}
 		if err := f.CheckCompatible(encoding.Version, size, layout, opts); err != nil {
-			return nil, fmt.Errorf("%w (the embedded %q bot needs retraining: docs/TRAINING.md)", err, bots.DefaultName)
+			return nil, have, fmt.Errorf("%w (%s needs retraining: docs/TRAINING.md)", err, what)
 		}
-		return f, nil
+		return f, have, nil
 	}
-	return nil, fmt.Errorf("%w: the %q bot has no model for %s (it has models for %s; train one as docs/TRAINING.md describes and play its .bot file)",
-		ErrIncompatible, bots.DefaultName, describeOptions(opts), strings.Join(have, ", "))
+	return nil, have, nil
 }
 
 // valueFiles caches the embedded value networks by file, each read once.
@@ -464,37 +478,30 @@ func ValueBotFor(name string, opts rules.Options) (f *BotFile, ok bool, err erro
 	if len(entries) == 0 {
 		return nil, false, nil
 	}
-	g, err := rules.NewGame(opts)
-	if err != nil {
-		return nil, true, fmt.Errorf("training: %w", err)
-	}
-	size, layout := encoding.NewEncoder(g).Size(), CurrentActionLayout()
-	var have []string
-	for _, e := range entries {
-		var f *BotFile
+	files := make([]*BotFile, len(entries))
+	for i, e := range entries {
 		if v, ok := valueFiles.Load(e.File); ok {
-			f = v.(*BotFile)
-		} else {
-			data, err := models.ReadFile(e.File)
-			if err != nil {
-				return nil, true, fmt.Errorf("training: value network %s: %w", name, err)
-			}
-			if f, err = ReadBot(bytes.NewReader(data)); err != nil {
-				return nil, true, fmt.Errorf("training: embedded %s: %w", e.File, err)
-			}
-			valueFiles.Store(e.File, f)
-		}
-		if !sameRulesOptions(f.Header.Rules, opts) {
-			have = append(have, describeOptions(f.Header.Rules))
+			files[i] = v.(*BotFile)
 			continue
 		}
-		if err := f.CheckCompatible(encoding.Version, size, layout, opts); err != nil {
-			return nil, true, fmt.Errorf("%w (the value network %q needs retraining: docs/TRAINING.md)", err, name)
+		data, err := models.ReadFile(e.File)
+		if err != nil {
+			return nil, true, fmt.Errorf("training: value network %s: %w", name, err)
 		}
-		return f, true, nil
+		if files[i], err = ReadBot(bytes.NewReader(data)); err != nil {
+			return nil, true, fmt.Errorf("training: embedded %s: %w", e.File, err)
+		}
+		valueFiles.Store(e.File, files[i])
 	}
-	return nil, true, fmt.Errorf("%w: the value network %q has no model for %s (it has %s)",
-		ErrIncompatible, name, describeOptions(opts), strings.Join(have, ", "))
+	got, have, err := fileForOptions(files, opts, fmt.Sprintf("the value network %q", name))
+	if err != nil {
+		return nil, true, err
+	}
+	if got == nil {
+		return nil, true, fmt.Errorf("%w: the value network %q has no model for %s (it has %s)",
+			ErrIncompatible, name, describeOptions(opts), strings.Join(have, ", "))
+	}
+	return got, true, nil
 }
 
 // describeModels lists the games the models are for, grouped by rules and modules:
